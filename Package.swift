@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// lifesignal depends on no packages: only the Swift toolchain (stdlib, Glibc/Darwin,
+// and — in tests only — Foundation, XCTest and Swift Testing).
+import PackageDescription
+
+let package = Package(
+    name: "lifesignal",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lifesignal", targets: ["lifesignal"])
+    ],
+    targets: [
+        // Pure rules: events, folding, deadlines, formats, JSON. No I/O, clock or environment.
+        .target(name: "LifeSignalCore"),
+        // The data directory and the circle on disk: paths, locking, crash-safe writes.
+        .target(name: "LifeSignalStore", dependencies: ["LifeSignalCore"]),
+        // Tokenizer, the one command table, commands, rendering, the exit-code map.
+        .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalStore"]),
+        // main.swift only: wires the real world into a Context.
+        .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI"]),
+        // Benchmark helper: writes large stores through the real store code.
+        .executableTarget(
+            name: "lifesignal-bench-seed",
+            dependencies: ["LifeSignalCore", "LifeSignalStore"],
+            path: "Benchmarks/Seed"),
+        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
+        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
+        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// Every way a run ends other than success, carrying what the message needs. `Runner` turns
+/// these into stderr text and an exit code in one place (`exitCode` below).
+enum CLIError: Error {
+    /// Bad command line: printed with the usage of `command`.
+    case usage(message: String, command: [String])
+    /// A value that parses but breaks a rule (reminder not shorter than interval, …).
+    case invalidValue(String)
+    case configuration(String)
+    case store(StoreError)
+    /// Writing to stdout failed (not EPIPE, which ends the run quietly).
+    case outputFailed(String)
+
+    var exitCode: ExitCode {
+        switch self {
+        case .usage: return .usage
+        case .invalidValue: return .dataError
+        case .configuration: return .configuration
+        case .outputFailed: return .ioError
+        case .store(let error):
+            switch error {
+            case .notInitialized: return .noProfile
+            case .damaged, .newerSchema, .unreadable: return .dataError
+            case .cannotCreate: return .cannotCreate
+            case .io: return .ioError
+            case .lockBusy: return .tryAgain
+            case .conflict: return .usage
+            }
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .usage(let message, _): return message
+        case .invalidValue(let message), .configuration(let message), .outputFailed(let message): return message
+        case .store(let error): return error.message
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import LifeSignalCore
+
+/// The one command table. Parsing, help, usage lines, "did you mean", the exit-code help
+/// topic, shell completions and the man page's command list are all generated from it, so
+/// they cannot drift apart.
+enum CommandTable {
+    static let version = "0.1.0"
+
+    static let globalOptions: [OptionSpec] = [
+        .flag("json", "Print the result as JSON on stdout; errors as JSON on stderr."),
+        .value("home", "dir", .directory, "Use this data directory (overrides LIFESIGNAL_HOME and XDG_DATA_HOME)."),
+        .flag("quiet", short: "q", "Print nothing on success; the exit code still tells."),
+        .flag("no-color", "Never colour the output (NO_COLOR=1 does the same)."),
+        .flag("help", short: "h", "Show help information."),
+        .flag("version", "Show the version."),
+    ]
+
+    static let root = CommandSpec(
+        name: "lifesignal",
+        abstract: "A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch over you are told.",
+        discussion: """
+            Run 'lifesignal checkin' to record that you are OK; 'lifesignal status' shows where you stand. \
+            Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
+            """,
+        subcommands: [InitCommand.spec, CheckinCommand.spec, StatusCommand.spec])
+
+    static let helpTopics: [HelpTopic] = [
+        HelpTopic(name: "exit-codes", abstract: "What each exit status means.", text: { exitCodeTable() }),
+        HelpTopic(name: "environment", abstract: "Environment variables lifesignal reads.", text: { environmentText() }),
+    ]
+
+    static func exitCodeTable() -> String {
+        var out = "EXIT CODES:\n"
+        for code in ExitCode.allCases {
+            out += Help.entry(String(code.rawValue), code.meaning, width: 80)
+        }
+        return out
+    }
+
+    /// The environment variables, for `help environment` and the man page.
+    static let environment: [(name: String, help: String)] = [
+        ("LIFESIGNAL_HOME", "The data directory (an absolute path); --home overrides it."),
+        ("XDG_DATA_HOME", "When absolute, the data directory is $XDG_DATA_HOME/lifesignal."),
+        ("HOME", "The default data directory is under it; the account's home is used when unset."),
+        ("LIFESIGNAL_NOW", "An RFC 3339 time that replaces the clock, for tests and \"what if\" runs."),
+        ("LIFESIGNAL_LOCK_TIMEOUT", "Seconds to wait for another lifesignal to finish writing (default 30)."),
+        ("NO_COLOR", "When set and not empty, output is never coloured."),
+        ("COLUMNS", "The width help is wrapped to."),
+        ("TZ", "The time zone human output is shown in."),
+    ]
+
+    static func environmentText() -> String {
+        var out = "ENVIRONMENT:\n"
+        for variable in environment { out += Help.entry(variable.name, variable.help, width: 80) }
+        return out
+    }
+}

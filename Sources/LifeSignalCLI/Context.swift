@@ -1,0 +1,49 @@
+import LifeSignalCore
+
+/// Everything a run of lifesignal takes from the outside world, gathered by `main.swift`.
+/// Commands never read the environment, the clock or the terminal any other way, so tests
+/// can run them with a fixed time and a temporary directory.
+public struct Context {
+    public enum Stream: Sendable { case standardOutput, standardError }
+
+    /// The arguments after the program name.
+    public var arguments: [String]
+    public var environment: [String: String]
+    /// The system clock; `LIFESIGNAL_NOW` replaces it.
+    public var clock: () -> Timestamp
+    /// The local zone's offset from UTC at an instant, in seconds.
+    public var utcOffset: (Timestamp) -> Int64
+    public var stdinIsTerminal: Bool
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    /// The terminal's width when stdout is a terminal.
+    public var terminalColumns: Int?
+    /// The account's login name, full name (GECOS) and home directory from the password database.
+    public var accountName: String?
+    public var accountFullName: String?
+    public var accountHome: String?
+    public var workingDirectory: String?
+    /// Writes text; returns an errno-style failure reason, or nil on success.
+    public var write: (Stream, String) -> String?
+
+    public init(
+        arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,
+        utcOffset: @escaping (Timestamp) -> Int64, stdinIsTerminal: Bool, stdoutIsTerminal: Bool,
+        stderrIsTerminal: Bool, terminalColumns: Int?, accountName: String?, accountFullName: String?,
+        accountHome: String?, workingDirectory: String?, write: @escaping (Stream, String) -> String?
+    ) {
+        self.arguments = arguments
+        self.environment = environment
+        self.clock = clock
+        self.utcOffset = utcOffset
+        self.stdinIsTerminal = stdinIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.terminalColumns = terminalColumns
+        self.accountName = accountName
+        self.accountFullName = accountFullName
+        self.accountHome = accountHome
+        self.workingDirectory = workingDirectory
+        self.write = write
+    }
+}

@@ -1,0 +1,30 @@
+/// The exit-code contract: one table, shown by `lifesignal help exit-codes`, the man page and
+/// the README, and tested row by row. Small codes are answers a script branches on; 64–78 are
+/// sysexits(3) errors.
+public enum ExitCode: Int32, CaseIterable, Sendable {
+    case ok = 0
+    case dueSoon = 3
+    case overdue = 4
+    case usage = 64
+    case dataError = 65
+    case noProfile = 66
+    case cannotCreate = 73
+    case ioError = 74
+    case tryAgain = 75
+    case configuration = 78
+
+    public var meaning: String {
+        switch self {
+        case .ok: return "Success; for status commands: checked in and not yet in the reminder window."
+        case .dueSoon: return "status, checkin status: the reminder time has come; the deadline has not passed."
+        case .overdue: return "status, checkin status: the deadline has passed without a check-in."
+        case .usage: return "Usage error: unknown command or option, missing or bad value."
+        case .dataError: return "A data file is damaged, unreadable or from a newer lifesignal; or a value is invalid. Nothing was changed."
+        case .noProfile: return "No profile yet in the data directory (nothing to show)."
+        case .cannotCreate: return "The data directory or a file in it cannot be created."
+        case .ioError: return "Reading or writing failed (disk full, I/O error, output closed)."
+        case .tryAgain: return "Another lifesignal held the lock too long; try again."
+        case .configuration: return "Bad environment: LIFESIGNAL_HOME, LIFESIGNAL_NOW or LIFESIGNAL_LOCK_TIMEOUT malformed, or no home directory."
+        }
+    }
+}

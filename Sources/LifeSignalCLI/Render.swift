@@ -1,0 +1,89 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// Shared pieces of output: how a check-in status looks to a person and in JSON. Used by
+/// `status`, `checkin` and `checkin status`, so they always agree.
+enum Render {
+    static func checkInJSON(_ status: CheckInStatus) -> JSON {
+        let last: JSON =
+            status.lastCheckIn.map { last in
+                .object(JSONObject([("at", .string(last.at.rfc3339)), ("note", .optional(last.note)), ("device", .string(last.stamp.device))]))
+            } ?? .null
+        return .object(
+            JSONObject([
+                ("state", .string(status.phase.rawValue)),
+                ("lastCheckIn", last),
+                ("deadline", .optional(status.deadline?.rfc3339)),
+                ("secondsLeft", .optional(status.timeLeft?.seconds)),
+                ("reminderAt", .optional(status.reminderAt?.rfc3339)),
+                ("intervalSeconds", .int(status.interval.seconds)),
+                ("reminderSeconds", .optional(status.reminder?.seconds)),
+                ("clockBehind", .bool(status.clockBehind)),
+            ]))
+    }
+
+    /// The lines of a check-in status, label column aligned.
+    static func checkInLines(_ status: CheckInStatus, session: Session) -> [String] {
+        let o = session.output
+        var rows: [(String, String)] = []
+        switch status.phase {
+        case .noCheckIn: rows.append(("Status", o.yellow("no check-in yet")))
+        case .ok: rows.append(("Status", o.green("on time")))
+        case .dueSoon: rows.append(("Status", o.yellow("due soon")))
+        case .overdue: rows.append(("Status", o.red(o.bold("OVERDUE"))))
+        }
+        if let last = status.lastCheckIn {
+            var text = session.when(last.at)
+            if let note = last.note { text += "  “\(note)”" }
+            rows.append(("Last check-in", text))
+        }
+        if let deadline = status.deadline, let left = status.timeLeft {
+            rows.append(("Deadline", session.when(deadline)))
+            if left.seconds < 0 {
+                rows.append(("Overdue by", o.red((-left).short)))
+            } else {
+                rows.append(("Time left", left.short))
+            }
+        }
+        if let reminder = status.reminder {
+            if let at = status.reminderAt {
+                rows.append(("Reminder", "\(session.when(at)), \(reminder) before the deadline"))
+            } else {
+                rows.append(("Reminder", "\(reminder) before the deadline"))
+            }
+        } else {
+            rows.append(("Reminder", "off"))
+        }
+        rows.append(("Interval", status.interval.description))
+        var lines = rows.map { label, value in label.padding(to: 16) + value }
+        if status.phase == .noCheckIn {
+            lines.append("Run 'lifesignal checkin' to start your countdown.")
+        } else if status.phase == .overdue {
+            lines.append("Check in now with 'lifesignal checkin'.")
+        }
+        return lines
+    }
+
+    /// The exit code a status command returns for a phase.
+    static func exitCode(for phase: CheckInStatus.Phase) -> ExitCode {
+        switch phase {
+        case .noCheckIn, .ok: return .ok
+        case .dueSoon: return .dueSoon
+        case .overdue: return .overdue
+        }
+    }
+
+    /// A warning when the clock reads earlier than the last check-in.
+    static func clockWarning(_ status: CheckInStatus, session: Session) {
+        guard status.clockBehind, let last = status.lastCheckIn else { return }
+        session.output.note(
+            "warning: the clock (\(session.local(session.now))) is earlier than your last check-in (\(session.local(last.at))); the deadline counts from the later time. Check the system clock."
+        )
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,66 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// The whole program as a function: argv → parse → command → store → render → exit code.
+/// `main.swift` calls `run` with the real world; tests call it with a fake one.
+public enum LifeSignal {
+    public static func run(_ context: Context) -> Int32 {
+        var global = GlobalOptions()
+        // Global flags are read before parsing so that even a usage error honours --json.
+        global.json = context.arguments.contains("--json")
+        do throws(CLIError) {
+            let result = try Parser.parse(context.arguments)
+            switch result {
+            case .help(let path, let g):
+                var session = try Session(context: context, global: g)
+                try session.output.raw(Help.page(for: spec(at: path), path: path, width: width(context)))
+                return ExitCode.ok.rawValue
+            case .helpTopic(let name, let g):
+                var session = try Session(context: context, global: g)
+                if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) { try session.output.raw(topic.text()) }
+                return ExitCode.ok.rawValue
+            case .version(let g):
+                var session = try Session(context: context, global: g)
+                try session.output.raw("lifesignal \(CommandTable.version)\n")
+                return ExitCode.ok.rawValue
+            case .run(let spec, let invocation):
+                global = invocation.global
+                var session = try Session(context: context, global: invocation.global)
+                guard let run = spec.run else { return ExitCode.ok.rawValue }
+                return try run(invocation, &session).rawValue
+            }
+        } catch {
+            return report(error, context: context, global: global)
+        }
+    }
+
+    static func spec(at path: [String]) -> CommandSpec {
+        var spec = CommandTable.root
+        for name in path { if let next = spec.subcommand(named: name) { spec = next } }
+        return spec
+    }
+
+    static func width(_ context: Context) -> Int {
+        if let text = context.environment["COLUMNS"], let columns = Int(text), columns >= 40 { return columns }
+        if let columns = context.terminalColumns, columns >= 40 { return columns }
+        return 80
+    }
+
+    /// The one place errors become text on stderr and an exit code.
+    static func report(_ error: CLIError, context: Context, global: GlobalOptions) -> Int32 {
+        let code = error.exitCode
+        if global.json {
+            let json: JSON = ["error": ["code": .int(Int64(code.rawValue)), "message": .string(error.message)]]
+            _ = context.write(.standardError, json.serialized() + "\n")
+            return code.rawValue
+        }
+        var text = "lifesignal: error: \(error.message)\n"
+        if case .usage(_, let path) = error {
+            let spec = spec(at: path)
+            text += "Usage: \(spec.usage(path: path))\n"
+            text += "  See '\((["lifesignal"] + path).joined(separator: " ")) --help' for more information.\n"
+        }
+        _ = context.write(.standardError, text)
+        return code.rawValue
+    }
+}

@@ -1,0 +1,158 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// One run's resolved settings — the time, the data directory, how to print — built from the
+/// `Context` and the global options once the command line has parsed.
+struct Session {
+    let context: Context
+    let global: GlobalOptions
+    let now: Timestamp
+    let lockTimeout: Int
+    var output: Output
+
+    /// Default wait for the lock: long enough for a burst of cron jobs and shells.
+    static let defaultLockTimeout = 30
+
+    init(context: Context, global: GlobalOptions) throws(CLIError) {
+        self.context = context
+        self.global = global
+        if let text = context.environment["LIFESIGNAL_NOW"], !text.isEmpty {
+            guard let time = Timestamp(rfc3339: text) else {
+                throw .configuration("LIFESIGNAL_NOW is not an RFC 3339 time: \"\(text)\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock")
+            }
+            now = time
+        } else {
+            now = context.clock()
+        }
+        if let text = context.environment["LIFESIGNAL_LOCK_TIMEOUT"], !text.isEmpty {
+            guard let seconds = Int(text), (0...3600).contains(seconds) else {
+                throw .configuration("LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"\(text)\"")
+            }
+            lockTimeout = seconds
+        } else {
+            lockTimeout = Session.defaultLockTimeout
+        }
+        output = Output(context: context, global: global)
+    }
+
+    /// The data directory, resolved from `--home`, the environment and the account.
+    func dataDirectory() throws(CLIError) -> String {
+        do {
+            return try DataLocation.resolve(
+                homeFlag: global.home, environment: context.environment, platform: DataLocation.currentPlatform,
+                accountHome: context.accountHome, workingDirectory: context.workingDirectory)
+        } catch {
+            throw .configuration(error.message)
+        }
+    }
+
+    /// Opens the existing data directory for reading.
+    func openStore() throws(CLIError) -> Store {
+        do {
+            return try Store.open(dataDirectory: try dataDirectory())
+        } catch let error as CLIError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidValue("\(error)")
+        }
+    }
+
+    /// The name for a profile nobody named: the account's full name, else its login name.
+    var accountDisplayName: String {
+        let full = context.accountFullName?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)?
+            .trimmingWhitespace
+        if let full, Rules.problem(withText: full, field: "name") == nil { return full }
+        if let login = context.accountName ?? context.environment["USER"] ?? context.environment["LOGNAME"],
+            Rules.problem(withText: login, field: "name") == nil
+        {
+            return login
+        }
+        return "Me"
+    }
+
+    /// Runs a write under the store's lock, creating the profile with defaults if this is the
+    /// first write, and says so once on stderr.
+    func update<T>(creation: Store.Creation? = nil, announce: Bool = true, _ body: (inout Transaction) throws -> T) throws(CLIError) -> T {
+        let creation = creation ?? .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil))
+        let directory = try dataDirectory()
+        do {
+            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, body)
+            if created, announce, case .ifMissing(let profile) = creation, !global.json {
+                let reminder = profile.reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
+                output.note(
+                    "created a profile for \(profile.name) in \(directory): check in every \(profile.interval), \(reminder). Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'."
+                )
+            }
+            return value
+        } catch let error as CLIError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidValue("\(error)")
+        }
+    }
+
+    func local(_ time: Timestamp) -> String { time.local(utcOffset: context.utcOffset(time)) }
+
+    /// `2026-11-23 09:00 (in 22h)`.
+    func when(_ time: Timestamp) -> String { "\(local(time)) (\(Relative.phrase(time, now: now)))" }
+}
+
+/// Where a run's text goes: data to stdout (human or JSON), notes and errors to stderr.
+/// Colour only on a terminal, never with `NO_COLOR`, `--no-color` or `TERM=dumb`.
+/// A closed pipe (`lifesignal … | head`) ends output quietly.
+struct Output {
+    let context: Context
+    let global: GlobalOptions
+    let color: Bool
+    private(set) var pipeClosed = false
+
+    init(context: Context, global: GlobalOptions) {
+        self.context = context
+        self.global = global
+        let noColor = (context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || context.environment["TERM"] == "dumb"
+        color = context.stdoutIsTerminal && !noColor && !global.noColor
+    }
+
+    /// One line of human output (nothing with `--json` or `--quiet`).
+    mutating func line(_ text: String = "") throws(CLIError) {
+        guard !global.json, !global.quiet else { return }
+        try emit(text + "\n")
+    }
+
+    /// The JSON document of a command (only with `--json`, and not with `--quiet`).
+    mutating func json(_ value: JSON) throws(CLIError) {
+        guard global.json, !global.quiet else { return }
+        try emit(value.serialized() + "\n")
+    }
+
+    /// Text that is printed whatever the format (help, version, generated scripts).
+    mutating func raw(_ text: String) throws(CLIError) {
+        try emit(text)
+    }
+
+    private mutating func emit(_ text: String) throws(CLIError) {
+        guard !pipeClosed else { return }
+        if let failure = context.write(.standardOutput, text) {
+            if failure == "EPIPE" {
+                pipeClosed = true
+                return
+            }
+            throw .outputFailed("cannot write to standard output: \(failure)")
+        }
+    }
+
+    /// A remark for the person at the terminal, on stderr (not with `--quiet`).
+    func note(_ text: String) {
+        guard !global.quiet else { return }
+        _ = context.write(.standardError, "lifesignal: \(text)\n")
+    }
+
+    func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    func red(_ s: String) -> String { color ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
+    func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+}

@@ -1,0 +1,70 @@
+/// One fact recorded by one device: "checked in at T", "interval set to 8h at T".
+///
+/// Events are never edited. A device numbers its own events 1, 2, 3… (`seq`); the pair
+/// (device, seq) identifies an event across the whole circle.
+public struct Event: Equatable, Sendable {
+    public var seq: Int64
+    public var at: Timestamp
+    public var body: EventBody
+
+    public init(seq: Int64, at: Timestamp, body: EventBody) {
+        self.seq = seq
+        self.at = at
+        self.body = body
+    }
+}
+
+public enum EventBody: Equatable, Sendable {
+    case checkIn(note: String?)
+    case nameSet(String)
+    case intervalSet(TimeSpan)
+    /// nil turns the reminder off.
+    case reminderSet(TimeSpan?)
+
+    /// The name written in the `type` field of stored events.
+    public var typeName: String {
+        switch self {
+        case .checkIn: return "checkIn"
+        case .nameSet: return "nameSet"
+        case .intervalSet: return "intervalSet"
+        case .reminderSet: return "reminderSet"
+        }
+    }
+}
+
+/// Orders concurrent facts about the same thing across devices: later time wins, then the
+/// larger device id, then the larger sequence number. Every device computes the same order,
+/// so merging the circle's logs gives the same state whatever order they are read in.
+public struct Stamp: Comparable, Hashable, Sendable {
+    public var at: Timestamp
+    public var device: String
+    public var seq: Int64
+
+    public init(at: Timestamp, device: String, seq: Int64) {
+        self.at = at
+        self.device = device
+        self.seq = seq
+    }
+
+    public static func < (lhs: Stamp, rhs: Stamp) -> Bool {
+        (lhs.at, lhs.device, lhs.seq) < (rhs.at, rhs.device, rhs.seq)
+    }
+}
+
+/// A setting together with the stamp of the event that set it (last writer wins).
+public struct Stamped<Value: Equatable & Sendable>: Equatable, Sendable {
+    public var value: Value
+    public var stamp: Stamp
+
+    public init(_ value: Value, _ stamp: Stamp) {
+        self.value = value
+        self.stamp = stamp
+    }
+
+    /// The later of two settings; nil loses to anything.
+    static func latest(_ a: Stamped?, _ b: Stamped?) -> Stamped? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b.stamp > a.stamp ? b : a
+    }
+}

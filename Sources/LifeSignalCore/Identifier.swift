@@ -1,0 +1,30 @@
+/// Random identifiers for members and devices: RFC 4122 version-4 UUIDs in lower case.
+public enum Identifier {
+    public static func make<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { b -> String in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+        let c = Array(hex)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
+            + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+
+    /// True for the lower-case 8-4-4-4-12 hex form; ids from files are checked with this
+    /// before they are used in a path.
+    public static func isValid(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        guard b.count == 36 else { return false }
+        for (i, byte) in b.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !((48...57).contains(byte) || (97...102).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+}

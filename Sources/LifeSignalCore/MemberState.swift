@@ -1,0 +1,55 @@
+/// Everything known about one member, folded from the events of one or more of their devices.
+///
+/// The fold is a merge: applying events, or merging per-device states, gives the same result
+/// in any order, because each setting keeps the stamp of the event that set it and the later
+/// stamp wins. That is what lets devices sync their logs in any order without conflicts.
+public struct MemberState: Equatable, Sendable {
+    public var name: Stamped<String>?
+    public var interval: Stamped<TimeSpan>?
+    public var reminder: Stamped<TimeSpan?>?
+    public var lastCheckIn: CheckIn?
+    /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
+    public var checkInCount: Int64 = 0
+
+    public init() {}
+
+    /// One check-in, as it appears in state and history.
+    public struct CheckIn: Equatable, Sendable {
+        public var stamp: Stamp
+        public var note: String?
+        public var at: Timestamp { stamp.at }
+
+        public init(stamp: Stamp, note: String?) {
+            self.stamp = stamp
+            self.note = note
+        }
+    }
+
+    public mutating func apply(_ event: Event, device: String) {
+        let stamp = Stamp(at: event.at, device: device, seq: event.seq)
+        switch event.body {
+        case .checkIn(let note):
+            checkInCount += 1
+            if lastCheckIn.map({ stamp > $0.stamp }) ?? true {
+                lastCheckIn = CheckIn(stamp: stamp, note: note)
+            }
+        case .nameSet(let value): name = Stamped.latest(name, Stamped(value, stamp))
+        case .intervalSet(let value): interval = Stamped.latest(interval, Stamped(value, stamp))
+        case .reminderSet(let value): reminder = Stamped.latest(reminder, Stamped(value, stamp))
+        }
+    }
+
+    /// Combines the states of two disjoint sets of events (two devices of one member).
+    public mutating func merge(_ other: MemberState) {
+        name = Stamped.latest(name, other.name)
+        interval = Stamped.latest(interval, other.interval)
+        reminder = Stamped.latest(reminder, other.reminder)
+        if let theirs = other.lastCheckIn, lastCheckIn.map({ theirs.stamp > $0.stamp }) ?? true {
+            lastCheckIn = theirs
+        }
+        checkInCount += other.checkInCount
+    }
+
+    public var effectiveInterval: TimeSpan { interval?.value ?? Rules.defaultInterval }
+    public var effectiveReminder: TimeSpan? { reminder.map(\.value) ?? Rules.defaultReminder }
+}

@@ -1,0 +1,93 @@
+/// A length of time in whole seconds: intervals, reminder leads, time left.
+///
+/// Written and read by people as `45m`, `8h`, `1d12h` (units d, h, m, s); shown as `1d 12h`.
+public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var seconds: Int64
+
+    public init(seconds: Int64) { self.seconds = seconds }
+
+    public static func minutes(_ n: Int64) -> TimeSpan { TimeSpan(seconds: n * 60) }
+    public static func hours(_ n: Int64) -> TimeSpan { TimeSpan(seconds: n * 3600) }
+    public static func days(_ n: Int64) -> TimeSpan { TimeSpan(seconds: n * 86_400) }
+
+    public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.seconds < rhs.seconds }
+    public static prefix func - (span: TimeSpan) -> TimeSpan { TimeSpan(seconds: 0 &- span.seconds) }
+
+    /// Parses `45m`, `8h`, `1d12h`, `90s`, `1d 12h`; nil for anything else, for zero, and for
+    /// spans beyond 100 years (so no arithmetic on them can overflow).
+    public init?(parsing text: String) {
+        var total: Int64 = 0
+        var number: Int64? = nil
+        var sawUnit = false
+        var lastUnitRank = Int.max
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                let (times10, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.addingReportingOverflow(digit)
+                guard !o1, !o2, next <= 10_000_000_000 else { return nil }
+                number = next
+            case UInt8(ascii: "d"), UInt8(ascii: "h"), UInt8(ascii: "m"), UInt8(ascii: "s"):
+                guard let n = number else { return nil }
+                let (unit, rank): (Int64, Int) =
+                    switch byte {
+                    case UInt8(ascii: "d"): (86_400, 3)
+                    case UInt8(ascii: "h"): (3600, 2)
+                    case UInt8(ascii: "m"): (60, 1)
+                    default: (1, 0)
+                    }
+                guard rank < lastUnitRank else { return nil }  // each unit once, largest first
+                lastUnitRank = rank
+                let (part, o1) = n.multipliedReportingOverflow(by: unit)
+                let (sum, o2) = total.addingReportingOverflow(part)
+                guard !o1, !o2 else { return nil }
+                total = sum
+                number = nil
+                sawUnit = true
+            case UInt8(ascii: " "):
+                guard number == nil else { return nil }
+            default:
+                return nil
+            }
+        }
+        guard sawUnit, number == nil, total > 0, total <= 100 * 366 * 86_400 else { return nil }
+        seconds = total
+    }
+
+    /// Every non-zero unit, as settings are spoken of: `24h`, `48h`, `36h 30m`, `45m`; days
+    /// only from three days up (`3d`, `7d 12h`), so the app's presets read as people set them.
+    public var description: String {
+        let magnitude = seconds.magnitude
+        var parts: [String] = []
+        let useDays = magnitude >= 3 * 86_400
+        let d = useDays ? magnitude / 86_400 : 0
+        let h = useDays ? magnitude % 86_400 / 3600 : magnitude / 3600
+        let m = magnitude % 3600 / 60, s = magnitude % 60
+        if d > 0 { parts.append("\(d)d") }
+        if h > 0 { parts.append("\(h)h") }
+        if m > 0 { parts.append("\(m)m") }
+        if s > 0 { parts.append("\(s)s") }
+        return (seconds < 0 ? "-" : "") + (parts.isEmpty ? "0s" : parts.joined(separator: " "))
+    }
+
+    /// The app's countdown and "ago" text: the two largest units, the second dropped when it is
+    /// zero — `1d 4h`, `2d`, `3h 12m`, `3h`, `12m`; under a minute, seconds (`40s`).
+    public var short: String {
+        let magnitude = seconds.magnitude
+        let d = magnitude / 86_400, h = magnitude % 86_400 / 3600, m = magnitude % 3600 / 60
+        if d > 0 { return h > 0 ? "\(d)d \(h)h" : "\(d)d" }
+        if h > 0 { return m > 0 ? "\(h)h \(m)m" : "\(h)h" }
+        if m > 0 { return "\(m)m" }
+        return "\(magnitude)s"
+    }
+}
+
+/// Relative phrases for human output: "in 3h 12m", "2h ago", "now".
+public enum Relative {
+    public static func phrase(_ time: Timestamp, now: Timestamp) -> String {
+        let delta = time - now
+        if delta.seconds == 0 { return "now" }
+        return delta.seconds > 0 ? "in \(delta.short)" : "\(delta.short) ago"
+    }
+}

@@ -1,0 +1,59 @@
+/// Which directory holds this user's lifesignal data. A pure function of the `--home` flag,
+/// the environment, the platform and the account's home directory from the password database,
+/// so that it is tested with plain dictionaries.
+///
+/// Order: `--home` › `LIFESIGNAL_HOME` › `$XDG_DATA_HOME/lifesignal` › the platform default
+/// under the home directory (`$HOME`, else the account's). Empty values count as unset;
+/// a relative `XDG_DATA_HOME` is ignored, as the XDG spec requires.
+public enum DataLocation {
+    public enum Platform: Sendable { case linux, macOS }
+
+    public struct Problem: Error, Equatable, Sendable {
+        public var message: String
+    }
+
+    public static var currentPlatform: Platform {
+        #if os(macOS)
+            return .macOS
+        #else
+            return .linux
+        #endif
+    }
+
+    public static func resolve(
+        homeFlag: String?, environment: [String: String], platform: Platform,
+        accountHome: String?, workingDirectory: String?
+    ) throws(Problem) -> String {
+        if let flag = homeFlag {
+            guard !flag.isEmpty else { throw Problem(message: "--home needs a directory, but the value is empty") }
+            if flag.hasPrefix("/") { return Paths.normalize(flag) }
+            guard let cwd = workingDirectory else {
+                throw Problem(message: "--home \(flag) is relative and the working directory is unknown; give an absolute path")
+            }
+            return Paths.normalize(Paths.join(cwd, flag))
+        }
+        if let value = environment["LIFESIGNAL_HOME"], !value.isEmpty {
+            guard value.hasPrefix("/") else {
+                throw Problem(message: "LIFESIGNAL_HOME must be an absolute path, but it is \"\(value)\"; set it to a path starting with /")
+            }
+            return Paths.normalize(value)
+        }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return Paths.join(Paths.normalize(xdg), "lifesignal")
+        }
+        let home: String
+        if let value = environment["HOME"], value.hasPrefix("/") {
+            home = value
+        } else if let account = accountHome, account.hasPrefix("/") {
+            home = account
+        } else {
+            throw Problem(
+                message: "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
+            )
+        }
+        switch platform {
+        case .linux: return Paths.join(Paths.normalize(home), ".local/share/lifesignal")
+        case .macOS: return Paths.join(Paths.normalize(home), "Library/Application Support/lifesignal")
+        }
+    }
+}

@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A system call that failed: which, on what, and errno.
+public struct SystemError: Error, Equatable, Sendable {
+    public var operation: String
+    public var path: String
+    public var code: Int32
+
+    public var reason: String {
+        code == EINVAL && operation == "read" ? "it is not a regular file" : String(cString: strerror(code))
+    }
+}
+
+/// Thin, checked wrappers over the POSIX calls the store needs. Every call retries on EINTR
+/// and reports errno immediately; nothing here traps.
+public enum Posix {
+    public enum ReadResult: Equatable, Sendable {
+        case missing
+        case contents([UInt8])
+    }
+
+    /// The file's bytes, `.missing` when it does not exist (ENOENT), or an error for anything
+    /// else — a directory, a symlink, no permission — so that "unreadable" is never taken for
+    /// "first run".
+    public static func read(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> ReadResult {
+        // O_NONBLOCK: a FIFO put in a file's place must not hang the command.
+        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return .missing }
+            throw SystemError(operation: "open", path: path, code: code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "stat", path: path, code: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw SystemError(operation: "read", path: path, code: EISDIR)
+        default: throw SystemError(operation: "read", path: path, code: EINVAL)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { buffer in retrying { Glibc_read(fd, buffer.baseAddress, buffer.count) } }
+            if n < 0 { throw SystemError(operation: "read", path: path, code: errno) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
+        }
+        return .contents(bytes)
+    }
+
+    /// Does anything (file, directory, dangling symlink) exist at `path`?
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates `path` and missing parents with mode 0700. Existing directories keep their mode.
+    public static func makeDirectories(_ path: String) throws(SystemError) {
+        if isDirectory(path) { return }
+        let parent = Paths.parent(of: path)
+        if parent != path { try makeDirectories(parent) }
+        if mkdir(path, 0o700) != 0 {
+            let code = errno
+            if code == EEXIST, isDirectory(path) { return }
+            throw SystemError(operation: "mkdir", path: path, code: code)
+        }
+        _ = chmod(path, 0o700)
+    }
+
+    /// Names in a directory (without `.` and `..`), sorted; nil when it does not exist.
+    public static func list(_ path: String) throws(SystemError) -> [String]? {
+        guard let dir = opendir(path) else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw SystemError(operation: "opendir", path: path, code: code)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    public static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any instant leaves either the old or the
+    /// new file: a temporary file in the same directory (O_EXCL|O_NOFOLLOW, mode 0600), every
+    /// byte written, fsync, close, rename over the target, fsync of the directory. With
+    /// `backup`, the old file is first hard-linked to `backup` (the last good copy).
+    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil) throws(SystemError) {
+        let directory = Paths.parent(of: path)
+        let temp = Paths.join(directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+        let fd = retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        if fd < 0 { throw SystemError(operation: "create", path: temp, code: errno) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do throws(SystemError) {
+            if fchmod(fd, 0o600) != 0 { throw SystemError(operation: "chmod", path: temp, code: errno) }
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { buffer -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return retrying { Glibc_write(fd, base + offset, buffer.count - offset) }
+                }
+                if n < 0 { throw SystemError(operation: "write", path: temp, code: errno) }
+                offset += n
+            }
+            if fullSync(fd) != 0 { throw SystemError(operation: "fsync", path: temp, code: errno) }
+            closed = true
+            if close(fd) != 0 { throw SystemError(operation: "close", path: temp, code: errno) }
+            if let backup, exists(path) {
+                let backupTemp = backup + ".tmp"
+                _ = unlink(backupTemp)
+                if link(path, backupTemp) != 0 { throw SystemError(operation: "link", path: backupTemp, code: errno) }
+                if rename(backupTemp, backup) != 0 { throw SystemError(operation: "rename", path: backup, code: errno) }
+            }
+            if rename(temp, path) != 0 { throw SystemError(operation: "rename", path: path, code: errno) }
+        } catch {
+            _ = unlink(temp)
+            throw error
+        }
+        try syncDirectory(directory)
+    }
+
+    public static func syncDirectory(_ path: String) throws(SystemError) {
+        let fd = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if fd < 0 { throw SystemError(operation: "open", path: path, code: errno) }
+        defer { close(fd) }
+        if fsync(fd) != 0 {
+            let code = errno
+            // Some file systems cannot fsync a directory; the rename itself still happened.
+            if code != EINVAL && code != EBADF { throw SystemError(operation: "fsync", path: path, code: code) }
+        }
+    }
+
+    private static func fullSync(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+            if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(fd)
+    }
+
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result < 0 && errno == EINTR { continue }
+            return result
+        }
+    }
+}
+
+// `read` and `write` are shadowed by the enum's own names inside `Posix`.
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+/// Path strings, joined and split without Foundation.
+public enum Paths {
+    public static func join(_ parts: String...) -> String {
+        var result = ""
+        for part in parts where !part.isEmpty {
+            if result.isEmpty || result.hasSuffix("/") {
+                result += part
+            } else {
+                result += "/" + part
+            }
+        }
+        return result
+    }
+
+    public static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
+    }
+
+    public static func lastComponent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// Removes `.` components and repeated or trailing slashes; `..` is left alone (it may
+    /// cross a symlink, so it is the file system's to resolve).
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let body = parts.joined(separator: "/")
+        return absolute ? "/" + body : (body.isEmpty ? "." : body)
+    }
+}

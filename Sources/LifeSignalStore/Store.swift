@@ -1,0 +1,348 @@
+import LifeSignalCore
+
+/// Which member and device this data directory is, and where its circle is. Private to this
+/// machine: `identity.json` in the data directory, outside the circle.
+public struct Identity: Equatable, Sendable {
+    public static let schemaVersion: Int64 = 1
+    public var member: String
+    public var device: String
+    /// The circle folder chosen with `init --circle`; nil means `<data directory>/circle`.
+    public var circle: String?
+
+    func encoded() -> [UInt8] {
+        let json: JSON = .object(
+            JSONObject([
+                ("schemaVersion", .int(Self.schemaVersion)), ("member", .string(member)),
+                ("device", .string(device)), ("circle", .optional(circle)),
+            ]))
+        return Array((json.serialized() + "\n").utf8)
+    }
+
+    static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> Identity {
+        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
+        do throws(JSONShapeError) {
+            let o = try JSONCursor(root).object()
+            try Files.checkVersion(o)
+            let member = try o.required("member")
+            let device = try o.required("device")
+            let identity = Identity(member: try member.string(), device: try device.string(), circle: try o.optional("circle")?.string())
+            guard Identifier.isValid(identity.member) else { throw member.fail("is not a lifesignal id") }
+            guard Identifier.isValid(identity.device) else { throw device.fail("is not a lifesignal id") }
+            if let circle = identity.circle, !circle.hasPrefix("/") {
+                throw JSONShapeError(path: "circle", message: "must be an absolute path")
+            }
+            return identity
+        } catch {
+            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
+        }
+    }
+}
+
+/// What a profile created by the first writing command starts with.
+public struct NewProfile: Equatable, Sendable {
+    public var name: String
+    public var interval: TimeSpan
+    public var reminder: TimeSpan?
+    public var circle: String?
+
+    public init(name: String, interval: TimeSpan, reminder: TimeSpan?, circle: String?) {
+        self.name = name
+        self.interval = interval
+        self.reminder = reminder
+        self.circle = circle
+    }
+}
+
+/// A data directory opened for reading: its identity and its view of the circle. Reads need
+/// no lock, because every file is replaced atomically.
+public struct Store: Sendable {
+    public let dataDirectory: String
+    public let identity: Identity
+
+    public var circleDirectory: String { identity.circle ?? Paths.join(dataDirectory, "circle") }
+    public var identityPath: String { Store.identityPath(dataDirectory) }
+
+    static func identityPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "identity.json") }
+    static func lockPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "lock") }
+
+    public func memberDirectory(_ member: String) -> String { Paths.join(circleDirectory, "members", member) }
+    public func deviceDirectory(member: String, device: String) -> String { Paths.join(memberDirectory(member), device) }
+    public func logPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "log.json") }
+
+    /// Opens an existing data directory; `notInitialized` when nothing was ever recorded.
+    public static func open(dataDirectory: String) throws(StoreError) -> Store {
+        guard let identity = try readIdentity(dataDirectory) else { throw .notInitialized(dataDirectory: dataDirectory) }
+        return Store(dataDirectory: dataDirectory, identity: identity)
+    }
+
+    /// nil when there is no identity and no backup of one (a first run); an error for a
+    /// missing identity whose backup exists, since that is a damaged directory, not a new one.
+    static func readIdentity(_ dataDirectory: String) throws(StoreError) -> Identity? {
+        let path = identityPath(dataDirectory)
+        let backup = path + ".bak"
+        let bytes: [UInt8]
+        do {
+            switch try Posix.read(path) {
+            case .contents(let b): bytes = b
+            case .missing:
+                if Posix.exists(backup) {
+                    throw StoreError.damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+                }
+                return nil
+            }
+        } catch let error as SystemError {
+            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .io(path: path, operation: "read", reason: "\(error)")
+        }
+        return try Identity.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
+    }
+
+    /// The devices of `member` that have a folder in the circle.
+    public func devices(of member: String) throws(StoreError) -> [String] {
+        let directory = memberDirectory(member)
+        do {
+            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+    }
+
+    /// A device's log, or nil when that device has not written one yet.
+    public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
+        let path = logPath(member: member, device: device)
+        let backup = path + ".bak"
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path)
+        } catch {
+            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+        }
+        switch result {
+        case .missing:
+            if Posix.exists(backup) {
+                throw .damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+            }
+            return nil
+        case .contents(let bytes):
+            return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: Posix.exists(backup) ? backup : nil)
+        }
+    }
+
+    /// Every log of `member` in the circle.
+    public func logs(of member: String) throws(StoreError) -> [DeviceLog] {
+        var logs: [DeviceLog] = []
+        for device in try devices(of: member) {
+            if let log = try readLog(member: member, device: device) { logs.append(log) }
+        }
+        return logs
+    }
+
+    /// The member's state merged from all their devices.
+    public func memberState(_ member: String) throws(StoreError) -> MemberState {
+        Store.merge(try logs(of: member))
+    }
+
+    static func merge(_ logs: [DeviceLog]) -> MemberState {
+        var state = MemberState()
+        for log in logs { state.merge(log.state) }
+        return state
+    }
+
+    /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
+    /// Reads the archive segments only as far back as the request needs.
+    public func checkIns(of member: String, limit: Int?, since: Timestamp?) throws(StoreError) -> [MemberState.CheckIn] {
+        let logs = try logs(of: member)
+        var found: [MemberState.CheckIn] = []
+        func take(_ events: [Event], device: String) {
+            for event in events {
+                guard case .checkIn(let note) = event.body, since.map({ event.at >= $0 }) ?? true else { continue }
+                found.append(MemberState.CheckIn(stamp: Stamp(at: event.at, device: device, seq: event.seq), note: note))
+            }
+        }
+        var segments: [(log: DeviceLog, segment: ArchiveSegment)] = []
+        for log in logs {
+            take(log.events, device: log.device)
+            let directory = Paths.join(deviceDirectory(member: member, device: log.device), "archive")
+            let names: [String]
+            do { names = try Posix.list(directory) ?? [] } catch { throw error.asReadError(backup: nil) }
+            for name in names {
+                // A segment past `archivedThrough` was left by a crash before the log was
+                // rewritten; its events are still in the log's tail.
+                if let segment = ArchiveSegment(fileName: name), segment.lastSeq <= log.archivedThrough {
+                    segments.append((log, segment))
+                }
+            }
+        }
+        segments.sort { $0.segment.newest > $1.segment.newest }
+        for (log, segment) in segments {
+            if let since, segment.newest < since { break }
+            if let limit, found.count >= limit {
+                let sorted = found.sorted { $0.stamp > $1.stamp }
+                if segment.newest < sorted[limit - 1].at { break }
+            }
+            let path = Paths.join(deviceDirectory(member: member, device: log.device), "archive", segment.fileName)
+            let bytes: [UInt8]
+            do {
+                guard case .contents(let b) = try Posix.read(path) else {
+                    throw StoreError.damaged(path: path, problem: "the segment vanished while it was being read", backup: nil)
+                }
+                bytes = b
+            } catch let error as SystemError {
+                throw error.asReadError(backup: nil)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .io(path: path, operation: "read", reason: "\(error)")
+            }
+            take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
+        }
+        found.sort { $0.stamp > $1.stamp }
+        if let limit, found.count > limit { found.removeLast(found.count - limit) }
+        return found
+    }
+}
+
+/// One read-modify-write of this device's log, under the data directory's lock.
+public struct Transaction {
+    public let store: Store
+    public internal(set) var log: DeviceLog
+    /// The logs of this member's other devices, as read under the lock.
+    public let otherDevices: [DeviceLog]
+    /// True when this transaction created the profile (the directory's first write).
+    public internal(set) var createdProfile = false
+    var changed = false
+
+    /// The member's state across all devices, including what this transaction recorded.
+    public var memberState: MemberState {
+        var state = log.state
+        for other in otherDevices { state.merge(other.state) }
+        return state
+    }
+
+    public mutating func record(_ body: EventBody, at time: Timestamp) {
+        log.append(body, at: time)
+        changed = true
+    }
+}
+
+extension Store {
+    public enum Creation: Sendable {
+        /// The profile is created with these settings if this directory has none.
+        case ifMissing(NewProfile)
+        /// The command only works on an existing profile.
+        case never
+    }
+
+    /// Runs `body` on this device's log under the lock and writes what it recorded
+    /// crash-safely. Returns the body's value and whether a new profile was created.
+    public static func update<T>(
+        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp,
+        _ body: (inout Transaction) throws -> T
+    ) throws -> (value: T, created: Bool) {
+        do {
+            try Posix.makeDirectories(dataDirectory)
+        } catch {
+            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        let lock: FileLock
+        do {
+            lock = try FileLock.acquire(lockPath(dataDirectory), timeout: lockTimeout)
+        } catch let busy as FileLock.Busy {
+            throw StoreError.lockBusy(path: busy.path, waitedSeconds: busy.waitedSeconds)
+        } catch let error as SystemError {
+            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+        }
+        defer { lock.release() }
+        sweepTemporaryFiles(in: dataDirectory)
+
+        var created = false
+        var store: Store
+        if let identity = try readIdentity(dataDirectory) {
+            store = Store(dataDirectory: dataDirectory, identity: identity)
+        } else {
+            guard case .ifMissing(let profile) = creation else { throw StoreError.notInitialized(dataDirectory: dataDirectory) }
+            var generator = SystemRandomNumberGenerator()
+            let identity = Identity(
+                member: Identifier.make(using: &generator), device: Identifier.make(using: &generator), circle: profile.circle)
+            store = Store(dataDirectory: dataDirectory, identity: identity)
+            try write(identity.encoded(), to: store.identityPath, backup: false)
+            created = true
+        }
+        let member = store.identity.member
+        let device = store.identity.device
+        let deviceDirectory = store.deviceDirectory(member: member, device: device)
+        do {
+            try Posix.makeDirectories(deviceDirectory)
+        } catch {
+            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        sweepTemporaryFiles(in: deviceDirectory)
+        let existing = try store.readLog(member: member, device: device)
+        var others: [DeviceLog] = []
+        for other in try store.devices(of: member) where other != device {
+            if let log = try store.readLog(member: member, device: other) { others.append(log) }
+        }
+        var transaction = Transaction(
+            store: store, log: existing ?? DeviceLog(member: member, device: device), otherDevices: others)
+        transaction.createdProfile = created
+        if created, case .ifMissing(let profile) = creation {
+            transaction.record(.nameSet(profile.name), at: now)
+            transaction.record(.intervalSet(profile.interval), at: now)
+            transaction.record(.reminderSet(profile.reminder), at: now)
+        }
+        let value = try body(&transaction)
+        if transaction.changed {
+            try store.save(&transaction.log, hadValidFile: existing != nil)
+        }
+        return (value, created)
+    }
+
+    /// Moves old events to an archive segment when the tail is long, then replaces log.json.
+    /// The segment is written first: a crash in between leaves a segment past
+    /// `archivedThrough`, which readers ignore and the next save rewrites.
+    func save(_ log: inout DeviceLog, hadValidFile: Bool) throws {
+        let directory = deviceDirectory(member: log.member, device: log.device)
+        while log.events.count > DeviceLog.tailLimit {
+            let moving = Array(log.events.prefix(log.events.count - DeviceLog.tailKeep))
+            guard let first = moving.first, let last = moving.last else { break }
+            let newest = moving.map(\.at).max() ?? last.at
+            let segment = ArchiveSegment(firstSeq: first.seq, lastSeq: last.seq, newest: newest)
+            let archive = Paths.join(directory, "archive")
+            do {
+                try Posix.makeDirectories(archive)
+            } catch {
+                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            try Store.write(
+                ArchiveSegment.encode(moving, member: log.member, device: log.device),
+                to: Paths.join(archive, segment.fileName), backup: false)
+            log.events.removeFirst(moving.count)
+            log.archivedThrough = last.seq
+        }
+        let path = logPath(member: log.member, device: log.device)
+        try Store.write(log.encoded(), to: path, backup: hadValidFile)
+    }
+
+    static func write(_ bytes: [UInt8], to path: String, backup: Bool) throws {
+        do {
+            try Posix.replace(path, with: bytes, backup: backup ? path + ".bak" : nil)
+        } catch {
+            if error.operation == "create" {
+                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// Temporary files exist only while a writer holds the lock, so any found after taking
+    /// it were left by a writer that died (kill -9, power loss) and can go.
+    static func sweepTemporaryFiles(in directory: String) {
+        guard let names = try? Posix.list(directory) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".tmp.") {
+            Posix.remove(Paths.join(directory, name))
+        }
+    }
+}

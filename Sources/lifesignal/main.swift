@@ -1,0 +1,85 @@
+// Wires the real world into a Context and runs lifesignal. Nothing else belongs here.
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import LifeSignalCLI
+import LifeSignalCore
+
+// fds 0–2 must be open, or the first file opened would become stdout and receive output.
+for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+    _ = open("/dev/null", O_RDWR)
+}
+// A closed pipe is an EPIPE to handle, not a signal that kills us mid-write.
+signal(SIGPIPE, SIG_IGN)
+// Files are private to the user, whatever umask the shell or cron left.
+umask(0o077)
+
+var environment: [String: String] = [:]
+var entry = environ
+while let pointer = entry.pointee {
+    let pair = String(cString: pointer)
+    if let equals = pair.firstIndex(of: "=") {
+        environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+    }
+    entry += 1
+}
+
+var account: (name: String?, fullName: String?, home: String?) = (nil, nil, nil)
+var passwdEntry = passwd()
+var passwdResult: UnsafeMutablePointer<passwd>? = nil
+var passwdBuffer = [CChar](repeating: 0, count: 16_384)
+if getpwuid_r(getuid(), &passwdEntry, &passwdBuffer, passwdBuffer.count, &passwdResult) == 0, passwdResult != nil {
+    account.name = passwdEntry.pw_name.map { String(cString: $0) }
+    account.fullName = passwdEntry.pw_gecos.map { String(cString: $0) }
+    account.home = passwdEntry.pw_dir.map { String(cString: $0) }
+}
+
+var cwdBuffer = [CChar](repeating: 0, count: 4096)
+let workingDirectory: String? =
+    getcwd(&cwdBuffer, cwdBuffer.count) != nil
+    ? String(decoding: cwdBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+
+var size = winsize()
+let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+
+let context = Context(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    environment: environment,
+    clock: {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Timestamp(seconds: Int64(now.tv_sec))
+    },
+    utcOffset: { time in
+        var seconds = time_t(time.seconds)
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return 0 }
+        return Int64(local.tm_gmtoff)
+    },
+    stdinIsTerminal: isatty(STDIN_FILENO) == 1,
+    stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+    stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+    terminalColumns: columns,
+    accountName: account.name,
+    accountFullName: account.fullName,
+    accountHome: account.home,
+    workingDirectory: workingDirectory,
+    write: { stream, text in
+        let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno == EPIPE ? "EPIPE" : String(cString: strerror(errno))
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return nil
+    })
+
+exit(LifeSignal.run(context))

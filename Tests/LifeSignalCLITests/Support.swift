@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Runs the built `lifesignal` binary as a user would: a fresh process with a controlled
+/// environment (a temporary `LIFESIGNAL_HOME`, a fixed `LIFESIGNAL_NOW`, `TZ=UTC`,
+/// `COLUMNS=80`) and captured stdout, stderr and exit code.
+struct Run {
+    var stdout: String
+    var stderr: String
+    var code: Int32
+}
+
+enum Binary {
+    /// `.build/<triple>/debug/lifesignal`, next to the test bundle.
+    static let path: String = {
+        var url = Bundle.main.bundleURL
+        if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
+        let candidate = url.appendingPathComponent("lifesignal").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        // swift-testing's runner may live elsewhere; fall back to the package's build folder.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.appendingPathComponent(".build/debug/lifesignal").path
+    }()
+
+    /// The package's root folder (for README, completions, man page).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// A temporary data directory that is removed when the test ends.
+final class TempHome {
+    let url: URL
+    var path: String { url.path }
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Runs lifesignal with this directory as `LIFESIGNAL_HOME`.
+    @discardableResult
+    func run(_ arguments: [String], now: String? = "2026-03-01T09:00:00Z", environment extra: [String: String] = [:], stdin: String? = nil) -> Run {
+        var environment = ["LIFESIGNAL_HOME": path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": path]
+        if let now { environment["LIFESIGNAL_NOW"] = now }
+        for (key, value) in extra { environment[key] = value }
+        return lifesignal(arguments, environment: environment, stdin: stdin)
+    }
+}
+
+/// Runs the binary with exactly `environment` (nothing inherited). Output goes to temporary
+/// files, not pipes, so a large output can never block the child.
+func lifesignal(_ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path) -> Run {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-run-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    guard let out = try? FileHandle(forWritingTo: outURL), let err = try? FileHandle(forWritingTo: errURL) else {
+        return Run(stdout: "", stderr: "could not create capture files in \(scratch.path)", code: -1)
+    }
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    do {
+        try process.run()
+    } catch {
+        return Run(stdout: "", stderr: "could not start \(executable): \(error)", code: -1)
+    }
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    try? out.close()
+    try? err.close()
+    let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+    let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    return Run(stdout: stdout, stderr: stderr, code: process.terminationStatus)
+}
+
+/// Parses JSON output into a dictionary for field-by-field checks.
+func jsonObject(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
+    guard let data = text.data(using: .utf8),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else {
+        Issue.record("not a JSON object: \(text)", sourceLocation: sourceLocation)
+        return [:]
+    }
+    return object
+}
