@@ -306,7 +306,7 @@ extension Store {
     func save(_ log: inout DeviceLog, hadValidFile: Bool) throws {
         let directory = deviceDirectory(member: log.member, device: log.device)
         while log.events.count > DeviceLog.tailLimit {
-            let moving = Array(log.events.prefix(log.events.count - DeviceLog.tailKeep))
+            let moving = Array(log.events.prefix(min(log.events.count - DeviceLog.tailKeep, DeviceLog.tailLimit)))
             guard let first = moving.first, let last = moving.last else { break }
             let newest = moving.map(\.at).max() ?? last.at
             let segment = ArchiveSegment(firstSeq: first.seq, lastSeq: last.seq, newest: newest)
