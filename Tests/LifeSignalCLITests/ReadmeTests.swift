@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import LifeSignalCLI
+
+/// The README is part of the interface: its exit-code table, command list and crontab line
+/// are checked against the command table and run as written.
+@Suite struct ReadmeTests {
+    static let readme = (try? String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+
+    @Test func exitCodeTableMatchesTheCode() {
+        var rows: [String] = []
+        var inTable = false
+        for line in Self.readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "## Exit codes" { inTable = true; continue }
+            if inTable, line.hasPrefix("## ") { break }
+            if inTable, line.hasPrefix("| "), !line.hasPrefix("| code"), !line.hasPrefix("|---") { rows.append(String(line)) }
+        }
+        let expected = ExitCode.allCases.map { "| \($0.rawValue) | \($0.meaning) |" }
+        #expect(rows == expected)
+    }
+
+    @Test func everyCommandAndGlobalOptionIsDocumented() {
+        func walk(_ spec: CommandSpec, _ path: [String]) -> [[String]] {
+            spec.visibleSubcommands.flatMap { [path + [$0.name]] + walk($0, path + [$0.name]) }
+        }
+        for path in walk(CommandTable.root, []) {
+            let command = "`lifesignal " + path.joined(separator: " ")
+            #expect(Self.readme.contains(command), "README does not document \(command)`")
+            let spec = LifeSignal.spec(at: path)
+            for option in spec.options {
+                #expect(Self.readme.contains("--\(option.long)"), "README does not mention --\(option.long) of \(path)")
+            }
+        }
+        for option in CommandTable.globalOptions {
+            #expect(Self.readme.contains("--\(option.long)"), "README does not mention the global option --\(option.long)")
+        }
+        for topic in CommandTable.helpTopics {
+            #expect(Self.readme.contains("`\(topic.name)`"), "README does not mention the help topic \(topic.name)")
+        }
+    }
+
+    @Test func ciRunsTheReadmeTestCommand() throws {
+        #expect(Self.readme.contains("```sh\nswift test\n```"))
+        let ci = try String(contentsOf: Binary.packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
+        #expect(ci.split(separator: "\n").contains("swift test"))
+    }
+
+    /// The crontab line, run the way cron runs it: `/bin/sh -c` with only HOME, LOGNAME,
+    /// SHELL and PATH=/usr/bin:/bin (plus LIFESIGNAL_NOW to pick the moment).
+    @Test func crontabLineWorksUnderCronsEnvironment() throws {
+        let block = try #require(Self.readme.components(separatedBy: "```crontab\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let entry = try #require(block.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains("lifesignal") })
+        let fields = entry.split(separator: " ", maxSplits: 5)
+        #expect(fields.count == 6, "a crontab entry has five time fields and a command")
+        let command = String(fields[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
+        let home = TempHome()
+        func cron(_ now: String) -> Run {
+            lifesignal(
+                ["-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", "PATH=/usr/bin:/bin", "LIFESIGNAL_NOW=\(now)", "TZ=UTC", "/bin/sh", "-c", command],
+                environment: [:], executable: "/usr/bin/env")
+        }
+        #expect(home.run(["checkin"], environment: ["LIFESIGNAL_HOME": "\(home.path)/.local/share/lifesignal"]).code == 0)
+        let onTime = cron("2026-03-01T12:00:00Z")
+        #expect(onTime.code == 0)
+        #expect(onTime.stdout == "")
+        #expect(onTime.stderr == "")
+        let dueSoon = cron("2026-03-02T08:45:00Z")
+        #expect(dueSoon.code == 3)
+        #expect(dueSoon.stdout.contains("Status          due soon"))
+        let overdue = cron("2026-03-02T11:00:00Z")
+        #expect(overdue.code == 4)
+        #expect(overdue.stdout.contains("Status          OVERDUE"))
+        #expect(overdue.stdout.contains("Overdue by      2h"))
+    }
+}
