@@ -12,6 +12,8 @@ enum CLIError: Error {
     case store(StoreError)
     /// Writing to stdout failed (not EPIPE, which ends the run quietly).
     case outputFailed(String)
+    /// A program lifesignal needs is missing or failed (qrencode, a channel's program).
+    case unavailable(String)
 
     var exitCode: ExitCode {
         switch self {
@@ -19,6 +21,7 @@ enum CLIError: Error {
         case .invalidValue: return .dataError
         case .configuration: return .configuration
         case .outputFailed: return .ioError
+        case .unavailable: return .unavailable
         case .store(let error):
             switch error {
             case .notInitialized: return .noProfile
@@ -34,7 +37,8 @@ enum CLIError: Error {
     var message: String {
         switch self {
         case .usage(let message, _): return message
-        case .invalidValue(let message), .configuration(let message), .outputFailed(let message): return message
+        case .invalidValue(let message), .configuration(let message), .outputFailed(let message), .unavailable(let message):
+            return message
         case .store(let error): return error.message
         }
     }

@@ -15,6 +15,10 @@ enum ValueKind: Equatable, Sendable {
     case directory
     /// A whole number ≥ 1.
     case count
+    /// A contact: a name, an id or an id prefix (completions offer the names).
+    case contact
+    /// A ping id (or prefix), or a contact.
+    case ping
     /// One of a fixed list.
     case choice([String])
 }
@@ -26,12 +30,17 @@ struct OptionSpec: Sendable {
     var valueName: String?
     var kind: ValueKind?
     var help: String
+    /// May be given more than once (`--notify A --notify B`).
+    var repeatable = false
 
     static func flag(_ long: String, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: nil, kind: nil, help: help)
     }
     static func value(_ long: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind, _ help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: valueName, kind: kind, help: help)
+    }
+    static func values(_ long: String, _ valueName: String, _ kind: ValueKind, _ help: String) -> OptionSpec {
+        OptionSpec(long: long, short: nil, valueName: valueName, kind: kind, help: help, repeatable: true)
     }
 
     var takesValue: Bool { valueName != nil }
@@ -44,7 +53,7 @@ struct OptionSpec: Sendable {
         return text
     }
     /// The synopsis form: `[--note <text>]`.
-    var synopsis: String { "[--\(long)" + (valueName.map { " <\($0)>" } ?? "") + "]" }
+    var synopsis: String { "[--\(long)" + (valueName.map { " <\($0)>" } ?? "") + "]" + (repeatable ? " ..." : "") }
 }
 
 struct ArgumentSpec: Sendable {
@@ -58,11 +67,14 @@ struct ArgumentSpec: Sendable {
 struct Invocation {
     var path: [String]
     var options: [String: String] = [:]
+    /// Values of repeatable options, in the order given.
+    var lists: [String: [String]] = [:]
     var flags: Set<String> = []
     var arguments: [String] = []
     var global = GlobalOptions()
 
     func value(_ long: String) -> String? { options[long] }
+    func values(_ long: String) -> [String] { lists[long] ?? [] }
     func flag(_ long: String) -> Bool { flags.contains(long) }
     func argument(_ index: Int) -> String? { arguments.indices.contains(index) ? arguments[index] : nil }
 }

@@ -8,6 +8,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case usage = 64
     case dataError = 65
     case noProfile = 66
+    case unavailable = 69
     case cannotCreate = 73
     case ioError = 74
     case tryAgain = 75
@@ -19,8 +20,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .dueSoon: return "status, checkin status: the reminder time has come; the deadline has not passed."
         case .overdue: return "status, checkin status: the deadline has passed without a check-in."
         case .usage: return "Usage error: unknown command or option, missing or bad value."
-        case .dataError: return "A data file is damaged, unreadable or from a newer lifesignal; or a value is invalid. Nothing was changed."
+        case .dataError: return "A data file is damaged, unreadable or from a newer lifesignal; or a value breaks a rule (unknown contact, reminder not shorter than the interval). Nothing was changed."
         case .noProfile: return "No profile yet in the data directory (nothing to show)."
+        case .unavailable: return "A program lifesignal needs is missing or failed (e.g. qrencode)."
         case .cannotCreate: return "The data directory or a file in it cannot be created."
         case .ioError: return "Reading or writing failed (disk full, I/O error, output closed)."
         case .tryAgain: return "Another lifesignal held the lock too long; try again."

@@ -40,7 +40,10 @@ enum Parser {
             case "no-color": invocation.global.noColor = true
             case "home": invocation.global.home = value
             default:
-                if let value {
+                if let value, option.repeatable {
+                    if let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
+                    invocation.lists[option.long, default: []].append(value)
+                } else if let value {
                     if invocation.options[option.long] != nil {
                         throw usage("'\(written)' was given more than once; give it once")
                     }
@@ -180,7 +183,7 @@ enum Parser {
             .usage(message: "The value '\(value)' is invalid for \(label): \(hint)", command: path)
         }
         switch kind {
-        case .text, .directory:
+        case .text, .directory, .contact, .ping:
             if value.isEmpty { throw bad("it is empty.") }
         case .duration:
             if TimeSpan(parsing: value) == nil { throw bad("give a duration such as 45m, 8h or 1d12h.") }

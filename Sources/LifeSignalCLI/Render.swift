@@ -82,6 +82,57 @@ enum Render {
     }
 }
 
+extension Render {
+    /// A dependent's live status as I see it, or nil when they are not my dependent member.
+    static func dependentStatus(_ id: String, circle: CircleState, me: String, now: Timestamp) -> DependentStatus? {
+        guard let roles = circle.roles(of: me, toward: id), roles.dependent else { return nil }
+        let ping = circle.pendingPing(from: me, to: id)
+        return DependentStatus(member: circle.members[id] ?? MemberState(), alertSince: nil, pendingPingSent: ping?.sent?.at, now: now)
+    }
+
+    /// Dependents first in the app's priority order, then everyone else by name.
+    static func orderedContacts(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Contact] {
+        let dependents = contacts.compactMap { c in dependentStatus(c.id, circle: circle, me: me, now: now).map { (c, $0) } }
+        let sorted = DependentStatus.sorted(dependents, status: { $0.1 }, name: { $0.0.name }).map(\.0)
+        return sorted + contacts.filter { c in !sorted.contains { $0.id == c.id } }
+    }
+
+    static func colored(_ status: DependentStatus, _ output: Output) -> String {
+        switch status.kind {
+        case .alert: return output.red(output.bold(status.text))
+        case .nonResponsive: return output.red(status.text)
+        case .pinged: return output.yellow(status.text)
+        case .countdown, .noCheckIn: return status.text
+        }
+    }
+
+    static func dependentJSON(_ status: DependentStatus) -> JSON {
+        .object(
+            JSONObject([
+                ("kind", .string(status.kind.rawValue)), ("text", .string(status.text)),
+                ("since", .optional(status.since?.rfc3339)), ("checkIn", checkInJSON(status.checkIn)),
+            ]))
+    }
+
+    /// A contact in JSON; with the circle, dependents carry their live status.
+    static func contactJSON(_ contact: Contact, circle: (state: CircleState, me: String)?, session: Session) -> JSON {
+        var o = JSONObject([
+            ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),
+            ("roles", .object(JSONObject([("responder", .bool(contact.roles.responder)), ("dependent", .bool(contact.roles.dependent))]))),
+            ("since", .string(contact.since.at.rfc3339)),
+        ])
+        if let external = contact.external {
+            o["notify"] = .array(external.notify.map(JSON.string))
+            o["email"] = .array(external.email.map(JSON.string))
+            o["phone"] = .array(external.phone.map(JSON.string))
+        }
+        if let circle, contact.kind == .member {
+            o["status"] = dependentStatus(contact.id, circle: circle.state, me: circle.me, now: session.now).map(dependentJSON) ?? .null
+        }
+        return .object(o)
+    }
+}
+
 extension String {
     func padding(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)

@@ -20,6 +20,17 @@ public enum EventBody: Equatable, Sendable {
     case intervalSet(TimeSpan)
     /// nil turns the reminder off.
     case reminderSet(TimeSpan?)
+    /// My invite code; a new one replaces (and invalidates) the old.
+    case codeSet(String)
+    /// My roles toward another member; nil removes the relation. Either side may write it.
+    case relationSet(member: String, roles: Roles?)
+    /// One of my external contacts added or edited; nil removes it.
+    case externalSet(id: String, contact: ExternalContact?)
+    /// I (a responder) pinged `to`, one of my dependents.
+    case pingSent(id: String, to: String)
+    /// A ping from `from` to `to` ended: answered by the dependent, cleared by the pinger, or
+    /// cancelled because the dependent role was removed.
+    case pingEnded(id: String, from: String, to: String, end: Ping.End)
 
     /// The name written in the `type` field of stored events.
     public var typeName: String {
@@ -28,6 +39,11 @@ public enum EventBody: Equatable, Sendable {
         case .nameSet: return "nameSet"
         case .intervalSet: return "intervalSet"
         case .reminderSet: return "reminderSet"
+        case .codeSet: return "codeSet"
+        case .relationSet: return "relationSet"
+        case .externalSet: return "externalSet"
+        case .pingSent: return "pingSent"
+        case .pingEnded: return "pingEnded"
         }
     }
 }

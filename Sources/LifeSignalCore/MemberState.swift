@@ -7,6 +7,8 @@ public struct MemberState: Equatable, Sendable {
     public var name: Stamped<String>?
     public var interval: Stamped<TimeSpan>?
     public var reminder: Stamped<TimeSpan?>?
+    /// The current invite code.
+    public var code: Stamped<String>?
     public var lastCheckIn: CheckIn?
     /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
     public var checkInCount: Int64 = 0
@@ -36,6 +38,8 @@ public struct MemberState: Equatable, Sendable {
         case .nameSet(let value): name = Stamped.latest(name, Stamped(value, stamp))
         case .intervalSet(let value): interval = Stamped.latest(interval, Stamped(value, stamp))
         case .reminderSet(let value): reminder = Stamped.latest(reminder, Stamped(value, stamp))
+        case .codeSet(let value): code = Stamped.latest(code, Stamped(value, stamp))
+        case .relationSet, .externalSet, .pingSent, .pingEnded: break  // circle facts: see CircleState
         }
     }
 
@@ -44,6 +48,7 @@ public struct MemberState: Equatable, Sendable {
         name = Stamped.latest(name, other.name)
         interval = Stamped.latest(interval, other.interval)
         reminder = Stamped.latest(reminder, other.reminder)
+        code = Stamped.latest(code, other.code)
         if let theirs = other.lastCheckIn, lastCheckIn.map({ theirs.stamp > $0.stamp }) ?? true {
             lastCheckIn = theirs
         }

@@ -10,6 +10,21 @@ enum Codec {
         case .nameSet(let name): object["name"] = .string(name)
         case .intervalSet(let span): object["seconds"] = .int(span.seconds)
         case .reminderSet(let span): object["seconds"] = .optional(span?.seconds)
+        case .codeSet(let code): object["code"] = .string(code)
+        case .relationSet(let member, let roles):
+            object["member"] = .string(member)
+            object["roles"] = roles.map(encode) ?? .null
+        case .externalSet(let id, let contact):
+            object["id"] = .string(id)
+            object["contact"] = contact.map(encode) ?? .null
+        case .pingSent(let id, let to):
+            object["id"] = .string(id)
+            object["to"] = .string(to)
+        case .pingEnded(let id, let from, let to, let end):
+            object["id"] = .string(id)
+            object["from"] = .string(from)
+            object["to"] = .string(to)
+            object["end"] = .string(end.rawValue)
         }
         return .object(object)
     }
@@ -29,6 +44,16 @@ enum Codec {
         case "nameSet": body = .nameSet(try o.required("name").string())
         case "intervalSet": body = .intervalSet(try span(o.required("seconds")))
         case "reminderSet": body = .reminderSet(try o.optional("seconds").map { c throws(JSONShapeError) in try span(c) })
+        case "codeSet": body = .codeSet(try o.required("code").string())
+        case "relationSet":
+            body = .relationSet(member: try id(o.required("member")), roles: try o.optional("roles").map { c throws(JSONShapeError) in try roles(c) })
+        case "externalSet":
+            body = .externalSet(id: try id(o.required("id")), contact: try o.optional("contact").map { c throws(JSONShapeError) in try external(c) })
+        case "pingSent": body = .pingSent(id: try id(o.required("id")), to: try id(o.required("to")))
+        case "pingEnded":
+            let endCursor = try o.required("end")
+            guard let end = Ping.End(rawValue: try endCursor.string()) else { throw endCursor.fail("unknown ping end") }
+            body = .pingEnded(id: try id(o.required("id")), from: try id(o.required("from")), to: try id(o.required("to")), end: end)
         case let other: throw type.fail("unknown event type \"\(other)\"")
         }
         return Event(seq: seq, at: at, body: body)
@@ -38,6 +63,37 @@ enum Codec {
         let seconds = try cursor.int()
         guard seconds > 0, seconds <= 100 * 366 * 86_400 else { throw cursor.fail("must be a positive number of seconds") }
         return TimeSpan(seconds: seconds)
+    }
+
+    static func id(_ cursor: JSONCursor) throws(JSONShapeError) -> String {
+        let text = try cursor.string()
+        guard Identifier.isValid(text) else { throw cursor.fail("\"\(text)\" is not a lifesignal id") }
+        return text
+    }
+
+    static func encode(_ roles: Roles) -> JSON {
+        .object(JSONObject([("responder", .bool(roles.responder)), ("dependent", .bool(roles.dependent))]))
+    }
+
+    static func roles(_ cursor: JSONCursor) throws(JSONShapeError) -> Roles {
+        let o = try cursor.object()
+        return Roles(responder: try o.required("responder").bool(), dependent: try o.required("dependent").bool())
+    }
+
+    static func encode(_ contact: ExternalContact) -> JSON {
+        .object(
+            JSONObject([
+                ("name", .string(contact.name)), ("notify", .array(contact.notify.map(JSON.string))),
+                ("email", .array(contact.email.map(JSON.string))), ("phone", .array(contact.phone.map(JSON.string))),
+            ]))
+    }
+
+    static func external(_ cursor: JSONCursor) throws(JSONShapeError) -> ExternalContact {
+        let o = try cursor.object()
+        func strings(_ key: String) throws(JSONShapeError) -> [String] {
+            try o.required(key).array().map { c throws(JSONShapeError) in try c.string() }
+        }
+        return ExternalContact(name: try o.required("name").string(), notify: try strings("notify"), email: try strings("email"), phone: try strings("phone"))
     }
 
     // MARK: State summary of one device's events
@@ -52,6 +108,7 @@ enum Codec {
         if let reminder = state.reminder {
             o["reminder"] = .object(JSONObject([("seconds", .optional(reminder.value?.seconds))] + stamp(reminder.stamp)))
         }
+        if let code = state.code { o["code"] = .object(JSONObject([("value", .string(code.value))] + stamp(code.stamp))) }
         if let last = state.lastCheckIn {
             var entry = JSONObject(stamp(last.stamp))
             if let note = last.note { entry["note"] = .string(note) }
@@ -80,6 +137,10 @@ enum Codec {
             let value = try e.optional("seconds").map { c throws(JSONShapeError) in try span(c) }
             state.reminder = Stamped(value, try stamp(e))
         }
+        if let c = o.optional("code") {
+            let e = try c.object()
+            state.code = Stamped(try e.required("value").string(), try stamp(e))
+        }
         if let c = o.optional("lastCheckIn") {
             let e = try c.object()
             state.lastCheckIn = MemberState.CheckIn(stamp: try stamp(e), note: try e.optional("note")?.string())
@@ -88,5 +149,72 @@ enum Codec {
         state.checkInCount = try count.int()
         guard state.checkInCount >= 0 else { throw count.fail("must not be negative") }
         return state
+    }
+}
+
+extension Codec {
+    /// One device's `CircleState`: the member's own profile, and the relations, external
+    /// contacts and pings this device wrote. Every stamp in it is this device's.
+    static func encode(_ circle: CircleState, member: String) -> JSON {
+        guard case .object(var o) = encode(circle.members[member] ?? MemberState()) else { return .null }
+        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("seq", .int(s.seq))] }
+        o["relations"] = .array(
+            circle.relations.sorted { ($0.key.low, $0.key.high) < ($1.key.low, $1.key.high) }.map { pair, value in
+                .object(JSONObject([("low", .string(pair.low)), ("high", .string(pair.high)), ("roles", value.value.map(encode) ?? .null)] + stamp(value.stamp)))
+            })
+        var externals: [JSON] = []
+        for (owner, contacts) in circle.externals.sorted(by: { $0.key < $1.key }) {
+            for (id, value) in contacts.sorted(by: { $0.key < $1.key }) {
+                externals.append(.object(JSONObject([("owner", .string(owner)), ("id", .string(id)), ("contact", value.value.map(encode) ?? .null)] + stamp(value.stamp))))
+            }
+        }
+        o["externals"] = .array(externals)
+        o["pings"] = .array(
+            circle.pings.values.sorted { $0.id < $1.id }.map { ping in
+                var entry = JSONObject([("id", .string(ping.id)), ("from", .string(ping.from)), ("to", .string(ping.to))])
+                entry["sent"] = ping.sent.map { .object(JSONObject(stamp($0))) } ?? .null
+                if let kind = ping.endKind, let end = ping.endStamp {
+                    entry["end"] = .object(JSONObject([("kind", .string(kind.rawValue))] + stamp(end)))
+                } else {
+                    entry["end"] = .null
+                }
+                return .object(entry)
+            })
+        return .object(o)
+    }
+
+    static func decodeCircle(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError) -> CircleState {
+        var circle = CircleState()
+        circle.members[member] = try decodeState(cursor, device: device)
+        let o = try cursor.object()
+        func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp {
+            Stamp(at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
+        }
+        for c in try o.required("relations").array() {
+            let e = try c.object()
+            let low = try id(e.required("low")), high = try id(e.required("high"))
+            guard low < high else { throw c.fail("low must sort before high") }
+            let value = try e.optional("roles").map { c throws(JSONShapeError) in try roles(c) }
+            circle.relations[Pair(low, high)] = Stamped(value, try stamp(e))
+        }
+        for c in try o.required("externals").array() {
+            let e = try c.object()
+            let value = try e.optional("contact").map { c throws(JSONShapeError) in try external(c) }
+            circle.externals[try id(e.required("owner")), default: [:]][try id(e.required("id"))] = Stamped(value, try stamp(e))
+        }
+        for c in try o.required("pings").array() {
+            let e = try c.object()
+            var ping = Ping(id: try id(e.required("id")), from: try id(e.required("from")), to: try id(e.required("to")))
+            if let sent = e.optional("sent") { ping.sent = try stamp(sent.object()) }
+            if let end = e.optional("end") {
+                let endObject = try end.object()
+                let kindCursor = try endObject.required("kind")
+                guard let kind = Ping.End(rawValue: try kindCursor.string()) else { throw kindCursor.fail("unknown ping end") }
+                ping.endKind = kind
+                ping.endStamp = try stamp(endObject)
+            }
+            circle.pings[ping.id] = ping
+        }
+        return circle
     }
 }

@@ -20,7 +20,10 @@ public struct DeviceLog: Equatable, Sendable {
     /// Events up to this sequence number live in `archive/`.
     public var archivedThrough: Int64 = 0
     /// The fold of every event of this device, archived or not.
-    public var state = MemberState()
+    public var state = CircleState()
+
+    /// This device's member's profile, as far as this device's events tell.
+    public var memberState: MemberState { state.members[member] ?? MemberState() }
     /// Events after `archivedThrough`, oldest first.
     public var events: [Event] = []
 
@@ -33,7 +36,7 @@ public struct DeviceLog: Equatable, Sendable {
         lastSeq += 1
         let event = Event(seq: lastSeq, at: time, body: body)
         events.append(event)
-        state.apply(event, device: device)
+        state.apply(event, member: member, device: device)
     }
 
     func encoded() -> [UInt8] {
@@ -44,7 +47,7 @@ public struct DeviceLog: Equatable, Sendable {
                 ("device", .string(device)),
                 ("lastSeq", .int(lastSeq)),
                 ("archivedThrough", .int(archivedThrough)),
-                ("state", Codec.encode(state)),
+                ("state", Codec.encode(state, member: member)),
                 ("events", .array(events.map(Codec.encode))),
             ]))
         return Array((json.serialized(pretty: true) + "\n").utf8)
@@ -62,7 +65,7 @@ public struct DeviceLog: Equatable, Sendable {
             }
             log.lastSeq = try o.required("lastSeq").int()
             log.archivedThrough = try o.required("archivedThrough").int()
-            log.state = try Codec.decodeState(o.required("state"), device: device)
+            log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
             log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
             var previous = log.archivedThrough
             for (i, event) in log.events.enumerated() {

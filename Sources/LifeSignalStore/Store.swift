@@ -142,12 +142,32 @@ public struct Store: Sendable {
 
     /// The member's state merged from all their devices.
     public func memberState(_ member: String) throws(StoreError) -> MemberState {
-        Store.merge(try logs(of: member))
+        var state = MemberState()
+        for log in try logs(of: member) { state.merge(log.memberState) }
+        return state
     }
 
-    static func merge(_ logs: [DeviceLog]) -> MemberState {
-        var state = MemberState()
-        for log in logs { state.merge(log.state) }
+    /// The members that have a folder in the circle.
+    public func members() throws(StoreError) -> [String] {
+        let directory = Paths.join(circleDirectory, "members")
+        do {
+            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+    }
+
+    /// Every log in the circle.
+    public func allLogs() throws(StoreError) -> [DeviceLog] {
+        var logs: [DeviceLog] = []
+        for member in try members() { logs += try self.logs(of: member) }
+        return logs
+    }
+
+    /// The whole circle, merged from every device's log.
+    public func circle() throws(StoreError) -> CircleState {
+        var state = CircleState()
+        for log in try allLogs() { state.merge(log.state) }
         return state
     }
 
@@ -209,18 +229,29 @@ public struct Store: Sendable {
 public struct Transaction {
     public let store: Store
     public internal(set) var log: DeviceLog
-    /// The logs of this member's other devices, as read under the lock.
-    public let otherDevices: [DeviceLog]
+    /// Every other log in the circle (this member's other devices and everyone else's), as
+    /// read under the lock.
+    public let otherLogs: [DeviceLog]
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     var changed = false
 
-    /// The member's state across all devices, including what this transaction recorded.
-    public var memberState: MemberState {
+    /// The whole circle, including what this transaction recorded.
+    public var circle: CircleState {
         var state = log.state
-        for other in otherDevices { state.merge(other.state) }
+        for other in otherLogs { state.merge(other.state) }
         return state
     }
+
+    /// This member's state across all their devices, including what this transaction recorded.
+    public var memberState: MemberState {
+        var state = log.memberState
+        for other in otherLogs where other.member == log.member { state.merge(other.memberState) }
+        return state
+    }
+
+    /// This data directory's member.
+    public var member: String { log.member }
 
     public mutating func record(_ body: EventBody, at time: Timestamp) {
         log.append(body, at: time)
@@ -281,17 +312,16 @@ extension Store {
         }
         sweepTemporaryFiles(in: deviceDirectory)
         let existing = try store.readLog(member: member, device: device)
-        var others: [DeviceLog] = []
-        for other in try store.devices(of: member) where other != device {
-            if let log = try store.readLog(member: member, device: other) { others.append(log) }
-        }
+        let others = try store.allLogs().filter { !($0.member == member && $0.device == device) }
         var transaction = Transaction(
-            store: store, log: existing ?? DeviceLog(member: member, device: device), otherDevices: others)
+            store: store, log: existing ?? DeviceLog(member: member, device: device), otherLogs: others)
         transaction.createdProfile = created
+        var generator = SystemRandomNumberGenerator()
         if created, case .ifMissing(let profile) = creation {
             transaction.record(.nameSet(profile.name), at: now)
             transaction.record(.intervalSet(profile.interval), at: now)
             transaction.record(.reminderSet(profile.reminder), at: now)
+            transaction.record(.codeSet(Identifier.make(using: &generator)), at: now)
         }
         let value = try body(&transaction)
         if transaction.changed {

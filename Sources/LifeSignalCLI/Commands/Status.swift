@@ -1,8 +1,8 @@
 import LifeSignalCore
 import LifeSignalStore
 
-/// `lifesignal status`: the dashboard. For now the check-in part; the alert, pings,
-/// dependents that need attention and unread notifications join it as those arrive.
+/// `lifesignal status`: the dashboard — my deadline, the pings waiting for my answer, and the
+/// dependents that need attention (alert, non-responsive, pinged).
 enum StatusCommand {
     static let spec = CommandSpec(
         name: "status",
@@ -12,8 +12,16 @@ enum StatusCommand {
 
     static func run(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let state = try storeCall { () throws(StoreError) in try store.memberState(store.identity.member) }
+        let me = store.identity.member
+        let circle = try storeCall { () throws(StoreError) in try store.circle() }
+        let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
+        let incoming = PingCommand.entries(circle: circle, me: me, now: session.now).filter { $0.incoming && $0.state == "pending" }
+        let attention = Render.orderedContacts(circle.contacts(of: me), circle: circle, me: me, now: session.now).compactMap { contact in
+            Render.dependentStatus(contact.id, circle: circle, me: me, now: session.now).flatMap { status in
+                [.alert, .nonResponsive, .pinged].contains(status.kind) ? (contact, status) : nil
+            }
+        }
         let name = state.name?.value ?? session.accountDisplayName
         Render.clockWarning(status, session: session)
         try session.output.json(
@@ -24,9 +32,29 @@ enum StatusCommand {
                     ("dataDirectory", .string(store.dataDirectory)),
                     ("circle", .string(store.circleDirectory)),
                     ("checkIn", Render.checkInJSON(status)),
+                    ("pingsToAnswer", .array(incoming.map(PingCommand.json))),
+                    (
+                        "needsAttention",
+                        .array(attention.map { contact, status in
+                            .object(JSONObject([("id", .string(contact.id)), ("name", .string(contact.name)), ("status", Render.dependentJSON(status))]))
+                        })
+                    ),
                 ])))
         try session.output.line(session.output.bold(name))
         for line in Render.checkInLines(status, session: session) { try session.output.line("  " + line) }
+        if !incoming.isEmpty {
+            try session.output.line(session.output.bold("Pings to answer"))
+            for entry in incoming {
+                try session.output.line(session.output.yellow("  \(entry.otherName) pinged you \(DependentStatus.ago(entry.sent.at, session.now))"))
+            }
+            try session.output.line("  Answer with 'lifesignal ping respond --all' (also checks you in).")
+        }
+        if !attention.isEmpty {
+            try session.output.line(session.output.bold("Needs attention"))
+            for (contact, status) in attention {
+                try session.output.line("  " + contact.name.padding(to: 14) + Render.colored(status, session.output))
+            }
+        }
         return Render.exitCode(for: status.phase)
     }
 }

@@ -1,0 +1,206 @@
+/// The roles of a relation as one member sees it: `responder` — the other person watches
+/// me and is told of my alerts and missed check-ins; `dependent` — I watch them and may ping
+/// them. Between members roles are reciprocal: my responder sees me as their dependent.
+public struct Roles: Equatable, Hashable, Sendable {
+    public var responder: Bool
+    public var dependent: Bool
+
+    public init(responder: Bool, dependent: Bool) {
+        self.responder = responder
+        self.dependent = dependent
+    }
+
+    /// The same relation seen from the other side.
+    public var reciprocal: Roles { Roles(responder: dependent, dependent: responder) }
+    public var isEmpty: Bool { !responder && !dependent }
+
+    /// The app's role text: "Responder & Dependent", "Responder", "Dependent".
+    public var text: String {
+        switch (responder, dependent) {
+        case (true, true): return "Responder & Dependent"
+        case (true, false): return "Responder"
+        case (false, true): return "Dependent"
+        case (false, false): return "Contact"
+        }
+    }
+}
+
+/// Someone without lifesignal who should hear of my alerts and missed check-ins: a name and
+/// the addresses to reach them. An external contact is always a responder, never a dependent
+/// (there is nothing of theirs to watch).
+public struct ExternalContact: Equatable, Sendable {
+    public var name: String
+    /// Channel URIs: `mailto:`, ntfy and https webhook URLs, Apprise URLs, `exec:`, `desktop:`.
+    public var notify: [String]
+    public var email: [String]
+    public var phone: [String]
+
+    public init(name: String, notify: [String], email: [String], phone: [String]) {
+        self.name = name
+        self.notify = notify
+        self.email = email
+        self.phone = phone
+    }
+}
+
+/// Two members, in a fixed order, naming the one relation between them.
+public struct Pair: Hashable, Sendable {
+    public let low: String
+    public let high: String
+
+    public init(_ a: String, _ b: String) {
+        low = min(a, b)
+        high = max(a, b)
+    }
+
+    public func other(than member: String) -> String { member == low ? high : low }
+}
+
+/// A responder's "are you OK?" to a dependent, and how it ended. Its facts come from two
+/// members' logs (sent and cleared by the pinger, answered by the dependent), so a device may
+/// know the end of a ping before the sync brings its start: `sent` is nil until then.
+public struct Ping: Equatable, Sendable {
+    public enum End: String, Sendable {
+        /// The dependent answered (one ping, or all at once).
+        case answered
+        /// The pinger cleared (cancelled) it.
+        case cleared
+        /// The dependent role was removed while it was pending.
+        case roleRemoved
+    }
+
+    public var id: String
+    public var from: String
+    public var to: String
+    public var sent: Stamp?
+    public var endKind: End?
+    public var endStamp: Stamp?
+
+    public init(id: String, from: String, to: String) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+
+    public var isPending: Bool { endKind == nil }
+
+    /// The first end recorded wins, on every device, whatever order the logs arrive in.
+    mutating func finish(_ kind: End, _ stamp: Stamp) {
+        if let endStamp, endStamp <= stamp { return }
+        endKind = kind
+        endStamp = stamp
+    }
+
+    mutating func merge(_ other: Ping) {
+        if let theirs = other.sent, sent.map({ theirs < $0 }) ?? true { sent = theirs }
+        if let kind = other.endKind, let stamp = other.endStamp { finish(kind, stamp) }
+    }
+}
+
+/// What the circle's logs say, folded: every member's profile, the relations between members,
+/// each member's external contacts, and pings. One device's log folds to a `CircleState` of
+/// its own events; merging all of them gives the same circle on every machine, in any order.
+public struct CircleState: Equatable, Sendable {
+    public var members: [String: MemberState] = [:]
+    /// The roles of `pair.low` toward `pair.high`; nil once the relation was removed.
+    public var relations: [Pair: Stamped<Roles?>] = [:]
+    /// owner → contact id → the contact (nil once removed).
+    public var externals: [String: [String: Stamped<ExternalContact?>]] = [:]
+    public var pings: [String: Ping] = [:]
+
+    public init() {}
+
+    public mutating func apply(_ event: Event, member: String, device: String) {
+        let stamp = Stamp(at: event.at, device: device, seq: event.seq)
+        switch event.body {
+        case .checkIn, .nameSet, .intervalSet, .reminderSet, .codeSet:
+            members[member, default: MemberState()].apply(event, device: device)
+        case .relationSet(let other, let roles):
+            let pair = Pair(member, other)
+            let canonical = member == pair.low ? roles : roles?.reciprocal
+            relations[pair] = Stamped.latest(relations[pair], Stamped(canonical, stamp))
+        case .externalSet(let id, let contact):
+            externals[member, default: [:]][id] = Stamped.latest(externals[member]?[id], Stamped(contact, stamp))
+        case .pingSent(let id, let to):
+            var ping = pings[id] ?? Ping(id: id, from: member, to: to)
+            ping.merge(Ping(id: id, from: member, to: to).with(sent: stamp))
+            pings[id] = ping
+        case .pingEnded(let id, let from, let to, let end):
+            var ping = pings[id] ?? Ping(id: id, from: from, to: to)
+            ping.finish(end, stamp)
+            pings[id] = ping
+        }
+    }
+
+    public mutating func merge(_ other: CircleState) {
+        for (id, state) in other.members { members[id, default: MemberState()].merge(state) }
+        for (pair, value) in other.relations { relations[pair] = Stamped.latest(relations[pair], value) }
+        for (owner, contacts) in other.externals {
+            for (id, value) in contacts { externals[owner, default: [:]][id] = Stamped.latest(externals[owner]?[id], value) }
+        }
+        for (id, ping) in other.pings {
+            if var mine = pings[id] {
+                mine.merge(ping)
+                pings[id] = mine
+            } else {
+                pings[id] = ping
+            }
+        }
+    }
+
+    // MARK: - Views from one member
+
+    /// My roles toward `other`, or nil when we are not linked.
+    public func roles(of member: String, toward other: String) -> Roles? {
+        let pair = Pair(member, other)
+        guard let value = relations[pair]?.value, !value.isEmpty else { return nil }
+        return member == pair.low ? value : value.reciprocal
+    }
+
+    /// When the relation between two members was last set (added or changed).
+    public func relationStamp(_ a: String, _ b: String) -> Stamp? { relations[Pair(a, b)]?.stamp }
+
+    /// The members `member` is linked with.
+    public func linkedMembers(of member: String) -> [String] {
+        relations.compactMap { pair, value in
+            guard value.value.map({ !$0.isEmpty }) ?? false, pair.low == member || pair.high == member else { return nil }
+            return pair.other(than: member)
+        }.sorted()
+    }
+
+    public func externalContacts(of member: String) -> [(id: String, contact: ExternalContact, stamp: Stamp)] {
+        (externals[member] ?? [:]).compactMap { id, value in value.value.map { (id, $0, value.stamp) } }.sorted { $0.id < $1.id }
+    }
+
+    /// The member whose current invite code is `code`.
+    public func member(withCode code: String) -> String? {
+        members.first { $0.value.code?.value == code }?.key
+    }
+
+    /// A ping is pending while nothing ended it, its start is known, and the pinger still has
+    /// the dependent role (a role removed on another machine before it saw the ping ends it).
+    public func isPending(_ ping: Ping) -> Bool {
+        ping.isPending && ping.sent != nil && (roles(of: ping.from, toward: ping.to)?.dependent ?? false)
+    }
+
+    /// Pings with a known start that `member` sent or received, newest first.
+    public func pings(involving member: String) -> [(ping: Ping, sent: Stamp)] {
+        pings.values.compactMap { ping in
+            guard let sent = ping.sent, ping.from == member || ping.to == member else { return nil }
+            return (ping, sent)
+        }.sorted { $0.sent > $1.sent }
+    }
+
+    /// The pending ping from `from` to `to`, if any (at most one per pair).
+    public func pendingPing(from: String, to: String) -> Ping? {
+        pings(involving: from).first { $0.ping.to == to && $0.ping.from == from && isPending($0.ping) }?.ping
+    }
+}
+
+extension Ping {
+    func with(sent stamp: Stamp) -> Ping {
+        var copy = self
+        copy.sent = stamp
+        return copy
+    }
+}

@@ -1,0 +1,148 @@
+/// One entry of a member's contact list: a linked member of the circle or an external person.
+public struct Contact: Equatable, Sendable {
+    public enum Kind: String, Sendable { case member, external }
+
+    public var id: String
+    public var kind: Kind
+    public var name: String
+    /// My roles toward them.
+    public var roles: Roles
+    /// When the relation or the external entry was last set.
+    public var since: Stamp
+    /// Set for external contacts.
+    public var external: ExternalContact?
+}
+
+extension CircleState {
+    /// The contacts of `member`: linked members (named from their profile) and external
+    /// contacts, sorted by name.
+    public func contacts(of member: String) -> [Contact] {
+        var list: [Contact] = []
+        for other in linkedMembers(of: member) {
+            guard let roles = roles(of: member, toward: other), let stamp = relationStamp(member, other) else { continue }
+            let name = members[other]?.name?.value ?? "(unnamed \(other.prefix(8)))"
+            list.append(Contact(id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil))
+        }
+        for (id, contact, stamp) in externalContacts(of: member) {
+            list.append(Contact(id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false), since: stamp, external: contact))
+        }
+        return list.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+}
+
+/// Finds the contact a person meant: a whole id, an exact name (ignoring case), a unique
+/// prefix of an id (4 characters or more), or a unique beginning of a name. Ambiguity is an
+/// error that lists the candidates.
+public enum ContactLookup {
+    public enum Failure: Error, Equatable, Sendable {
+        case notFound(String)
+        case ambiguous(String, candidates: [Contact])
+    }
+
+    public static func find(_ text: String, in contacts: [Contact]) throws(Failure) -> Contact {
+        let wanted = text.trimmingWhitespace
+        if let exact = contacts.first(where: { $0.id == wanted.lowercased() }) { return exact }
+        let byName = contacts.filter { $0.name.lowercased() == wanted.lowercased() }
+        if byName.count == 1, let only = byName.first { return only }
+        if byName.count > 1 { throw .ambiguous(text, candidates: byName) }
+        let byPrefix = wanted.count >= 4 ? contacts.filter { $0.id.hasPrefix(wanted.lowercased()) } : []
+        if byPrefix.count == 1, let only = byPrefix.first { return only }
+        if byPrefix.count > 1 { throw .ambiguous(text, candidates: byPrefix) }
+        let byNamePrefix = wanted.isEmpty ? [] : contacts.filter { $0.name.lowercased().hasPrefix(wanted.lowercased()) }
+        if byNamePrefix.count == 1, let only = byNamePrefix.first { return only }
+        if byNamePrefix.count > 1 { throw .ambiguous(text, candidates: byNamePrefix) }
+        throw .notFound(text)
+    }
+}
+
+/// Checks of the addresses an external contact is reached at. Each returns nil when the
+/// value is acceptable, or what is wrong with it.
+public enum Address {
+    /// A channel URI: `desktop:`, `mailto:ADDR`, `ntfy:https://HOST/TOPIC`, `https://…` (a
+    /// webhook), `apprise:URL` (any Apprise URL), or `exec:COMMAND`. Plain http is accepted only
+    /// for this machine (localhost, 127.x, ::1), so nothing personal crosses a network unencrypted.
+    public static func problem(withChannel uri: String) -> String? {
+        if uri.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "it contains a control character such as a newline"
+        }
+        if uri == "desktop:" { return nil }
+        if uri.hasPrefix("mailto:") {
+            let address = String(uri.dropFirst(7))
+            return problem(withEmail: address).map { "the address after mailto: is invalid: \($0)" }
+        }
+        if uri.hasPrefix("ntfy:") {
+            let url = String(uri.dropFirst(5))
+            if let problem = problem(withWebURL: url) { return "the ntfy topic URL is invalid: \(problem)" }
+            let topic = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
+            guard topic.count == 1, let name = topic.first, (1...64).contains(name.count),
+                name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" })
+            else { return "an ntfy URL ends in one topic name of letters, digits, - or _ (e.g. ntfy:https://ntfy.sh/my-topic)" }
+            return nil
+        }
+        if uri.hasPrefix("https://") || uri.hasPrefix("http://") {
+            return problem(withWebURL: uri).map { "the webhook URL is invalid: \($0)" }
+        }
+        if uri.hasPrefix("apprise:") {
+            let url = uri.dropFirst(8)
+            guard let schemeEnd = url.firstRange(of: "://"), !url[..<schemeEnd.lowerBound].isEmpty,
+                url[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
+            else { return "an Apprise URL looks like scheme://…, e.g. apprise:tgram://bottoken/chatid" }
+            return nil
+        }
+        if uri.hasPrefix("exec:") {
+            return String(uri.dropFirst(5)).trimmingWhitespace.isEmpty ? "exec: needs a command, e.g. exec:/usr/local/bin/page-me" : nil
+        }
+        return "unknown kind of channel; use desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (webhook), apprise:URL or exec:COMMAND"
+    }
+
+    static func problem(withWebURL url: String) -> String? {
+        let secure = url.hasPrefix("https://")
+        guard secure || url.hasPrefix("http://") else { return "it must start with https://" }
+        let rest = url.dropFirst(secure ? 8 : 7)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if authority.isEmpty { return "it has no host" }
+        if authority.contains(where: { $0 == " " || $0 == "\\" }) { return "the host contains a space or backslash" }
+        if !secure {
+            let host = authority.split(separator: "@").last.map { h -> Substring in
+                if h.hasPrefix("[") { return h.prefix { $0 != "]" } + "]" }
+                return h.prefix { $0 != ":" }
+            } ?? ""
+            guard host == "localhost" || host.hasPrefix("127.") || host == "[::1]" else {
+                return "plain http is only allowed to this machine (localhost); use https://"
+            }
+        }
+        return nil
+    }
+
+    /// A pragmatic e-mail check (WHATWG-style): one @, a local part and a dotted domain, no
+    /// spaces or control characters — CR/LF would allow header injection.
+    public static func problem(withEmail address: String) -> String? {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last else { return "an e-mail address has exactly one @" }
+        if local.isEmpty || local.utf8.count > 64 { return "the part before @ is empty or too long" }
+        if address.utf8.count > 254 { return "the address is longer than 254 characters" }
+        if address.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "<>(),;:\\\"[]".unicodeScalars.contains($0) }) {
+            return "it contains a space, control character or one of <>(),;:\\\"[]"
+        }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } && !$0.hasPrefix("-") && !$0.hasSuffix("-") })
+        else { return "the domain after @ must look like example.org" }
+        return nil
+    }
+
+    /// A phone number in international form: + and 2–15 digits (E.164); spaces, dashes, dots
+    /// and parentheses are allowed for readability and removed by `normalizedPhone`.
+    public static func problem(withPhone number: String) -> String? {
+        let digits = normalizedPhone(number)
+        guard digits.hasPrefix("+") else { return "write it in international form starting with +, e.g. +44 20 7946 0958" }
+        let rest = digits.dropFirst()
+        guard (2...15).contains(rest.count), rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.first != "0" else {
+            return "after + come 2 to 15 digits, the first not 0"
+        }
+        return nil
+    }
+
+    public static func normalizedPhone(_ number: String) -> String {
+        String(number.filter { !" -.()".contains($0) })
+    }
+}

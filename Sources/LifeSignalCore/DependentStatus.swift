@@ -1,0 +1,75 @@
+/// How a dependent looks to a responder at an instant, in the app's priority: an active alert
+/// first, then non-responsive (past the deadline), then pinged (a ping of mine is pending), then
+/// the countdown, and last "No check-in". Never stored; computed from the circle and `now`.
+public struct DependentStatus: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case alert
+        case nonResponsive
+        case pinged
+        case countdown
+        case noCheckIn
+
+        /// Lower sorts first.
+        public var priority: Int {
+            switch self {
+            case .alert: return 0
+            case .nonResponsive: return 1
+            case .pinged: return 2
+            case .countdown, .noCheckIn: return 3
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var checkIn: CheckInStatus
+    /// When the alert was raised, the deadline passed, or my pending ping was sent.
+    public var since: Timestamp?
+    /// The app's status text: "Sent out an alert 10m ago", "Non-responsive 2h 5m ago",
+    /// "Pinged 5m ago", "1d 4h", "No check-in".
+    public var text: String
+
+    public init(member: MemberState, alertSince: Timestamp?, pendingPingSent: Timestamp?, now: Timestamp) {
+        checkIn = CheckInStatus(member: member, now: now)
+        if let alertSince {
+            kind = .alert
+            since = alertSince
+            text = "Sent out an alert \(DependentStatus.ago(alertSince, now))"
+        } else if checkIn.phase == .overdue, let deadline = checkIn.deadline {
+            kind = .nonResponsive
+            since = deadline
+            text = "Non-responsive \(DependentStatus.ago(deadline, now))"
+        } else if let pendingPingSent {
+            kind = .pinged
+            since = pendingPingSent
+            text = "Pinged \(DependentStatus.ago(pendingPingSent, now))"
+        } else if let left = checkIn.timeLeft {
+            kind = .countdown
+            since = nil
+            text = left.short
+        } else {
+            kind = .noCheckIn
+            since = nil
+            text = "No check-in"
+        }
+    }
+
+    /// "just now" under a minute, else "2h 5m ago".
+    public static func ago(_ time: Timestamp, _ now: Timestamp) -> String {
+        let span = now - time
+        return span.seconds < 60 ? "just now" : "\(span.short) ago"
+    }
+
+    /// The app's order: by priority group; within the group, least time left first (a
+    /// dependent who never checked in comes first among the others, as in the app's Time Left
+    /// sort); then by name.
+    public static func sorted<T>(_ items: [T], status: (T) -> DependentStatus, name: (T) -> String) -> [T] {
+        items.sorted { a, b in
+            let sa = status(a), sb = status(b)
+            if sa.kind.priority != sb.kind.priority { return sa.kind.priority < sb.kind.priority }
+            let la = sa.checkIn.timeLeft?.seconds ?? Int64.min
+            let lb = sb.checkIn.timeLeft?.seconds ?? Int64.min
+            if la != lb { return la < lb }
+            return name(a).lowercased() < name(b).lowercased()
+        }
+    }
+}

@@ -1,0 +1,204 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs another program safely: found on the given PATH (so "not installed" is a clear error),
+/// started in its own session with exactly the environment given, fed its data on stdin,
+/// its output captured up to a cap, and — past the timeout — the whole process group ended,
+/// SIGTERM then SIGKILL, so no grandchild survives. Nothing is ever spliced into a shell string.
+public enum ChildProcess {
+    public struct Result: Equatable, Sendable {
+        /// The exit status, or nil when a signal ended it.
+        public var status: Int32?
+        public var signal: Int32?
+        public var timedOut: Bool
+        public var stdout: [UInt8]
+        public var stderr: [UInt8]
+        /// Output beyond the cap was dropped.
+        public var truncated: Bool
+
+        public var succeeded: Bool { status == 0 && !timedOut }
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        /// The program is not on PATH (or not executable).
+        case notFound(program: String, path: String)
+        case spawnFailed(program: String, reason: String)
+    }
+
+    /// The absolute path of `program`, searched on `path` when it has no slash.
+    public static func locate(_ program: String, path: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        for directory in path.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = Paths.join(String(directory), program)
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    public static func run(
+        _ arguments: [String], environment: [String: String], stdin: [UInt8] = [],
+        timeout: Double, outputLimit: Int = 64 * 1024
+    ) throws(Failure) -> Result {
+        guard let program = arguments.first else { throw .spawnFailed(program: "", reason: "no program given") }
+        let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
+        guard let executable = locate(program, path: searchPath) else { throw .notFound(program: program, path: searchPath) }
+
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard closeOnExecPipe(&input), closeOnExecPipe(&output), closeOnExecPipe(&errors) else {
+            let reason = String(cString: strerror(errno))
+            for fd in input + output + errors where fd >= 0 { close(fd) }
+            throw .spawnFailed(program: program, reason: reason)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A new session makes the child a process-group leader we can end as a whole; the
+        // signals lifesignal ignores (SIGPIPE) are restored to their defaults in the child.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(spawnNewSession | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(input[0])
+        close(output[1])
+        close(errors[1])
+        if spawned != 0 {
+            close(input[1])
+            close(output[0])
+            close(errors[0])
+            throw .spawnFailed(program: program, reason: String(cString: strerror(spawned)))
+        }
+
+        var result = Result(status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false)
+        var stdinFD: Int32 = input[1]
+        var stdinOffset = 0
+        if stdin.isEmpty {
+            close(stdinFD)
+            stdinFD = -1
+        } else {
+            _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
+        }
+        var open: [Int32] = [output[0], errors[0]]
+        let start = monotonicSeconds()
+        var exited = false
+        var killStage = 0  // 0 running, 1 SIGTERM sent, 2 SIGKILL sent
+        var exitedAt: Double? = nil
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+        while true {
+            let now = monotonicSeconds()
+            // After the child exits, a grandchild may still hold the pipes open: give it a
+            // moment, then end the group and stop reading.
+            if let exitedAt, !open.isEmpty, now - exitedAt > 0.2 {
+                _ = kill(-pid, SIGKILL)
+                for fd in open { close(fd) }
+                open.removeAll()
+            }
+            if !exited, now - start > timeout, killStage == 0 {
+                result.timedOut = true
+                _ = kill(-pid, SIGTERM)
+                killStage = 1
+            }
+            if killStage == 1, now - start > timeout + 0.5 {
+                _ = kill(-pid, SIGKILL)
+                killStage = 2
+            }
+            if !exited {
+                var status: Int32 = 0
+                let waited = waitpid(pid, &status, WNOHANG)
+                if waited == pid {
+                    exited = true
+                    exitedAt = now
+                    if status & 0x7F == 0 {
+                        result.status = (status >> 8) & 0xFF
+                    } else {
+                        result.signal = status & 0x7F
+                    }
+                    // Anything the child started in its session goes with it.
+                    _ = kill(-pid, SIGKILL)
+                }
+            }
+            if exited && open.isEmpty {
+                if stdinFD >= 0 { close(stdinFD) }
+                return result
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == stdinFD {
+                    let n = stdin.withUnsafeBytes { raw -> Int in
+                        guard let base = raw.baseAddress else { return 0 }
+                        return write(stdinFD, base + stdinOffset, raw.count - stdinOffset)
+                    }
+                    if n > 0 { stdinOffset += n }
+                    if n < 0 && errno != EAGAIN && errno != EINTR || stdinOffset >= stdin.count {
+                        close(stdinFD)
+                        stdinFD = -1
+                    }
+                    continue
+                }
+                let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    let isOut = entry.fd == output[0]
+                    let current = isOut ? result.stdout.count : result.stderr.count
+                    let room = max(0, outputLimit - current)
+                    if n > room { result.truncated = true }
+                    if room > 0 {
+                        if isOut { result.stdout += buffer[0..<min(n, room)] } else { result.stderr += buffer[0..<min(n, room)] }
+                    }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+    }
+
+    /// POSIX_SPAWN_SETSID, which the C headers only expose with _GNU_SOURCE (glibc ≥ 2.26).
+    #if os(Linux)
+        static let spawnNewSession: Int32 = 0x80
+    #else
+        static let spawnNewSession: Int32 = 0x400
+    #endif
+
+    /// A pipe whose ends are not inherited by the programs we start (only the dup2'd copies are).
+    static func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return true
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
