@@ -59,6 +59,20 @@ struct Session {
         }
     }
 
+    /// Reads the whole circle, warning on stderr about other devices' logs that had to be
+    /// skipped (damaged, unreadable, or from a newer lifesignal).
+    func readCircle(_ store: Store) throws(CLIError) -> Store.CircleRead {
+        let read = try storeCall { () throws(StoreError) in try store.readCircle() }
+        warn(read.skipped)
+        return read
+    }
+
+    func warn(_ skipped: [StoreError]) {
+        for problem in skipped {
+            output.note("warning: left out another device's records: \(problem.message)")
+        }
+    }
+
     /// The name for a profile nobody named: the account's full name, else its login name.
     var accountDisplayName: String {
         let full = context.accountFullName?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)?
@@ -78,7 +92,12 @@ struct Session {
         let creation = creation ?? .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil))
         let directory = try dataDirectory()
         do {
-            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, body)
+            var skipped: [StoreError] = []
+            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now) { transaction in
+                skipped = transaction.skipped
+                return try body(&transaction)
+            }
+            warn(skipped)
             if created, announce, case .ifMissing(let profile) = creation, !global.json {
                 let reminder = profile.reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
                 output.note(

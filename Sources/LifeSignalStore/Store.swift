@@ -131,21 +131,7 @@ public struct Store: Sendable {
         }
     }
 
-    /// Every log of `member` in the circle.
-    public func logs(of member: String) throws(StoreError) -> [DeviceLog] {
-        var logs: [DeviceLog] = []
-        for device in try devices(of: member) {
-            if let log = try readLog(member: member, device: device) { logs.append(log) }
-        }
-        return logs
-    }
 
-    /// The member's state merged from all their devices.
-    public func memberState(_ member: String) throws(StoreError) -> MemberState {
-        var state = MemberState()
-        for log in try logs(of: member) { state.merge(log.memberState) }
-        return state
-    }
 
     /// The members that have a folder in the circle.
     public func members() throws(StoreError) -> [String] {
@@ -157,24 +143,51 @@ public struct Store: Sendable {
         }
     }
 
-    /// Every log in the circle.
-    public func allLogs() throws(StoreError) -> [DeviceLog] {
-        var logs: [DeviceLog] = []
-        for member in try members() { logs += try self.logs(of: member) }
-        return logs
+    /// What reading the whole circle found: every readable log, and the other devices' logs
+    /// that could not be read.
+    public struct CircleRead: Sendable {
+        public var logs: [DeviceLog] = []
+        /// Other devices' files that are damaged, unreadable or from a newer lifesignal. They
+        /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
+        /// device from checking in; this device's own files are never skipped.
+        public var skipped: [StoreError] = []
+
+        public var state: CircleState {
+            var state = CircleState()
+            for log in logs { state.merge(log.state) }
+            return state
+        }
     }
 
-    /// The whole circle, merged from every device's log.
-    public func circle() throws(StoreError) -> CircleState {
-        var state = CircleState()
-        for log in try allLogs() { state.merge(log.state) }
-        return state
+    /// Every log in the circle. This device's own log must be readable; another device's log
+    /// that is not is reported in `skipped`.
+    public func readCircle() throws(StoreError) -> CircleRead {
+        var read = CircleRead()
+        for member in try members() {
+            let devices: [String]
+            do {
+                devices = try self.devices(of: member)
+            } catch {
+                if member == identity.member { throw error }
+                read.skipped.append(error)
+                continue
+            }
+            for device in devices {
+                do {
+                    if let log = try readLog(member: member, device: device) { read.logs.append(log) }
+                } catch {
+                    if member == identity.member && device == identity.device { throw error }
+                    read.skipped.append(error)
+                }
+            }
+        }
+        return read
     }
 
     /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
     /// Reads the archive segments only as far back as the request needs.
-    public func checkIns(of member: String, limit: Int?, since: Timestamp?) throws(StoreError) -> [MemberState.CheckIn] {
-        let logs = try logs(of: member)
+    public func checkIns(of member: String, in read: CircleRead, limit: Int?, since: Timestamp?) throws(StoreError) -> [MemberState.CheckIn] {
+        let logs = read.logs.filter { $0.member == member }
         var found: [MemberState.CheckIn] = []
         func take(_ events: [Event], device: String) {
             for event in events {
@@ -232,6 +245,8 @@ public struct Transaction {
     /// Every other log in the circle (this member's other devices and everyone else's), as
     /// read under the lock.
     public let otherLogs: [DeviceLog]
+    /// Other devices' logs that could not be read and were left out.
+    public let skipped: [StoreError]
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     var changed = false
@@ -312,9 +327,10 @@ extension Store {
         }
         sweepTemporaryFiles(in: deviceDirectory)
         let existing = try store.readLog(member: member, device: device)
-        let others = try store.allLogs().filter { !($0.member == member && $0.device == device) }
+        let read = try store.readCircle()
+        let others = read.logs.filter { !($0.member == member && $0.device == device) }
         var transaction = Transaction(
-            store: store, log: existing ?? DeviceLog(member: member, device: device), otherLogs: others)
+            store: store, log: existing ?? DeviceLog(member: member, device: device), otherLogs: others, skipped: read.skipped)
         transaction.createdProfile = created
         var generator = SystemRandomNumberGenerator()
         if created, case .ifMissing(let profile) = creation {

@@ -37,7 +37,7 @@ import Testing
         #expect(first.value && first.created)
         #expect(!second.value && !second.created)
         let store = try Store.open(dataDirectory: directory)
-        let state = try store.memberState(store.identity.member)
+        let state = try store.readCircle().state.members[store.identity.member] ?? MemberState()
         #expect(state.name?.value == "Ana")
         #expect(state.effectiveInterval == .hours(24))
         let attributes = try FileManager.default.attributesOfItem(atPath: store.identityPath)
@@ -56,27 +56,28 @@ import Testing
         try checkIn(count: 1000, batch: 37)
         let store = try Store.open(dataDirectory: directory)
         let member = store.identity.member
-        let logs = try store.logs(of: member)
+        let read = try store.readCircle()
+        let logs = read.logs.filter { $0.member == member }
         #expect(logs.count == 1)
         let log = try #require(logs.first)
         // The tail stays short; everything else is in segments of at most 200 events.
         #expect(log.events.count <= DeviceLog.tailLimit)
-        #expect(log.state.checkInCount == 1000)
+        #expect(log.memberState.checkInCount == 1000)
         let archive = store.deviceDirectory(member: member, device: log.device) + "/archive"
         let segments = try FileManager.default.contentsOfDirectory(atPath: archive).compactMap(ArchiveSegment.init(fileName:))
         #expect(!segments.isEmpty)
         #expect(segments.allSatisfy { $0.lastSeq - $0.firstSeq + 1 <= Int64(DeviceLog.tailLimit) })
         #expect(segments.map(\.lastSeq).max() == log.archivedThrough)
 
-        let all = try store.checkIns(of: member, limit: nil, since: nil)
+        let all = try store.checkIns(of: member, in: read, limit: nil, since: nil)
         #expect(all.count == 1000)
         #expect(all.first?.note == "n999")
         #expect(all.last?.note == "n0")
-        let newest = try store.checkIns(of: member, limit: 5, since: nil)
+        let newest = try store.checkIns(of: member, in: read, limit: 5, since: nil)
         #expect(newest.map(\.note) == ["n999", "n998", "n997", "n996", "n995"])
-        let deep = try store.checkIns(of: member, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600))
+        let deep = try store.checkIns(of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600))
         #expect(deep.map(\.note) == ["n999", "n998", "n997"])
-        let since = try store.checkIns(of: member, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600))
+        let since = try store.checkIns(of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600))
         #expect(since.count == 10)
     }
 
@@ -90,7 +91,7 @@ import Testing
         }
         try checkIn(count: 300, batch: 100, start: 0)
         let store = try Store.open(dataDirectory: directory)
-        let newest = try store.checkIns(of: store.identity.member, limit: 2, since: nil)
+        let newest = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: 2, since: nil)
         #expect(newest.map(\.note) == ["future", "n299"])
     }
 
@@ -105,6 +106,6 @@ import Testing
         let log = try #require(try store.readLog(member: member, device: device))
         let orphan = ArchiveSegment(firstSeq: 1, lastSeq: 5, newest: Self.t0)
         try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device)).write(to: URL(fileURLWithPath: archive + "/" + orphan.fileName))
-        #expect(try store.checkIns(of: member, limit: nil, since: nil).count == 10)
+        #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).count == 10)
     }
 }

@@ -80,7 +80,7 @@ enum CheckinCommand {
 
     static func status(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let state = try storeCall { () throws(StoreError) in try store.memberState(store.identity.member) }
+        let state = try session.readCircle(store).state.members[store.identity.member] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         Render.clockWarning(status, session: session)
         try session.output.json(Render.checkInJSON(status))
@@ -98,9 +98,10 @@ enum CheckinCommand {
         }
         let store = try session.openStore()
         let member = store.identity.member
-        let (checkIns, state, devices) = try storeCall { () throws(StoreError) in
-            (try store.checkIns(of: member, limit: limit, since: since), try store.memberState(member), try store.devices(of: member))
-        }
+        let read = try session.readCircle(store)
+        let checkIns = try storeCall { () throws(StoreError) in try store.checkIns(of: member, in: read, limit: limit, since: since) }
+        let state = read.state.members[member] ?? MemberState()
+        let devices = read.logs.filter { $0.member == member }
         try session.output.json(
             .object(
                 JSONObject([
@@ -161,7 +162,7 @@ enum CheckinCommand {
     }
 
     private static func showSetting(session: inout Session, store: Store, _ text: (CheckInStatus) -> String) throws(CLIError) -> ExitCode {
-        let state = try storeCall { () throws(StoreError) in try store.memberState(store.identity.member) }
+        let state = try session.readCircle(store).state.members[store.identity.member] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         try session.output.json(Render.checkInJSON(status))
         try session.output.line(text(status))
