@@ -111,7 +111,7 @@ public struct CircleState: Equatable, Sendable {
     public init() {}
 
     public mutating func apply(_ event: Event, member: String, device: String) {
-        let stamp = Stamp(at: event.at, device: device, seq: event.seq)
+        let stamp = Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq)
         switch event.body {
         case .checkIn, .nameSet, .intervalSet, .reminderSet, .codeSet:
             members[member, default: MemberState()].apply(event, device: device)
@@ -188,7 +188,7 @@ public struct CircleState: Equatable, Sendable {
         pings.values.compactMap { ping in
             guard let sent = ping.sent, ping.from == member || ping.to == member else { return nil }
             return (ping, sent)
-        }.sorted { $0.sent > $1.sent }
+        }.sorted { Stamp.earlierInTime($1.sent, $0.sent) }
     }
 
     /// The pending ping from `from` to `to`, if any (at most one per pair).

@@ -5,11 +5,15 @@
 public struct Event: Equatable, Sendable {
     public var seq: Int64
     public var at: Timestamp
+    /// A Lamport clock: greater than the clock of every event the writing device had seen.
+    /// It orders changes causally, whatever the machines' wall clocks say.
+    public var clock: Int64
     public var body: EventBody
 
-    public init(seq: Int64, at: Timestamp, body: EventBody) {
+    public init(seq: Int64, at: Timestamp, clock: Int64 = 0, body: EventBody) {
         self.seq = seq
         self.at = at
+        self.clock = clock
         self.body = body
     }
 }
@@ -48,22 +52,31 @@ public enum EventBody: Equatable, Sendable {
     }
 }
 
-/// Orders concurrent facts about the same thing across devices: later time wins, then the
-/// larger device id, then the larger sequence number. Every device computes the same order,
-/// so merging the circle's logs gives the same state whatever order they are read in.
+/// Orders facts about the same thing across devices. A change made after seeing another
+/// (a removal after the add it removes) has a larger Lamport clock and wins even if both
+/// happened in the same second or the machines' clocks disagree; changes made without seeing
+/// each other are ordered by time, then device id, then sequence number. Every device
+/// computes the same order, so merging the circle's logs gives the same state in any order.
 public struct Stamp: Comparable, Hashable, Sendable {
+    public var clock: Int64
     public var at: Timestamp
     public var device: String
     public var seq: Int64
 
-    public init(at: Timestamp, device: String, seq: Int64) {
+    public init(clock: Int64 = 0, at: Timestamp, device: String, seq: Int64) {
+        self.clock = clock
         self.at = at
         self.device = device
         self.seq = seq
     }
 
     public static func < (lhs: Stamp, rhs: Stamp) -> Bool {
-        (lhs.at, lhs.device, lhs.seq) < (rhs.at, rhs.device, rhs.seq)
+        (lhs.clock, lhs.at, lhs.device, lhs.seq) < (rhs.clock, rhs.at, rhs.device, rhs.seq)
+    }
+
+    /// Time order, for what people read as a timeline (check-ins, ping lists): by time first.
+    public static func earlierInTime(_ lhs: Stamp, _ rhs: Stamp) -> Bool {
+        (lhs.at, lhs.clock, lhs.device, lhs.seq) < (rhs.at, rhs.clock, rhs.device, rhs.seq)
     }
 }
 

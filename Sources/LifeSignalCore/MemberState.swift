@@ -28,11 +28,12 @@ public struct MemberState: Equatable, Sendable {
     }
 
     public mutating func apply(_ event: Event, device: String) {
-        let stamp = Stamp(at: event.at, device: device, seq: event.seq)
+        let stamp = Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq)
         switch event.body {
         case .checkIn(let note):
             checkInCount += 1
-            if lastCheckIn.map({ stamp > $0.stamp }) ?? true {
+            // The last check-in is the latest in time, not the latest written.
+            if lastCheckIn.map({ Stamp.earlierInTime($0.stamp, stamp) }) ?? true {
                 lastCheckIn = CheckIn(stamp: stamp, note: note)
             }
         case .nameSet(let value): name = Stamped.latest(name, Stamped(value, stamp))
@@ -49,7 +50,7 @@ public struct MemberState: Equatable, Sendable {
         interval = Stamped.latest(interval, other.interval)
         reminder = Stamped.latest(reminder, other.reminder)
         code = Stamped.latest(code, other.code)
-        if let theirs = other.lastCheckIn, lastCheckIn.map({ theirs.stamp > $0.stamp }) ?? true {
+        if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs
         }
         checkInCount += other.checkInCount

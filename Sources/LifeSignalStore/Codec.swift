@@ -4,7 +4,7 @@ import LifeSignalCore
 /// every field checked. One place for the on-disk shape; `schemaVersion` guards it.
 enum Codec {
     static func encode(_ event: Event) -> JSON {
-        var object = JSONObject([("seq", .int(event.seq)), ("at", .string(event.at.rfc3339)), ("type", .string(event.body.typeName))])
+        var object = JSONObject([("seq", .int(event.seq)), ("at", .string(event.at.rfc3339)), ("clock", .int(event.clock)), ("type", .string(event.body.typeName))])
         switch event.body {
         case .checkIn(let note): if let note { object["note"] = .string(note) }
         case .nameSet(let name): object["name"] = .string(name)
@@ -35,6 +35,9 @@ enum Codec {
         let seq = try seqCursor.int()
         guard seq > 0 else { throw seqCursor.fail("must be 1 or more") }
         let at = try o.required("at").timestamp()
+        let clockCursor = try o.required("clock")
+        let clock = try clockCursor.int()
+        guard clock >= 0 else { throw clockCursor.fail("must not be negative") }
         let type = try o.required("type")
         let body: EventBody
         switch try type.string() {
@@ -56,7 +59,7 @@ enum Codec {
             body = .pingEnded(id: try id(o.required("id")), from: try id(o.required("from")), to: try id(o.required("to")), end: end)
         case let other: throw type.fail("unknown event type \"\(other)\"")
         }
-        return Event(seq: seq, at: at, body: body)
+        return Event(seq: seq, at: at, clock: clock, body: body)
     }
 
     static func span(_ cursor: JSONCursor) throws(JSONShapeError) -> TimeSpan {
@@ -100,7 +103,7 @@ enum Codec {
 
     static func encode(_ state: MemberState) -> JSON {
         var o = JSONObject()
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("seq", .int(s.seq))] }
+        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))] }
         if let name = state.name { o["name"] = .object(JSONObject([("value", .string(name.value))] + stamp(name.stamp))) }
         if let interval = state.interval {
             o["interval"] = .object(JSONObject([("seconds", .int(interval.value.seconds))] + stamp(interval.stamp)))
@@ -122,7 +125,7 @@ enum Codec {
         let o = try cursor.object()
         var state = MemberState()
         func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp {
-            Stamp(at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
+            Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
         }
         if let c = o.optional("name") {
             let e = try c.object()
@@ -157,7 +160,7 @@ extension Codec {
     /// contacts and pings this device wrote. Every stamp in it is this device's.
     static func encode(_ circle: CircleState, member: String) -> JSON {
         guard case .object(var o) = encode(circle.members[member] ?? MemberState()) else { return .null }
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("seq", .int(s.seq))] }
+        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))] }
         o["relations"] = .array(
             circle.relations.sorted { ($0.key.low, $0.key.high) < ($1.key.low, $1.key.high) }.map { pair, value in
                 .object(JSONObject([("low", .string(pair.low)), ("high", .string(pair.high)), ("roles", value.value.map(encode) ?? .null)] + stamp(value.stamp)))
@@ -188,7 +191,7 @@ extension Codec {
         circle.members[member] = try decodeState(cursor, device: device)
         let o = try cursor.object()
         func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp {
-            Stamp(at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
+            Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
         }
         for c in try o.required("relations").array() {
             let e = try c.object()

@@ -19,6 +19,8 @@ public struct DeviceLog: Equatable, Sendable {
     public var lastSeq: Int64 = 0
     /// Events up to this sequence number live in `archive/`.
     public var archivedThrough: Int64 = 0
+    /// The highest Lamport clock this device has given an event.
+    public var clock: Int64 = 0
     /// The fold of every event of this device, archived or not.
     public var state = CircleState()
 
@@ -32,9 +34,10 @@ public struct DeviceLog: Equatable, Sendable {
         self.device = device
     }
 
-    public mutating func append(_ body: EventBody, at time: Timestamp) {
+    public mutating func append(_ body: EventBody, at time: Timestamp, clock: Int64? = nil) {
         lastSeq += 1
-        let event = Event(seq: lastSeq, at: time, body: body)
+        self.clock = max(self.clock + 1, clock ?? 0)
+        let event = Event(seq: lastSeq, at: time, clock: self.clock, body: body)
         events.append(event)
         state.apply(event, member: member, device: device)
     }
@@ -47,6 +50,7 @@ public struct DeviceLog: Equatable, Sendable {
                 ("device", .string(device)),
                 ("lastSeq", .int(lastSeq)),
                 ("archivedThrough", .int(archivedThrough)),
+                ("clock", .int(clock)),
                 ("state", Codec.encode(state, member: member)),
                 ("events", .array(events.map(Codec.encode))),
             ]))
@@ -65,6 +69,8 @@ public struct DeviceLog: Equatable, Sendable {
             }
             log.lastSeq = try o.required("lastSeq").int()
             log.archivedThrough = try o.required("archivedThrough").int()
+            let clockCursor = try o.required("clock")
+            log.clock = try clockCursor.int()
             log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
             log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
             var previous = log.archivedThrough
@@ -73,6 +79,9 @@ public struct DeviceLog: Equatable, Sendable {
                     throw JSONShapeError(path: "events[\(i)].seq", message: "\(event.seq) does not follow \(previous)")
                 }
                 previous = event.seq
+                guard event.clock <= log.clock else {
+                    throw JSONShapeError(path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
+                }
             }
             guard log.archivedThrough >= 0, log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
                 throw JSONShapeError(path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")

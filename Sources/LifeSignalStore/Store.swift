@@ -44,12 +44,16 @@ public struct NewProfile: Equatable, Sendable {
     public var interval: TimeSpan
     public var reminder: TimeSpan?
     public var circle: String?
+    /// Set when this directory becomes another device of an existing member of the circle:
+    /// it then takes that member's id and records no profile of its own.
+    public var joining: String?
 
-    public init(name: String, interval: TimeSpan, reminder: TimeSpan?, circle: String?) {
+    public init(name: String, interval: TimeSpan, reminder: TimeSpan?, circle: String?, joining: String? = nil) {
         self.name = name
         self.interval = interval
         self.reminder = reminder
         self.circle = circle
+        self.joining = joining
     }
 }
 
@@ -68,6 +72,12 @@ public struct Store: Sendable {
     public func memberDirectory(_ member: String) -> String { Paths.join(circleDirectory, "members", member) }
     public func deviceDirectory(member: String, device: String) -> String { Paths.join(memberDirectory(member), device) }
     public func logPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "log.json") }
+
+    /// Reads a circle folder that no data directory of ours uses yet (for `init --member`).
+    public static func peek(circle: String) throws(StoreError) -> CircleRead {
+        let visitor = Store(dataDirectory: "", identity: Identity(member: "", device: "", circle: circle))
+        return try visitor.readCircle()
+    }
 
     /// Opens an existing data directory; `notInitialized` when nothing was ever recorded.
     public static func open(dataDirectory: String) throws(StoreError) -> Store {
@@ -192,7 +202,7 @@ public struct Store: Sendable {
         func take(_ events: [Event], device: String) {
             for event in events {
                 guard case .checkIn(let note) = event.body, since.map({ event.at >= $0 }) ?? true else { continue }
-                found.append(MemberState.CheckIn(stamp: Stamp(at: event.at, device: device, seq: event.seq), note: note))
+                found.append(MemberState.CheckIn(stamp: Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq), note: note))
             }
         }
         var segments: [(log: DeviceLog, segment: ArchiveSegment)] = []
@@ -213,7 +223,7 @@ public struct Store: Sendable {
         for (log, segment) in segments {
             if let since, segment.newest < since { break }
             if let limit, found.count >= limit {
-                let sorted = found.sorted { $0.stamp > $1.stamp }
+                let sorted = found.sorted { Stamp.earlierInTime($1.stamp, $0.stamp) }
                 if segment.newest < sorted[limit - 1].at { break }
             }
             let path = Paths.join(deviceDirectory(member: member, device: log.device), "archive", segment.fileName)
@@ -232,7 +242,7 @@ public struct Store: Sendable {
             }
             take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
         }
-        found.sort { $0.stamp > $1.stamp }
+        found.sort { Stamp.earlierInTime($1.stamp, $0.stamp) }
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return found
     }
@@ -268,8 +278,10 @@ public struct Transaction {
     /// This data directory's member.
     public var member: String { log.member }
 
+    /// Records a fact, with a Lamport clock above every clock in the circle as read.
     public mutating func record(_ body: EventBody, at time: Timestamp) {
-        log.append(body, at: time)
+        let seen = otherLogs.map(\.clock).max() ?? 0
+        log.append(body, at: time, clock: max(log.clock, seen) + 1)
         changed = true
     }
 }
@@ -312,7 +324,7 @@ extension Store {
             guard case .ifMissing(let profile) = creation else { throw StoreError.notInitialized(dataDirectory: dataDirectory) }
             var generator = SystemRandomNumberGenerator()
             let identity = Identity(
-                member: Identifier.make(using: &generator), device: Identifier.make(using: &generator), circle: profile.circle)
+                member: profile.joining ?? Identifier.make(using: &generator), device: Identifier.make(using: &generator), circle: profile.circle)
             store = Store(dataDirectory: dataDirectory, identity: identity)
             try write(identity.encoded(), to: store.identityPath, backup: false)
             created = true
@@ -333,7 +345,7 @@ extension Store {
             store: store, log: existing ?? DeviceLog(member: member, device: device), otherLogs: others, skipped: read.skipped)
         transaction.createdProfile = created
         var generator = SystemRandomNumberGenerator()
-        if created, case .ifMissing(let profile) = creation {
+        if created, case .ifMissing(let profile) = creation, profile.joining == nil {
             transaction.record(.nameSet(profile.name), at: now)
             transaction.record(.intervalSet(profile.interval), at: now)
             transaction.record(.reminderSet(profile.reminder), at: now)

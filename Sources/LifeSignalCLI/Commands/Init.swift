@@ -12,12 +12,15 @@ enum InitCommand {
             Optional: the first 'lifesignal checkin' sets up with defaults. Running init again changes the name, interval or reminder given.
 
             --circle puts your records in another folder, e.g. one that Syncthing or git keeps in step between machines, so that the people in your circle can see them.
+
+            --member makes this data directory a second device of someone already in the circle (run 'lifesignal contacts code' on the first device to get the code): check-ins from either count toward one deadline.
             """,
         options: [
             .value("name", "name", .text, "Your name as others see it (default: your account's name)."),
             .value("interval", "duration", .duration, "Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h)."),
             .value("reminder", "duration", .durationOrOff, "How long before the deadline to remind you, or off (default 30m)."),
             .value("circle", "dir", .directory, "The circle folder (default: 'circle' in the data directory)."),
+            .value("member", "code", .text, "Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle."),
         ],
         run: { invocation, session throws(CLIError) in try run(invocation, &session) })
 
@@ -40,15 +43,35 @@ enum InitCommand {
                 throw .usage(message: "--circle \(dir) is relative and the working directory is unknown; give an absolute path.", command: invocation.path)
             }
         }
+        var joining: String? = nil
+        if let codeText = invocation.value("member") {
+            guard let circle else {
+                throw .usage(message: "--member needs --circle: give the circle folder the member's first device uses.", command: invocation.path)
+            }
+            guard let code = ContactsCommand.parseCode(codeText) else {
+                throw .usage(message: "The value '\(codeText)' is invalid for '--member <code>': give an invite code such as lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5.", command: invocation.path)
+            }
+            if name != nil || interval != nil || reminderGiven {
+                throw .usage(message: "--member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.", command: invocation.path)
+            }
+            let read = try storeCall { () throws(StoreError) in try Store.peek(circle: circle) }
+            guard let member = read.state.member(withCode: code) else {
+                throw .invalidValue("No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced.")
+            }
+            joining = member
+        }
         let profile = NewProfile(
             name: name ?? session.accountDisplayName, interval: interval ?? Rules.defaultInterval,
-            reminder: reminderGiven ? reminder : Rules.defaultReminder, circle: circle)
+            reminder: reminderGiven ? reminder : Rules.defaultReminder, circle: circle, joining: joining)
         try CheckinCommand.check(interval: profile.interval, reminder: profile.reminder)
 
         let now = session.now
         var changes: [String] = []
         let (store, state, wasNew) = try session.update(creation: .ifMissing(profile), announce: false) { transaction in
             let isNew = transaction.createdProfile
+            if !isNew, joining != nil {
+                throw CLIError.invalidValue("this data directory is already set up (member \(transaction.member)); use a new data directory (--home) for another device")
+            }
             if let circle, transaction.store.identity.circle != circle, transaction.store.circleDirectory != circle {
                 throw CLIError.invalidValue(
                     "this data directory already keeps its records in the circle \(transaction.store.circleDirectory); moving to another circle is not supported. Use another data directory (--home) for the new circle")
@@ -86,7 +109,9 @@ enum InitCommand {
                     ("intervalSeconds", .int(status.interval.seconds)),
                     ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ])))
-        if wasNew {
+        if wasNew, joining != nil {
+            try session.output.line("Set up this directory as another device of \(displayName); check-ins from any of their devices count toward one deadline.")
+        } else if wasNew {
             try session.output.line("Set up lifesignal for \(displayName).")
         } else if changes.isEmpty {
             try session.output.line("lifesignal is already set up here for \(displayName); nothing changed.")
