@@ -49,8 +49,8 @@ import Testing
     /// The crontab line, run the way cron runs it: `/bin/sh -c` with only HOME, LOGNAME,
     /// SHELL and PATH=/usr/bin:/bin (plus LIFESIGNAL_NOW to pick the moment).
     @Test func crontabLineWorksUnderCronsEnvironment() throws {
-        let block = try #require(Self.readme.components(separatedBy: "```crontab\n").dropFirst().first?.components(separatedBy: "\n```").first)
-        let entry = try #require(block.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains("lifesignal") })
+        let blocks = Self.readme.components(separatedBy: "```crontab\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
+        let entry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("#") && $0.contains("/usr/local/bin/lifesignal") })
         let fields = entry.split(separator: " ", maxSplits: 5)
         #expect(fields.count == 6, "a crontab entry has five time fields and a command")
         let command = String(fields[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
