@@ -71,7 +71,10 @@ public struct DeviceLog: Equatable, Sendable {
                 }
                 previous = event.seq
             }
-            guard log.archivedThrough >= 0, log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
+            guard (0...Codec.maximumCounter).contains(log.archivedThrough) else {
+                throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Codec.maximumCounter)")
+            }
+            guard log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
                 throw JSONShapeError(path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
             }
             return log
