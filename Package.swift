@@ -25,7 +25,8 @@ let package = Package(
             path: "Benchmarks/Seed"),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
-        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"]),
+        // Golden/ holds expected help pages, read through #filePath, not bundled resources.
+        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,10 @@ enum CommandTable {
             Run 'lifesignal checkin' to record that you are OK; 'lifesignal status' shows where you stand. \
             Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
             """,
-        subcommands: [InitCommand.spec, CheckinCommand.spec, ContactsCommand.spec, PingCommand.spec, StatusCommand.spec])
+        subcommands: [
+            InitCommand.spec, CheckinCommand.spec, ContactsCommand.spec, PingCommand.spec, StatusCommand.spec,
+            CompletionCommand.spec, ManCommand.spec,
+        ])
 
     static let helpTopics: [HelpTopic] = [
         HelpTopic(name: "exit-codes", abstract: "What each exit status means.", text: { exitCodeTable() }),

@@ -38,7 +38,11 @@ enum Parser {
             case "json": invocation.global.json = true
             case "quiet": invocation.global.quiet = true
             case "no-color": invocation.global.noColor = true
-            case "home": invocation.global.home = value
+            case "home":
+                // Checked like any other value, so `--home=` is a usage error (64), not a
+                // bad environment (78) found later by DataLocation.
+                if let value, let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
+                invocation.global.home = value
             default:
                 if let value, option.repeatable {
                     if let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
@@ -133,8 +137,9 @@ enum Parser {
                 }
                 if spec.arguments.isEmpty {
                     let names = spec.visibleSubcommands.map(\.name) + ["help"]
-                    let what = invocation.path.isEmpty ? "command" : "subcommand of '\(invocation.path.joined(separator: " "))'"
-                    throw usage("Unknown \(what) '\(token)'." + Suggest.phrase(for: token, among: names))
+                    // "Unknown subcommand 'stat' of 'checkin'": the unknown word first, as for commands.
+                    let what = invocation.path.isEmpty ? "command '\(token)'" : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
+                    throw usage("Unknown \(what)." + Suggest.phrase(for: token, among: names))
                 }
             }
             guard invocation.arguments.count < spec.arguments.count else {

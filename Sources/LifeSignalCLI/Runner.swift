@@ -7,21 +7,28 @@ public enum LifeSignal {
     public static func run(_ context: Context) -> Int32 {
         var global = GlobalOptions()
         // Global flags are read before parsing so that even a usage error honours --json.
-        global.json = context.arguments.contains("--json")
+        // Only before `--`: after it, "--json" is an argument's value, not the flag.
+        global.json = context.arguments.prefix { $0 != "--" }.contains("--json")
         do throws(CLIError) {
             let result = try Parser.parse(context.arguments)
             switch result {
+            // Help and the version need no clock, lock or data directory: they use a bare
+            // Output rather than a Session, so a malformed LIFESIGNAL_NOW or
+            // LIFESIGNAL_LOCK_TIMEOUT cannot hide the help that explains them.
             case .help(let path, let g):
-                var session = try Session(context: context, global: g)
-                try session.output.raw(Help.page(for: spec(at: path), path: path, width: width(context)))
+                global = g
+                var output = Output(context: context, global: g)
+                try output.raw(Help.page(for: spec(at: path), path: path, width: width(context)))
                 return ExitCode.ok.rawValue
             case .helpTopic(let name, let g):
-                var session = try Session(context: context, global: g)
-                if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) { try session.output.raw(topic.text()) }
+                global = g
+                var output = Output(context: context, global: g)
+                if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) { try output.raw(topic.text()) }
                 return ExitCode.ok.rawValue
             case .version(let g):
-                var session = try Session(context: context, global: g)
-                try session.output.raw("lifesignal \(CommandTable.version)\n")
+                global = g
+                var output = Output(context: context, global: g)
+                try output.raw("lifesignal \(CommandTable.version)\n")
                 return ExitCode.ok.rawValue
             case .run(let spec, let invocation):
                 global = invocation.global

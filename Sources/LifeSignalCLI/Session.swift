@@ -69,7 +69,7 @@ struct Session {
 
     func warn(_ skipped: [StoreError]) {
         for problem in skipped {
-            output.note("warning: left out another device's records: \(problem.message)")
+            output.note("warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file.")
         }
     }
 

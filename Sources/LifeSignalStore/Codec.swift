@@ -3,6 +3,11 @@ import LifeSignalCore
 /// How events and per-device state are written in the circle's files, and read back with
 /// every field checked. One place for the on-disk shape; `schemaVersion` guards it.
 enum Codec {
+    /// The largest sequence number or count a file may hold (2^53, the largest integer every
+    /// JSON reader keeps exact). Appending adds to these, so a hand-edited or damaged
+    /// Int64.max must be refused as damage here rather than trap on overflow later.
+    static let maximumCounter: Int64 = 1 << 53
+
     static func encode(_ event: Event) -> JSON {
         var object = JSONObject([("seq", .int(event.seq)), ("at", .string(event.at.rfc3339)), ("clock", .int(event.clock)), ("type", .string(event.body.typeName))])
         switch event.body {
@@ -33,7 +38,7 @@ enum Codec {
         let o = try cursor.object()
         let seqCursor = try o.required("seq")
         let seq = try seqCursor.int()
-        guard seq > 0 else { throw seqCursor.fail("must be 1 or more") }
+        guard seq > 0, seq <= maximumCounter else { throw seqCursor.fail("must be from 1 to \(maximumCounter)") }
         let at = try o.required("at").timestamp()
         let clockCursor = try o.required("clock")
         let clock = try clockCursor.int()
@@ -150,7 +155,7 @@ enum Codec {
         }
         let count = try o.required("checkIns")
         state.checkInCount = try count.int()
-        guard state.checkInCount >= 0 else { throw count.fail("must not be negative") }
+        guard (0...maximumCounter).contains(state.checkInCount) else { throw count.fail("must be from 0 to \(maximumCounter)") }
         return state
     }
 }

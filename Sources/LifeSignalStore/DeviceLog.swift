@@ -83,7 +83,10 @@ public struct DeviceLog: Equatable, Sendable {
                     throw JSONShapeError(path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
                 }
             }
-            guard log.archivedThrough >= 0, log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
+            guard (0...Codec.maximumCounter).contains(log.archivedThrough) else {
+                throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Codec.maximumCounter)")
+            }
+            guard log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
                 throw JSONShapeError(path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
             }
             return log

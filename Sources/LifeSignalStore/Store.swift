@@ -338,6 +338,9 @@ extension Store {
             throw StoreError.cannotCreate(path: error.path, reason: error.reason)
         }
         sweepTemporaryFiles(in: deviceDirectory)
+        // Segments are written through temporary files too; a writer killed while writing
+        // one leaves it in archive/, where nothing else would ever remove it.
+        sweepTemporaryFiles(in: Paths.join(deviceDirectory, "archive"))
         let existing = try store.readLog(member: member, device: device)
         let read = try store.readCircle()
         let others = read.logs.filter { !($0.member == member && $0.device == device) }
@@ -363,6 +366,19 @@ extension Store {
     /// `archivedThrough`, which readers ignore and the next save rewrites.
     func save(_ log: inout DeviceLog, hadValidFile: Bool) throws {
         let directory = deviceDirectory(member: log.member, device: log.device)
+        if log.events.count > DeviceLog.tailLimit {
+            // A segment starting past `archivedThrough` was left by a save that crashed before
+            // replacing log.json; its events are still in the tail. Rewriting it by name is not
+            // enough: when this save records a different number of events, its segment is cut
+            // differently, and once `archivedThrough` passes the old one history would list
+            // its events twice. Readers ignore it today, so removing it is safe.
+            let archive = Paths.join(directory, "archive")
+            for name in (try? Posix.list(archive)) ?? [] {
+                if let segment = ArchiveSegment(fileName: name), segment.firstSeq > log.archivedThrough {
+                    Posix.remove(Paths.join(archive, name))
+                }
+            }
+        }
         while log.events.count > DeviceLog.tailLimit {
             let moving = Array(log.events.prefix(min(log.events.count - DeviceLog.tailKeep, DeviceLog.tailLimit)))
             guard let first = moving.first, let last = moving.last else { break }

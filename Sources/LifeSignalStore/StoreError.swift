@@ -42,6 +42,18 @@ extension StoreError {
         }
     }
 
+    /// The path and what is wrong with it, without advice: for another device's file, which
+    /// that device (or the sync) will rewrite, and which is not ours to restore.
+    public var summary: String {
+        switch self {
+        case .damaged(let path, let problem, _): return "\(path): \(problem)"
+        case .newerSchema(let path, let found, let supported):
+            return "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
+        case .unreadable(let path, let reason, _): return "\(path): \(reason)"
+        default: return message
+        }
+    }
+
     private func backupAdvice(path: String, backup: String?) -> String {
         if let backup {
             return "The last good copy is \(backup); to restore it: cp '\(backup)' '\(path)'"

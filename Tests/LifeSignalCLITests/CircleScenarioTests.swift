@@ -44,6 +44,20 @@ import Testing
         #expect(run("ana", ["contacts", "add", String(fresh.dropFirst("lifesignal://".count)), "--dependent"]).code == 0)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/qrencode"), "qrencode is not installed (apt install qrencode)"))
+    func codeAsQRCodeInTheTerminal() {
+        setUpFamily()
+        let code = code("bea")
+        let qr = run("bea", ["contacts", "code", "--qr"])
+        #expect(qr.code == 0)
+        #expect(qr.stdout.hasPrefix(code + "\n"))
+        #expect(qr.stdout.contains("█"), "qrencode draws the code with block characters")
+        #expect(qr.stdout.split(separator: "\n").count > 15)
+        let missing = lifesignal(["contacts", "code", "--qr"], environment: ["LIFESIGNAL_HOME": "\(root.path)/bea", "PATH": root.path])
+        #expect(missing.code == 69)
+        #expect(missing.stderr == "lifesignal: error: qrencode is not installed, so no QR code can be drawn; install it (e.g. apt install qrencode) or share the code above\n")
+    }
+
     @Test func addingMembersCreatesReciprocalRolesOnBothSides() {
         setUpFamily()
         let added = run("ana", ["contacts", "add", code("bea"), "--dependent"])

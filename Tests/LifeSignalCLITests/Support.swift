@@ -40,17 +40,27 @@ final class TempHome {
 
     /// Runs lifesignal with this directory as `LIFESIGNAL_HOME`.
     @discardableResult
-    func run(_ arguments: [String], now: String? = "2026-03-01T09:00:00Z", environment extra: [String: String] = [:], stdin: String? = nil) -> Run {
+    func run(
+        _ arguments: [String], now: String? = "2026-03-01T09:00:00Z", environment extra: [String: String] = [:], stdin: String? = nil,
+        directory: String? = nil
+    ) -> Run {
         var environment = ["LIFESIGNAL_HOME": path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": path]
         if let now { environment["LIFESIGNAL_NOW"] = now }
         for (key, value) in extra { environment[key] = value }
-        return lifesignal(arguments, environment: environment, stdin: stdin)
+        return lifesignal(arguments, environment: environment, stdin: stdin, directory: directory)
+    }
+
+    /// Whether a file or directory exists at `relative` inside this directory.
+    func exists(_ relative: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(relative).path)
     }
 }
 
 /// Runs the binary with exactly `environment` (nothing inherited). Output goes to temporary
 /// files, not pipes, so a large output can never block the child.
-func lifesignal(_ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path) -> Run {
+func lifesignal(
+    _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path, directory: String? = nil
+) -> Run {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-run-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,6 +71,7 @@ func lifesignal(_ arguments: [String], environment: [String: String], stdin: Str
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = environment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     guard let out = try? FileHandle(forWritingTo: outURL), let err = try? FileHandle(forWritingTo: errURL) else {
         return Run(stdout: "", stderr: "could not create capture files in \(scratch.path)", code: -1)
     }
@@ -92,4 +103,9 @@ func jsonObject(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
         return [:]
     }
     return object
+}
+
+/// The stderr of a usage error: the message, the command's usage line and where to read more.
+func usageError(_ message: String, usage: String, command: String = "lifesignal") -> String {
+    "lifesignal: error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n"
 }

@@ -1,0 +1,13 @@
+/// `lifesignal __man`: print the manual page (mdoc) generated from the command table. Hidden
+/// (not in help, completions or the page itself): it exists so that `scripts/generate-docs`
+/// can write `man/lifesignal.1` from the same binary that prints the completion scripts.
+enum ManCommand {
+    static let spec = CommandSpec(
+        name: "__man",
+        abstract: "Print the manual page (mdoc) generated from the command table.",
+        hidden: true,
+        run: { _, session throws(CLIError) in
+            try session.output.raw(ManPage.render())
+            return .ok
+        })
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// lifesignal as cron runs it: through `env -i` with only the variables cron sets (HOME, PATH,
+/// SHELL, LOGNAME), no TZ, no terminal, no LIFESIGNAL_HOME. Cron mails whatever a job prints,
+/// so a successful run must print nothing.
+@Suite struct CronTests {
+    /// `/usr/bin/env -i HOME=<home> PATH=/usr/bin:/bin SHELL=/bin/sh LOGNAME=root lifesignal …`.
+    @discardableResult
+    func cron(_ home: TempHome, _ arguments: [String], extra: [String] = []) -> Run {
+        let environment = ["HOME=\(home.path)", "PATH=/usr/bin:/bin", "SHELL=/bin/sh", "LOGNAME=root"] + extra
+        // Our own environment is passed on to env but `-i` discards it: that is the point.
+        return lifesignal(["-i"] + environment + [Binary.path] + arguments, environment: ProcessInfo.processInfo.environment, executable: "/usr/bin/env")
+    }
+
+    var dataDirectory: String { "/.local/share/lifesignal" }
+
+    @Test func quietCheckInIsSilentFromTheFirstRun() throws {
+        let home = TempHome()
+        let first = cron(home, ["checkin", "--quiet"])
+        #expect(first.code == 0)
+        #expect(first.stdout == "")
+        #expect(first.stderr == "")
+        #expect(home.exists(".local/share/lifesignal/identity.json"))
+        let members = try FileManager.default.contentsOfDirectory(atPath: home.path + dataDirectory + "/circle/members")
+        #expect(members.count == 1)
+        let second = cron(home, ["checkin", "--quiet"])
+        #expect(second.code == 0)
+        #expect(second.stdout == "")
+        #expect(second.stderr == "")
+        // Both check-ins were recorded.
+        let history = jsonObject(cron(home, ["checkin", "history", "--json"]).stdout)
+        #expect(history["total"] as? Int == 2)
+    }
+
+    @Test func withoutQuietTheFirstRunSaysItCreatedAProfile() {
+        let home = TempHome()
+        let first = cron(home, ["checkin"])
+        #expect(first.code == 0)
+        #expect(first.stdout.hasPrefix("Checked in at "))
+        #expect(first.stderr.hasPrefix("lifesignal: created a profile for "))
+        #expect(first.stderr.contains(" in \(home.path + dataDirectory): check in every 24h"))
+        // Only the first time.
+        #expect(cron(home, ["checkin"]).stderr == "")
+    }
+
+    @Test func filesArePrivateWhateverTheUmask() throws {
+        let home = TempHome()
+        #expect(cron(home, ["checkin", "--quiet"]).code == 0)
+        let directory = home.path + dataDirectory
+        #expect((try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) == 0o700)
+        #expect((try FileManager.default.attributesOfItem(atPath: directory + "/identity.json")[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func statusExitCodes() {
+        let home = TempHome()
+        let none = cron(home, ["status"])
+        #expect(none.code == 66)
+        #expect(none.stdout == "")
+        #expect(none.stderr.hasPrefix("lifesignal: error: no lifesignal profile in \(home.path + dataDirectory) yet;"))
+        #expect(cron(home, ["checkin", "--quiet"], extra: ["LIFESIGNAL_NOW=2026-03-01T09:00:00Z"]).code == 0)
+        let cases: [(String, Int32)] = [
+            ("2026-03-01T10:00:00Z", 0), ("2026-03-02T08:30:00Z", 3), ("2026-03-02T09:00:00Z", 3), ("2026-03-02T09:00:01Z", 4),
+        ]
+        for (now, code) in cases {
+            let run = cron(home, ["status", "--quiet"], extra: ["LIFESIGNAL_NOW=\(now)"])
+            #expect(run.code == code, "\(now)")
+            #expect(run.stdout == "")
+            #expect(run.stderr == "")
+        }
+        // The real clock: just checked in (in 2026 or later), so on time.
+        #expect(cron(home, ["checkin", "--quiet"]).code == 0)
+        #expect(cron(home, ["status", "--quiet"]).code == 0)
+        let json = jsonObject(cron(home, ["status", "--json"]).stdout)
+        #expect(json["dataDirectory"] as? String == home.path + dataDirectory)
+    }
+
+    @Test func plainOutputWithoutATerminal() {
+        let home = TempHome()
+        cron(home, ["checkin", "--quiet"])
+        let run = cron(home, ["status"], extra: ["LIFESIGNAL_NOW=2099-01-01T00:00:00Z"])
+        #expect(run.code == 4)
+        #expect(run.stdout.contains("OVERDUE"))
+        #expect(!run.stdout.contains("\u{1B}"))
+    }
+
+    @Test func withoutHomeLifesignalHomeStillWorks() {
+        // A crontab may set LIFESIGNAL_HOME instead of relying on HOME.
+        let home = TempHome()
+        let run = lifesignal(
+            ["-i", "PATH=/usr/bin:/bin", "LIFESIGNAL_HOME=\(home.path)", Binary.path, "checkin", "--quiet"], environment: [:], executable: "/usr/bin/env")
+        #expect(run.code == 0)
+        #expect(run.stderr == "")
+        #expect(home.exists("identity.json"))
+    }
+}

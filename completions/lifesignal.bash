@@ -1,0 +1,322 @@
+# bash completion for lifesignal                           -*- shell-script -*-
+#
+# Generated from lifesignal's command table by 'lifesignal completion bash'; do not
+# edit (run scripts/generate-docs). Install it as
+#   ~/.local/share/bash-completion/completions/lifesignal
+# where bash-completion loads it the first time you complete lifesignal, or
+# source it from ~/.bashrc. Works with and without bash-completion.
+
+# Describes the command at path $1 ('' for lifesignal itself, 'checkin interval'):
+# subs, its subcommands; options, every option it accepts; valued, the options
+# that take a value; nargs, how many arguments it takes.
+_lifesignal_node() {
+    case "$1" in
+    "")
+        subs=(init checkin contacts ping status completion)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "init")
+        subs=()
+        options=(--name --interval --reminder --circle --member --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --interval --reminder --circle --member --home)
+        nargs=0
+        ;;
+    "checkin")
+        subs=(status history interval reminder)
+        options=(--note --json --home --quiet -q --no-color --help -h --version)
+        valued=(--note --home)
+        nargs=0
+        ;;
+    "checkin status")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin history")
+        subs=()
+        options=(--limit --since --json --home --quiet -q --no-color --help -h --version)
+        valued=(--limit --since --home)
+        nargs=0
+        ;;
+    "checkin interval")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "checkin reminder")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "contacts")
+        subs=(code add list show edit remove)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "contacts code")
+        subs=()
+        options=(--qr --reset --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "contacts add")
+        subs=()
+        options=(--responder --dependent --notify --email --phone --json --home --quiet -q --no-color --help -h --version)
+        valued=(--notify --email --phone --home)
+        nargs=1
+        ;;
+    "contacts list")
+        subs=()
+        options=(--responders --dependents --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "contacts show")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "contacts edit")
+        subs=()
+        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --notify --email --phone --home)
+        nargs=1
+        ;;
+    "contacts remove")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "ping")
+        subs=(send list respond clear)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "ping send")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "ping list")
+        subs=()
+        options=(--history --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "ping respond")
+        subs=()
+        options=(--all --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "ping clear")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "status")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "completion")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    *)
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    esac
+}
+
+# Adds to COMPREPLY the values of option $2 ('--home', or '@1' for the first
+# argument) of the command at path $1 that start with $3.
+_lifesignal_values() {
+    case "$1|$2" in
+    "init|--interval")
+        _lifesignal_words "$3" 8h 16h 24h 48h
+        ;;
+    "init|--reminder")
+        _lifesignal_words "$3" 30m 1h 2h 4h 6h off
+        ;;
+    "init|--circle")
+        _lifesignal_directories "$3"
+        ;;
+    "checkin interval|@1")
+        _lifesignal_words "$3" 8h 16h 24h 48h
+        ;;
+    "checkin reminder|@1")
+        _lifesignal_words "$3" 30m 1h 2h 4h 6h off
+        ;;
+    "completion|@1")
+        _lifesignal_words "$3" bash zsh fish
+        ;;
+    *"|--home")
+        _lifesignal_directories "$3"
+        ;;
+    esac
+}
+
+# Adds to COMPREPLY each of $2… that starts with $1.
+_lifesignal_words() {
+    local word=$1 candidate
+    shift
+    for candidate in "$@"; do
+        [[ $candidate == "$word"* ]] && COMPREPLY+=("$candidate")
+    done
+    return 0
+}
+
+# Adds to COMPREPLY the directories that start with $1.
+_lifesignal_directories() {
+    local line
+    while IFS= read -r line; do
+        COMPREPLY+=("$line")
+    done < <(compgen -d -- "$1")
+    # bash 4 and up: quote and mark them as file names ('/' after a directory).
+    if type compopt &>/dev/null; then
+        compopt -o filenames 2>/dev/null
+    fi
+    return 0
+}
+
+_lifesignal() {
+    local -a words=() subs=() options=() valued=()
+    local i j word cword=0 glue=0 nargs=0
+    # Put '--option=value' back together: bash splits words at '=' (COMP_WORDBREAKS).
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        word=${COMP_WORDS[i]}
+        if ((glue)); then
+            words[${#words[@]} - 1]+=$word
+            glue=0
+        elif [[ $word == "=" && ${#words[@]} -gt 0 && ${words[${#words[@]} - 1]} == --?* && ${words[${#words[@]} - 1]} != *=* ]]; then
+            words[${#words[@]} - 1]+="="
+            ((i < COMP_CWORD)) && glue=1
+        else
+            words+=("$word")
+        fi
+        ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+    done
+    local cur=${words[cword]}
+
+    # Walk the words before the cursor as the parser does.
+    local path="" helping=0 helpPath="" ended=0 args=0 pending=""
+    _lifesignal_node ""
+    for ((i = 1; i < cword; i++)); do
+        word=${words[i]}
+        if [[ -n $pending ]]; then
+            pending=""
+            continue
+        fi
+        if ((helping)); then
+            # After 'help' the words name a command; options are ignored.
+            [[ $word == -* ]] || helpPath="${helpPath:+$helpPath }$word"
+            continue
+        fi
+        if ((!ended)); then
+            case $word in
+            --)
+                ended=1
+                continue
+                ;;
+            --*=*)
+                continue
+                ;;
+            --*)
+                _lifesignal_has "$word" "${valued[@]}" && pending=$word
+                continue
+                ;;
+            -?*)
+                # Bundled short options: one that takes a value takes the rest of
+                # the word, or the next word when it is the last letter.
+                for ((j = 1; j < ${#word}; j++)); do
+                    if _lifesignal_has "-${word:j:1}" "${valued[@]}"; then
+                        ((j == ${#word} - 1)) && pending="-${word:j:1}"
+                        break
+                    fi
+                done
+                continue
+                ;;
+            esac
+        fi
+        if ((!ended && args == 0 && ${#subs[@]} > 0)); then
+            if [[ $word == help ]]; then
+                helping=1
+                helpPath=$path
+                continue
+            fi
+            if _lifesignal_has "$word" "${subs[@]}"; then
+                path="${path:+$path }$word"
+                _lifesignal_node "$path"
+                continue
+            fi
+        fi
+        args=$((args + 1))
+    done
+
+    COMPREPLY=()
+    if ((helping)); then
+        [[ $cur == -* ]] && return 0
+        _lifesignal_node "$helpPath"
+        _lifesignal_words "$cur" "${subs[@]}"
+        if [[ -z $helpPath ]]; then
+            _lifesignal_words "$cur" exit-codes environment
+        fi
+        return 0
+    fi
+    if [[ -n $pending ]]; then
+        _lifesignal_values "$path" "$pending" "$cur"
+        return 0
+    fi
+    if ((!ended)) && [[ $cur == --?*=* ]]; then
+        local option=${cur%%=*}
+        _lifesignal_values "$path" "$option" "${cur#*=}"
+        # Without '=' in COMP_WORDBREAKS the whole '--option=value' is replaced.
+        if [[ $COMP_WORDBREAKS != *=* ]]; then
+            for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+                COMPREPLY[i]="$option=${COMPREPLY[i]}"
+            done
+        fi
+        return 0
+    fi
+    if ((!ended)) && [[ $cur == -* ]]; then
+        _lifesignal_words "$cur" "${options[@]}"
+        return 0
+    fi
+    if ((!ended && args == 0 && ${#subs[@]} > 0)); then
+        _lifesignal_words "$cur" "${subs[@]}" help
+    fi
+    if ((args < nargs)); then
+        _lifesignal_values "$path" "@$((args + 1))" "$cur"
+    fi
+    return 0
+}
+
+# Succeeds when $1 is one of $2….
+_lifesignal_has() {
+    local word=$1 candidate
+    shift
+    for candidate in "$@"; do
+        [[ $candidate == "$word" ]] && return 0
+    done
+    return 1
+}
+
+complete -F _lifesignal lifesignal

@@ -1,0 +1,271 @@
+# fish completion for lifesignal.
+#
+# Generated from lifesignal's command table by 'lifesignal completion fish'; do not
+# edit (run scripts/generate-docs). Install it as
+#   ~/.config/fish/completions/lifesignal.fish
+
+# The visible subcommands of the command at path $argv.
+function __lifesignal_subcommands
+    switch "$argv"
+        case ''
+            printf '%s\n' 'init' 'checkin' 'contacts' 'ping' 'status' 'completion'
+        case 'checkin'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder'
+        case 'contacts'
+            printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'remove'
+        case 'ping'
+            printf '%s\n' 'send' 'list' 'respond' 'clear'
+    end
+end
+
+# The options of the command at path $argv that take a value.
+function __lifesignal_valued
+    switch "$argv"
+        case ''
+            printf '%s\n' '--home'
+        case 'init'
+            printf '%s\n' '--name' '--interval' '--reminder' '--circle' '--member' '--home'
+        case 'checkin'
+            printf '%s\n' '--note' '--home'
+        case 'checkin status'
+            printf '%s\n' '--home'
+        case 'checkin history'
+            printf '%s\n' '--limit' '--since' '--home'
+        case 'checkin interval'
+            printf '%s\n' '--home'
+        case 'checkin reminder'
+            printf '%s\n' '--home'
+        case 'contacts'
+            printf '%s\n' '--home'
+        case 'contacts code'
+            printf '%s\n' '--home'
+        case 'contacts add'
+            printf '%s\n' '--notify' '--email' '--phone' '--home'
+        case 'contacts list'
+            printf '%s\n' '--home'
+        case 'contacts show'
+            printf '%s\n' '--home'
+        case 'contacts edit'
+            printf '%s\n' '--name' '--notify' '--email' '--phone' '--home'
+        case 'contacts remove'
+            printf '%s\n' '--home'
+        case 'ping'
+            printf '%s\n' '--home'
+        case 'ping send'
+            printf '%s\n' '--home'
+        case 'ping list'
+            printf '%s\n' '--home'
+        case 'ping respond'
+            printf '%s\n' '--home'
+        case 'ping clear'
+            printf '%s\n' '--home'
+        case 'status'
+            printf '%s\n' '--home'
+        case 'completion'
+            printf '%s\n' '--home'
+        case '*'
+            printf '%s\n' '--home'
+    end
+end
+
+# Walks the words before the cursor as the parser does and prints one line:
+# mode|path|arguments, where mode is 'cmd', 'value' (an option's value is next) or
+# 'help' (after 'help', path is the command named so far).
+function __lifesignal_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path
+    set -l helping 0
+    set -l ended 0
+    set -l pending 0
+    set -l args 0
+    for token in $tokens
+        if test $pending = 1
+            set pending 0
+            continue
+        end
+        if test $helping = 1
+            string match -q -- '-*' $token; or set -a path $token
+            continue
+        end
+        if test $ended = 0
+            switch $token
+                case --
+                    set ended 1
+                    continue
+                case '--*=*'
+                    continue
+                case '--*'
+                    contains -- $token (__lifesignal_valued $path); and set pending 1
+                    continue
+                case '-?*'
+                    # Bundled short options: one that takes a value takes the rest
+                    # of the word, or the next word when it is the last letter.
+                    set -l valued (__lifesignal_valued $path)
+                    set -l letters (string split '' -- (string sub -s 2 -- $token))
+                    for i in (seq (count $letters))
+                        if contains -- -$letters[$i] $valued
+                            test $i = (count $letters); and set pending 1
+                            break
+                        end
+                    end
+                    continue
+            end
+        end
+        if test $ended = 0 -a $args = 0
+            set -l subs (__lifesignal_subcommands $path)
+            if set -q subs[1]
+                if test $token = help
+                    set helping 1
+                    continue
+                end
+                if contains -- $token $subs
+                    set -a path $token
+                    continue
+                end
+            end
+        end
+        set args (math $args + 1)
+    end
+    set -l mode cmd
+    test $pending = 1; and set mode value
+    test $helping = 1; and set mode help
+    echo "$mode|$path|$args"
+end
+
+# The command at path $argv[1] is on the line (its options may follow).
+function __lifesignal_at
+    set -l state (__lifesignal_state)
+    string match -q -- "cmd|$argv[1]|*" $state; or string match -q -- "value|$argv[1]|*" $state
+end
+
+# The command at path $argv[1] has no argument yet: a subcommand may come.
+function __lifesignal_needs_command
+    test (__lifesignal_state) = "cmd|$argv[1]|0"
+end
+
+# Argument number $argv[2] of the command at path $argv[1] comes next.
+function __lifesignal_argument
+    test (__lifesignal_state) = "cmd|$argv[1]|"(math $argv[2] - 1)
+end
+
+# 'help' was given and the words after it name the command at path $argv[1].
+function __lifesignal_helping
+    test (__lifesignal_state) = "help|$argv[1]|0"
+end
+
+complete -c lifesignal -f
+
+# Global options, accepted after any command.
+complete -c lifesignal -l 'json' -d 'Print the result as JSON on stdout; errors as JSON on stderr.'
+complete -c lifesignal -l 'home' -x -a '(__fish_complete_directories)' -d 'Use this data directory (overrides LIFESIGNAL_HOME and XDG_DATA_HOME).'
+complete -c lifesignal -s 'q' -l 'quiet' -d 'Print nothing on success; the exit code still tells.'
+complete -c lifesignal -l 'no-color' -d 'Never colour the output (NO_COLOR=1 does the same).'
+complete -c lifesignal -s 'h' -l 'help' -d 'Show help information.'
+complete -c lifesignal -l 'version' -d 'Show the version.'
+
+# lifesignal
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'checkin' -d 'Record that you are OK and restart your countdown.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'contacts' -d 'Manage your responders and dependents.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a help -d 'Show help for a command or a help topic.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'checkin' -d 'Record that you are OK and restart your countdown.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'contacts' -d 'Manage your responders and dependents.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'exit-codes' -d 'What each exit status means.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'environment' -d 'Environment variables lifesignal reads.'
+
+# lifesignal init
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'name' -x -d 'Your name as others see it (default: your account\'s name).'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'interval' -x -a '8h 16h 24h 48h' -d 'Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h).'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'reminder' -x -a '30m 1h 2h 4h 6h off' -d 'How long before the deadline to remind you, or off (default 30m).'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'circle' -x -a '(__fish_complete_directories)' -d 'The circle folder (default: \'circle\' in the data directory).'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'member' -x -d 'Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle.'
+
+# lifesignal checkin
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'interval' -d 'Show or set how long you may go between check-ins.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'reminder' -d 'Show or set how long before your deadline you are reminded.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'interval' -d 'Show or set how long you may go between check-ins.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'reminder' -d 'Show or set how long before your deadline you are reminded.'
+complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
+
+# lifesignal checkin history
+complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'limit' -x -d 'Show at most this many (default 20).'
+complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'since' -x -d 'Only check-ins at or after this time (RFC 3339, or a duration such as 7d meaning that long ago).'
+
+# lifesignal checkin interval
+complete -c lifesignal -n '__lifesignal_argument \'checkin interval\' 1' -a '8h 16h 24h 48h' -d 'The new interval, e.g. 8h, 16h, 24h, 48h, 1d12h.'
+
+# lifesignal checkin reminder
+complete -c lifesignal -n '__lifesignal_argument \'checkin reminder\' 1' -a '30m 1h 2h 4h 6h off' -d 'The new lead time, e.g. 30m, 2h, or off.'
+
+# lifesignal contacts
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'code' -d 'Show your invite code, for others to add you with \'contacts add\'.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'add' -d 'Add a member by their invite code, or an external person by name.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'list' -d 'List your contacts with their roles and, for dependents, their live status.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'show' -d 'Show one contact in full.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'code' -d 'Show your invite code, for others to add you with \'contacts add\'.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'add' -d 'Add a member by their invite code, or an external person by name.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'list' -d 'List your contacts with their roles and, for dependents, their live status.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'show' -d 'Show one contact in full.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
+
+# lifesignal contacts code
+complete -c lifesignal -n '__lifesignal_at \'contacts code\'' -l 'qr' -d 'Also draw it as a QR code in the terminal (needs qrencode).'
+complete -c lifesignal -n '__lifesignal_at \'contacts code\'' -l 'reset' -d 'Issue a new code; the old one stops working.'
+
+# lifesignal contacts add
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'responder' -d 'They watch over you: they are told of your alerts and missed check-ins.'
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'dependent' -d 'You watch over them and may ping them (members only).'
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
+
+# lifesignal contacts list
+complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'responders' -d 'Only responders.'
+complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'dependents' -d 'Only dependents.'
+
+# lifesignal contacts edit
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'responder' -d 'They watch over you: they are told of your alerts and missed check-ins.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'dependent' -d 'You watch over them and may ping them (members only).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'no-responder' -d 'Remove the responder role.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'no-dependent' -d 'Remove the dependent role.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'name' -x -d 'A new name (external contacts only; members name themselves).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
+
+# lifesignal ping
+complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'send' -d 'Ping one of your dependents.'
+complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'list' -d 'Show the pings waiting for your answer and the ones you sent.'
+complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'respond' -d 'Answer a ping (or, with --all, every ping, which also checks you in).'
+complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'clear' -d 'Cancel a ping you sent; the dependent sees it was cancelled.'
+complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'send' -d 'Ping one of your dependents.'
+complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'list' -d 'Show the pings waiting for your answer and the ones you sent.'
+complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'respond' -d 'Answer a ping (or, with --all, every ping, which also checks you in).'
+complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'clear' -d 'Cancel a ping you sent; the dependent sees it was cancelled.'
+
+# lifesignal ping list
+complete -c lifesignal -n '__lifesignal_at \'ping list\'' -l 'history' -d 'Also show answered and cleared pings.'
+
+# lifesignal ping respond
+complete -c lifesignal -n '__lifesignal_at \'ping respond\'' -l 'all' -d 'Check in and answer every pending ping.'
+
+# lifesignal completion
+complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'
