@@ -1,1 +1,183 @@
-print("seed")
+// lifesignal-bench-seed: writes a benchmark store through the real store code.
+//
+//     lifesignal-bench-seed <data-dir> typical|ten-year
+//
+// typical   one year of daily check-ins (365), a note on some of them
+// ten-year  ten years of hourly check-ins (87,600)
+//
+// Both have the design's 20 contacts: 10 members of the circle (each with its own device log
+// holding a year of daily check-ins, written from its own data directory under
+// <data-dir>.peers/) linked with mixed roles, two of them pinged, and 10 external responders.
+//
+// Events are appended in batches, one `Store.update` transaction per batch, so memory stays
+// bounded and the store archives old events into segments exactly as the product does.
+// The history ends shortly before `Seed.now`, so the member is on time at that instant;
+// `scripts/bench` runs the commands with `LIFESIGNAL_NOW` set to it.
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import LifeSignalCore
+import LifeSignalStore
+
+/// The fixed instant the generated history leads up to, and the shape of each store.
+enum Seed {
+    static let nowText = "2026-03-01T09:00:00Z"
+    static let batchSize = 1_000
+
+    struct Shape {
+        var name: String
+        var count: Int
+        var step: TimeSpan
+        /// How long before `now` the newest check-in is.
+        var lastBeforeNow: TimeSpan
+        /// A note on every n-th check-in.
+        var noteEvery: Int
+    }
+
+    static let shapes: [String: Shape] = [
+        "typical": Shape(name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5),
+        "ten-year": Shape(name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24),
+    ]
+
+    static let notes = [
+        "morning walk", "leaving for work", "hiking Ben Nevis, back by 6pm", "at the gym",
+        "flying to Lisbon", "home again", "doctor's appointment", "cycling the coast road",
+    ]
+}
+
+func fail(_ message: String) -> Never {
+    let text = "lifesignal-bench-seed: \(message)\n"
+    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    exit(1)
+}
+
+/// Files and bytes under `path`, by walking it with opendir/lstat.
+func usage(of path: String) -> (files: Int, bytes: Int64, segments: Int) {
+    var files = 0
+    var bytes: Int64 = 0
+    var segments = 0
+    func walk(_ directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let child = directory + "/" + name
+            var info = stat()
+            guard lstat(child, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                walk(child)
+            } else {
+                files += 1
+                bytes += Int64(info.st_size)
+                if directory.hasSuffix("/archive") { segments += 1 }
+            }
+        }
+    }
+    walk(path)
+    return (files, bytes, segments)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 2, let shape = Seed.shapes[arguments[1]], arguments[0].hasPrefix("/") else {
+    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|ten-year")
+}
+let dataDirectory = arguments[0]
+guard let now = Timestamp(rfc3339: Seed.nowText) else { fail("bad built-in now") }
+if access(Paths.join(dataDirectory, "identity.json"), F_OK) == 0 {
+    fail("\(dataDirectory) already holds a store; give an empty or new directory")
+}
+
+let last = now - shape.lastBeforeNow
+let first = Timestamp(seconds: last.seconds - Int64(shape.count - 1) * shape.step.seconds)
+let profile = NewProfile(name: "Bench Mark", interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)
+
+var written = 0
+var transactions = 0
+while written < shape.count {
+    let batch = min(Seed.batchSize, shape.count - written)
+    let start = written
+    // The profile is created at the time of the first check-in, so its settings predate it.
+    do {
+        _ = try Store.update(
+            dataDirectory: dataDirectory, lockTimeout: 5, creation: .ifMissing(profile), now: first
+        ) { transaction in
+            for i in start..<(start + batch) {
+                let note = i % shape.noteEvery == 0 ? Seed.notes[(i / shape.noteEvery) % Seed.notes.count] : nil
+                transaction.record(.checkIn(note: note), at: Timestamp(seconds: first.seconds + Int64(i) * shape.step.seconds))
+            }
+        }
+    } catch {
+        fail("writing events \(start + 1)–\(start + batch) failed: \(error)")
+    }
+    written += batch
+    transactions += 1
+}
+
+// The contacts: ten members with a year of daily check-ins each, and ten external people.
+let peerRoot = dataDirectory + ".peers"
+do {
+    let circle = try Store.open(dataDirectory: dataDirectory).circleDirectory
+    for peer in 0..<10 {
+        let peerData = Paths.join(peerRoot, "\(peer)")
+        let peerProfile = NewProfile(name: "Peer \(peer)", interval: .hours(24), reminder: .minutes(30), circle: circle)
+        let peerFirst = Timestamp(seconds: now.seconds - 365 * 86_400 + Int64(peer) * 600)
+        let code = try Store.update(dataDirectory: peerData, lockTimeout: 5, creation: .ifMissing(peerProfile), now: peerFirst) { transaction in
+            for day in 0..<365 {
+                transaction.record(.checkIn(note: day % 7 == 0 ? "weekly note \(day)" : nil), at: Timestamp(seconds: peerFirst.seconds + Int64(day) * 86_400))
+            }
+            return transaction.memberState.code?.value ?? ""
+        }.value
+        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last) { transaction in
+            guard let other = transaction.circle.member(withCode: code) else { fail("peer \(peer) has no code") }
+            let roles = Roles(responder: peer % 3 != 1, dependent: peer % 3 != 0)
+            transaction.record(.relationSet(member: other, roles: roles), at: last)
+            if roles.dependent && peer < 4 {
+                var generator = SystemRandomNumberGenerator()
+                transaction.record(.pingSent(id: Identifier.make(using: &generator), to: other), at: last)
+            }
+        }
+    }
+    _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last) { transaction in
+        var generator = SystemRandomNumberGenerator()
+        for external in 0..<10 {
+            let contact = ExternalContact(
+                name: "External \(external)", notify: ["ntfy:https://ntfy.sh/bench-\(external)"], email: ["person\(external)@example.org"],
+                phone: ["+4420794609\(10 + external)"])
+            transaction.record(.externalSet(id: Identifier.make(using: &generator), contact: contact), at: last)
+        }
+    }
+} catch {
+    fail("adding the contacts failed: \(error)")
+}
+
+let store: Store
+let state: MemberState
+let contacts: Int
+do {
+    store = try Store.open(dataDirectory: dataDirectory)
+    let circle = try store.readCircle().state
+    state = circle.members[store.identity.member] ?? MemberState()
+    contacts = circle.contacts(of: store.identity.member).count
+} catch {
+    fail("reading the store back failed: \(error)")
+}
+let status = CheckInStatus(member: state, now: now)
+let (files, bytes, segments) = usage(of: dataDirectory)
+var logBytes: Int64 = 0
+var logInfo = stat()
+if stat(store.logPath(member: store.identity.member, device: store.identity.device), &logInfo) == 0 {
+    logBytes = Int64(logInfo.st_size)
+}
+
+print("store \(shape.name) at \(dataDirectory)")
+print("  events: \(written) check-ins (+4 profile events) from \(first.rfc3339) to \(last.rfc3339), \(transactions) transactions of up to \(Seed.batchSize)")
+print("  check-in count in folded state: \(state.checkInCount); status at \(now.rfc3339): \(status.phase); contacts: \(contacts)")
+print("  files: \(files) (\(segments) archive segments); total bytes: \(bytes); log.json bytes: \(logBytes)")
+print("  note: no notifications yet (the notification feed is not built); peers' data directories are in \(peerRoot)")

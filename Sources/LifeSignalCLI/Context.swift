@@ -18,10 +18,9 @@ public struct Context {
     public var stderrIsTerminal: Bool
     /// The terminal's width when stdout is a terminal.
     public var terminalColumns: Int?
-    /// The account's login name, full name (GECOS) and home directory from the password database.
-    public var accountName: String?
-    public var accountFullName: String?
-    public var accountHome: String?
+    /// The account's login name, full name (GECOS) and home directory from the password
+    /// database, looked up only when needed (HOME unset, or a profile to name).
+    public var account: () -> Account?
     public var workingDirectory: String?
     /// Writes text; returns an errno-style failure reason, or nil on success.
     public var write: (Stream, String) -> String?
@@ -29,8 +28,8 @@ public struct Context {
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,
         utcOffset: @escaping (Timestamp) -> Int64, stdinIsTerminal: Bool, stdoutIsTerminal: Bool,
-        stderrIsTerminal: Bool, terminalColumns: Int?, accountName: String?, accountFullName: String?,
-        accountHome: String?, workingDirectory: String?, write: @escaping (Stream, String) -> String?
+        stderrIsTerminal: Bool, terminalColumns: Int?, account: @escaping () -> Account?,
+        workingDirectory: String?, write: @escaping (Stream, String) -> String?
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -40,10 +39,21 @@ public struct Context {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.terminalColumns = terminalColumns
-        self.accountName = accountName
-        self.accountFullName = accountFullName
-        self.accountHome = accountHome
+        self.account = account
         self.workingDirectory = workingDirectory
         self.write = write
+    }
+}
+
+/// An entry of the password database.
+public struct Account: Sendable {
+    public var name: String?
+    public var fullName: String?
+    public var home: String?
+
+    public init(name: String?, fullName: String?, home: String?) {
+        self.name = name
+        self.fullName = fullName
+        self.home = home
     }
 }

@@ -40,7 +40,8 @@ struct Session {
         do {
             return try DataLocation.resolve(
                 homeFlag: global.home, environment: context.environment, platform: DataLocation.currentPlatform,
-                accountHome: context.accountHome, workingDirectory: context.workingDirectory)
+                accountHome: context.environment["HOME"].map { $0.hasPrefix("/") } == true ? nil : context.account()?.home,
+                workingDirectory: context.workingDirectory)
         } catch {
             throw .configuration(error.message)
         }
@@ -59,8 +60,14 @@ struct Session {
         }
     }
 
-    /// Reads the whole circle, warning on stderr about other devices' logs that had to be
+    /// Reads the whole circle (from the private cache when nothing changed), warning on stderr about other devices' logs that had to be
     /// skipped (damaged, unreadable, or from a newer lifesignal).
+    func snapshot(_ store: Store) throws(CLIError) -> Store.Snapshot {
+        let snapshot = try storeCall { () throws(StoreError) in try store.snapshot() }
+        warn(snapshot.skipped)
+        return snapshot
+    }
+
     func readCircle(_ store: Store) throws(CLIError) -> Store.CircleRead {
         let read = try storeCall { () throws(StoreError) in try store.readCircle() }
         warn(read.skipped)
@@ -75,10 +82,11 @@ struct Session {
 
     /// The name for a profile nobody named: the account's full name, else its login name.
     var accountDisplayName: String {
-        let full = context.accountFullName?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)?
+        let account = context.account()
+        let full = account?.fullName?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)?
             .trimmingWhitespace
         if let full, Rules.problem(withText: full, field: "name") == nil { return full }
-        if let login = context.accountName ?? context.environment["USER"] ?? context.environment["LOGNAME"],
+        if let login = account?.name ?? context.environment["USER"] ?? context.environment["LOGNAME"],
             Rules.problem(withText: login, field: "name") == nil
         {
             return login

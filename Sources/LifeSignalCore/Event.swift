@@ -81,7 +81,11 @@ public struct Stamp: Comparable, Hashable, Sendable {
 }
 
 /// A setting together with the stamp of the event that set it (last writer wins).
-public struct Stamped<Value: Equatable & Sendable>: Equatable, Sendable {
+///
+/// `Value` is not required to be Equatable here but in the extension below: a generic
+/// requirement makes the runtime look up the conformance every time the type is first used
+/// from another module, which measurably slowed start-up.
+public struct Stamped<Value: Sendable>: Sendable {
     public var value: Value
     public var stamp: Stamp
 
@@ -97,3 +101,5 @@ public struct Stamped<Value: Equatable & Sendable>: Equatable, Sendable {
         return b.stamp > a.stamp ? b : a
     }
 }
+
+extension Stamped: Equatable where Value: Equatable {}

@@ -75,8 +75,17 @@ public enum JSONParser {
     public static let maximumDepth = 64
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
-        var scanner = Scanner(bytes: bytes)
-        return try scanner.document()
+        // The scanner reads through a buffer pointer: no bounds check per byte (every index
+        // is checked against `count` by the scanner itself).
+        let result: Result<JSON, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = Scanner(bytes: buffer)
+            do throws(JSONSyntaxError) {
+                return .success(try scanner.document())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
@@ -84,11 +93,11 @@ public enum JSONParser {
     }
 
     struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var depth = 0
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
             let offset = min(offset ?? index, bytes.count)
@@ -173,7 +182,6 @@ public enum JSONParser {
             try enter()
             index += 1
             var object = JSONObject()
-            var seen = Set<String>()
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -188,7 +196,9 @@ public enum JSONParser {
                 }
                 let keyOffset = index
                 let key = try string()
-                if !seen.insert(key).inserted {
+                // A linear check: lifesignal's objects have a handful of keys, and a Set per
+                // object cost more than the whole rest of the parse.
+                if object.pairs.contains(where: { $0.key == key }) {
                     throw error("duplicate key \"\(key)\"", at: keyOffset)
                 }
                 skipWhitespace()
@@ -280,6 +290,19 @@ public enum JSONParser {
         mutating func string() throws(JSONSyntaxError) -> String {
             let open = index
             index += 1
+            // Fast path: plain ASCII with no escapes, the common case, needs no copy or
+            // UTF-8 validation.
+            var scan = index
+            while scan < bytes.count {
+                let byte = bytes[scan]
+                if byte == UInt8(ascii: "\"") {
+                    let text = String(decoding: bytes[index..<scan], as: UTF8.self)
+                    index = scan + 1
+                    return text
+                }
+                if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
+                scan += 1
+            }
             var buffer: [UInt8] = []
             var runStart = index
             while true {
@@ -366,69 +389,82 @@ extension JSON {
     /// The value as text: `pretty` indents by two spaces, one key per line (for people and
     /// `jq`); otherwise compact. Key order is the object's own order.
     public func serialized(pretty: Bool = true) -> String {
-        var out = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The same text as UTF-8 bytes, written straight into a buffer (building a String piece
+    /// by piece cost most of a check-in).
+    public func serializedBytes(pretty: Bool = true) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(to: &out, pretty: pretty, indent: 0)
         return out
     }
 
-    private func write(to out: inout String, pretty: Bool, indent: Int) {
+    private static func newline(_ out: inout [UInt8], indent: Int) {
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x20, count: indent))
+    }
+
+    private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += String(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .double(let value): out.append(contentsOf: String(value).utf8)
         case .string(let value): JSON.writeString(value, to: &out)
         case .array(let elements):
             if elements.isEmpty {
-                out += "[]"
+                out.append(contentsOf: "[]".utf8)
                 return
             }
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { JSON.newline(&out, indent: indent + 2) }
                 element.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n" + String(repeating: " ", count: indent) }
-            out += "]"
+            if pretty { JSON.newline(&out, indent: indent) }
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
             if object.pairs.isEmpty {
-                out += "{}"
+                out.append(contentsOf: "{}".utf8)
                 return
             }
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, pair) in object.pairs.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { JSON.newline(&out, indent: indent + 2) }
                 JSON.writeString(pair.key, to: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(0x20) }
                 pair.value.write(to: &out, pretty: pretty, indent: indent + 2)
             }
-            if pretty { out += "\n" + String(repeating: " ", count: indent) }
-            out += "}"
+            if pretty { JSON.newline(&out, indent: indent) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20, 0x7F:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

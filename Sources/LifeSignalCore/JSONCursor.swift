@@ -14,11 +14,35 @@ public struct JSONShapeError: Error, Equatable, Sendable {
 /// reported as "`events[3].at`: expected a string, found a number".
 public struct JSONCursor: Sendable {
     public let value: JSON
-    public let path: String
+    /// The parent's path and this value's key or index; joined only when an error needs the
+    /// path (joining them for every field read cost more than reading the fields).
+    let parentPath: String
+    let step: Step
+
+    enum Step: Sendable {
+        case root(String)
+        case key(String)
+        case index(Int)
+    }
 
     public init(_ value: JSON, path: String = "") {
         self.value = value
-        self.path = path
+        parentPath = ""
+        step = .root(path)
+    }
+
+    init(_ value: JSON, parent: String, step: Step) {
+        self.value = value
+        parentPath = parent
+        self.step = step
+    }
+
+    public var path: String {
+        switch step {
+        case .root(let path): return path
+        case .key(let key): return parentPath.isEmpty ? key : "\(parentPath).\(key)"
+        case .index(let i): return "\(parentPath)[\(i)]"
+        }
     }
 
     public func fail(_ message: String) -> JSONShapeError {
@@ -38,12 +62,13 @@ public struct JSONCursor: Sendable {
 
     public func object() throws(JSONShapeError) -> JSONObjectCursor {
         guard case .object(let object) = value else { throw fail("expected an object, found \(kind)") }
-        return JSONObjectCursor(object: object, path: path)
+        return JSONObjectCursor(object: object, cursor: self)
     }
 
     public func array() throws(JSONShapeError) -> [JSONCursor] {
         guard case .array(let elements) = value else { throw fail("expected an array, found \(kind)") }
-        return elements.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]") }
+        let path = self.path
+        return elements.enumerated().map { JSONCursor($0.element, parent: path, step: .index($0.offset)) }
     }
 
     public func string() throws(JSONShapeError) -> String {
@@ -73,20 +98,20 @@ public struct JSONCursor: Sendable {
 /// The object form of `JSONCursor`.
 public struct JSONObjectCursor: Sendable {
     public let object: JSONObject
-    public let path: String
+    let cursor: JSONCursor
 
-    private func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    public var path: String { cursor.path }
 
     public func required(_ key: String) throws(JSONShapeError) -> JSONCursor {
         guard let value = object[key] else {
-            throw JSONShapeError(path: child(key), message: "missing")
+            throw JSONCursor(.null, parent: path, step: .key(key)).fail("missing")
         }
-        return JSONCursor(value, path: child(key))
+        return JSONCursor(value, parent: path, step: .key(key))
     }
 
     /// nil when the key is absent or null.
     public func optional(_ key: String) -> JSONCursor? {
         guard let value = object[key], value != .null else { return nil }
-        return JSONCursor(value, path: child(key))
+        return JSONCursor(value, parent: path, step: .key(key))
     }
 }

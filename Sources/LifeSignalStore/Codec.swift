@@ -106,9 +106,24 @@ enum Codec {
 
     // MARK: State summary of one device's events
 
-    static func encode(_ state: MemberState) -> JSON {
+    /// A stamp's fields; `explicitDevice` adds the device, for files that hold several
+    /// devices' facts (the private cache). In a device's own log the device is implied.
+    static func stamp(_ s: Stamp, explicitDevice: Bool) -> [(key: String, value: JSON)] {
+        var fields: [(key: String, value: JSON)] = [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))]
+        if explicitDevice { fields.append(("device", .string(s.device))) }
+        return fields
+    }
+
+    /// Reads a stamp; `device` is the implied device, or nil when each stamp names its own.
+    static func stamp(_ entry: JSONObjectCursor, device: String?) throws(JSONShapeError) -> Stamp {
+        let owner: String
+        if let device { owner = device } else { owner = try entry.required("device").string() }
+        return Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: owner, seq: try entry.required("seq").int())
+    }
+
+    static func encode(_ state: MemberState, explicitDevice: Bool = false) -> JSON {
         var o = JSONObject()
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))] }
+        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { Codec.stamp(s, explicitDevice: explicitDevice) }
         if let name = state.name { o["name"] = .object(JSONObject([("value", .string(name.value))] + stamp(name.stamp))) }
         if let interval = state.interval {
             o["interval"] = .object(JSONObject([("seconds", .int(interval.value.seconds))] + stamp(interval.stamp)))
@@ -126,12 +141,10 @@ enum Codec {
         return .object(o)
     }
 
-    static func decodeState(_ cursor: JSONCursor, device: String) throws(JSONShapeError) -> MemberState {
+    static func decodeState(_ cursor: JSONCursor, device: String?) throws(JSONShapeError) -> MemberState {
         let o = try cursor.object()
         var state = MemberState()
-        func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp {
-            Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
-        }
+        func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp { try Codec.stamp(entry, device: device) }
         if let c = o.optional("name") {
             let e = try c.object()
             state.name = Stamped(try e.required("value").string(), try stamp(e))
@@ -165,8 +178,44 @@ extension Codec {
     /// contacts and pings this device wrote. Every stamp in it is this device's.
     static func encode(_ circle: CircleState, member: String) -> JSON {
         guard case .object(var o) = encode(circle.members[member] ?? MemberState()) else { return .null }
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))] }
-        o["relations"] = .array(
+        for (key, value) in encodeFacts(circle, explicitDevice: false) { o[key] = value }
+        return .object(o)
+    }
+
+    static func decodeCircle(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError) -> CircleState {
+        var circle = CircleState()
+        circle.members[member] = try decodeState(cursor, device: device)
+        try decodeFacts(cursor.object(), device: device, into: &circle)
+        return circle
+    }
+
+    /// A merged `CircleState` of many devices (the private cache): every member, and stamps
+    /// that name their device.
+    static func encodeMerged(_ circle: CircleState) -> JSON {
+        var o = JSONObject()
+        o["members"] = .array(
+            circle.members.sorted { $0.key < $1.key }.map { id, state in
+                .object(JSONObject([("id", .string(id)), ("state", encode(state, explicitDevice: true))]))
+            })
+        for (key, value) in encodeFacts(circle, explicitDevice: true) { o[key] = value }
+        return .object(o)
+    }
+
+    static func decodeMerged(_ cursor: JSONCursor) throws(JSONShapeError) -> CircleState {
+        var circle = CircleState()
+        let o = try cursor.object()
+        for c in try o.required("members").array() {
+            let e = try c.object()
+            circle.members[try id(e.required("id"))] = try decodeState(e.required("state"), device: nil)
+        }
+        try decodeFacts(o, device: nil, into: &circle)
+        return circle
+    }
+
+    /// Relations, external contacts and pings.
+    static func encodeFacts(_ circle: CircleState, explicitDevice: Bool) -> [(key: String, value: JSON)] {
+        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { Codec.stamp(s, explicitDevice: explicitDevice) }
+        let relations: JSON = .array(
             circle.relations.sorted { ($0.key.low, $0.key.high) < ($1.key.low, $1.key.high) }.map { pair, value in
                 .object(JSONObject([("low", .string(pair.low)), ("high", .string(pair.high)), ("roles", value.value.map(encode) ?? .null)] + stamp(value.stamp)))
             })
@@ -176,8 +225,7 @@ extension Codec {
                 externals.append(.object(JSONObject([("owner", .string(owner)), ("id", .string(id)), ("contact", value.value.map(encode) ?? .null)] + stamp(value.stamp))))
             }
         }
-        o["externals"] = .array(externals)
-        o["pings"] = .array(
+        let pings: JSON = .array(
             circle.pings.values.sorted { $0.id < $1.id }.map { ping in
                 var entry = JSONObject([("id", .string(ping.id)), ("from", .string(ping.from)), ("to", .string(ping.to))])
                 entry["sent"] = ping.sent.map { .object(JSONObject(stamp($0))) } ?? .null
@@ -188,16 +236,11 @@ extension Codec {
                 }
                 return .object(entry)
             })
-        return .object(o)
+        return [("relations", relations), ("externals", .array(externals)), ("pings", pings)]
     }
 
-    static func decodeCircle(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError) -> CircleState {
-        var circle = CircleState()
-        circle.members[member] = try decodeState(cursor, device: device)
-        let o = try cursor.object()
-        func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp {
-            Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: device, seq: try entry.required("seq").int())
-        }
+    static func decodeFacts(_ o: JSONObjectCursor, device: String?, into circle: inout CircleState) throws(JSONShapeError) {
+        func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp { try Codec.stamp(entry, device: device) }
         for c in try o.required("relations").array() {
             let e = try c.object()
             let low = try id(e.required("low")), high = try id(e.required("high"))
@@ -223,6 +266,5 @@ extension Codec {
             }
             circle.pings[ping.id] = ping
         }
-        return circle
     }
 }

@@ -42,19 +42,32 @@ public struct DeviceLog: Equatable, Sendable {
         state.apply(event, member: member, device: device)
     }
 
+    /// The file's text: one field per line, the state on one line, one event per line — small
+    /// to write and read, yet a damaged spot still has a line number a person can go to.
     func encoded() -> [UInt8] {
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(Self.schemaVersion)),
-                ("member", .string(member)),
-                ("device", .string(device)),
-                ("lastSeq", .int(lastSeq)),
-                ("archivedThrough", .int(archivedThrough)),
-                ("clock", .int(clock)),
-                ("state", Codec.encode(state, member: member)),
-                ("events", .array(events.map(Codec.encode))),
-            ]))
-        return Array((json.serialized(pretty: true) + "\n").utf8)
+        let fields: [(String, JSON)] = [
+            ("schemaVersion", .int(Self.schemaVersion)),
+            ("member", .string(member)),
+            ("device", .string(device)),
+            ("lastSeq", .int(lastSeq)),
+            ("archivedThrough", .int(archivedThrough)),
+            ("clock", .int(clock)),
+            ("state", Codec.encode(state, member: member)),
+        ]
+        var out: [UInt8] = Array("{\n".utf8)
+        for (key, value) in fields {
+            out += JSON.string(key).serializedBytes(pretty: false)
+            out += Array(": ".utf8)
+            out += value.serializedBytes(pretty: false)
+            out += Array(",\n".utf8)
+        }
+        out += Array("\"events\": [".utf8)
+        for (i, event) in events.enumerated() {
+            out += Array((i == 0 ? "\n  " : ",\n  ").utf8)
+            out += Codec.encode(event).serializedBytes(pretty: false)
+        }
+        out += Array((events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
+        return out
     }
 
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
@@ -135,7 +148,7 @@ public struct ArchiveSegment: Equatable, Sendable {
                 ("device", .string(device)),
                 ("events", .array(events.map(Codec.encode))),
             ]))
-        return Array((json.serialized(pretty: false) + "\n").utf8)
+        return json.serializedBytes(pretty: false) + [0x0A]
     }
 
     func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {

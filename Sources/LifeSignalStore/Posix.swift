@@ -25,10 +25,53 @@ public enum Posix {
         case contents([UInt8])
     }
 
+    /// What identifies one version of a file or directory: a replaced file has a new inode, a
+    /// file changed in place a new size or times, a directory whose entries changed a new
+    /// mtime; ctime cannot be set back by any tool. `missing` keys an absent path.
+    public struct FileKey: Equatable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public var size: Int64
+        public var modified: Int64
+        public var changed: Int64
+
+        public static let missing = FileKey(device: 0, inode: 0, size: -1, modified: 0, changed: 0)
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
+
+        public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modified = modified
+            self.changed = changed
+        }
+    }
+
+    /// The key of whatever is at `path` now (not following a final symlink).
+    public static func key(_ path: String) -> FileKey {
+        var info = stat()
+        return lstat(path, &info) == 0 ? FileKey(info) : .missing
+    }
+
     /// The file's bytes, `.missing` when it does not exist (ENOENT), or an error for anything
     /// else — a directory, a symlink, no permission — so that "unreadable" is never taken for
     /// "first run".
     public static func read(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> ReadResult {
+        var key: FileKey = .missing
+        return try read(path, limit: limit, key: &key)
+    }
+
+    /// As `read`, also giving the key of the version read — taken from the open file before
+    /// reading, so a change during the read makes the key look stale, never the bytes.
+    public static func read(_ path: String, limit: Int = 64 << 20, key: inout FileKey) throws(SystemError) -> ReadResult {
+        key = .missing
         // O_NONBLOCK: a FIFO put in a file's place must not hang the command.
         let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         if fd < 0 {
@@ -39,6 +82,7 @@ public enum Posix {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError(operation: "stat", path: path, code: errno) }
+        key = FileKey(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw SystemError(operation: "read", path: path, code: EISDIR)
@@ -107,7 +151,9 @@ public enum Posix {
     /// new file: a temporary file in the same directory (O_EXCL|O_NOFOLLOW, mode 0600), every
     /// byte written, fsync, close, rename over the target, fsync of the directory. With
     /// `backup`, the old file is first hard-linked to `backup` (the last good copy).
-    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil) throws(SystemError) {
+    ///
+    /// `durable: false` skips both fsyncs, for a cache that may be lost but must never be torn.
+    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true) throws(SystemError) {
         let directory = Paths.parent(of: path)
         let temp = Paths.join(directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
         let fd = retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
@@ -127,7 +173,7 @@ public enum Posix {
                 if n < 0 { throw SystemError(operation: "write", path: temp, code: errno) }
                 offset += n
             }
-            if fullSync(fd) != 0 { throw SystemError(operation: "fsync", path: temp, code: errno) }
+            if durable, fullSync(fd) != 0 { throw SystemError(operation: "fsync", path: temp, code: errno) }
             closed = true
             if close(fd) != 0 { throw SystemError(operation: "close", path: temp, code: errno) }
             if let backup, exists(path) {
@@ -141,7 +187,7 @@ public enum Posix {
             _ = unlink(temp)
             throw error
         }
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     public static func syncDirectory(_ path: String) throws(SystemError) {

@@ -15,7 +15,7 @@ public struct Identity: Equatable, Sendable {
                 ("schemaVersion", .int(Self.schemaVersion)), ("member", .string(member)),
                 ("device", .string(device)), ("circle", .optional(circle)),
             ]))
-        return Array((json.serialized() + "\n").utf8)
+        return json.serializedBytes() + [0x0A]
     }
 
     static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> Identity {
@@ -122,11 +122,16 @@ public struct Store: Sendable {
 
     /// A device's log, or nil when that device has not written one yet.
     public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
+        var key = Posix.FileKey.missing
+        return try readLog(member: member, device: device, key: &key)
+    }
+
+    func readLog(member: String, device: String, key: inout Posix.FileKey) throws(StoreError) -> DeviceLog? {
         let path = logPath(member: member, device: device)
         let backup = path + ".bak"
         let result: Posix.ReadResult
         do {
-            result = try Posix.read(path)
+            result = try Posix.read(path, key: &key)
         } catch {
             throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
         }
@@ -161,6 +166,8 @@ public struct Store: Sendable {
         /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
         /// device from checking in; this device's own files are never skipped.
         public var skipped: [StoreError] = []
+        /// The key of every directory and log read, for the cache.
+        var entries: [CircleCache.Entry] = []
 
         public var state: CircleState {
             var state = CircleState()
@@ -169,12 +176,63 @@ public struct Store: Sendable {
         }
     }
 
+    /// The circle as one device sees it: its own log's state and everyone else's, merged.
+    public struct Snapshot: Sendable {
+        public var own: CircleState
+        public var others: CircleState
+        /// The highest Lamport clock among the other logs.
+        public var othersClock: Int64
+        public var skipped: [StoreError]
+
+        public var state: CircleState {
+            var state = others
+            state.merge(own)
+            return state
+        }
+    }
+
+    /// The circle's state for reading, from the private cache when no file changed since it
+    /// was built, else from every log (and then the cache is rebuilt).
+    public func snapshot() throws(StoreError) -> Snapshot {
+        if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
+            return Snapshot(own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [])
+        }
+        let read = try readCircle()
+        let snapshot = split(read)
+        if read.skipped.isEmpty {
+            CircleCache(
+                circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries, own: snapshot.own,
+                others: snapshot.others, othersClock: snapshot.othersClock
+            ).save(dataDirectory)
+        }
+        return snapshot
+    }
+
+    /// Separates this device's log from the others'.
+    func split(_ read: CircleRead) -> Snapshot {
+        var own = CircleState(), others = CircleState()
+        var clock: Int64 = 0
+        for log in read.logs {
+            if log.member == identity.member && log.device == identity.device {
+                own = log.state
+            } else {
+                others.merge(log.state)
+                clock = max(clock, log.clock)
+            }
+        }
+        return Snapshot(own: own, others: others, othersClock: clock, skipped: read.skipped)
+    }
+
     /// Every log in the circle. This device's own log must be readable; another device's log
     /// that is not is reported in `skipped`.
     public func readCircle() throws(StoreError) -> CircleRead {
         var read = CircleRead()
+        // Every key is taken before the listing or read it stands for: a change made meanwhile
+        // can only make the cache look stale.
+        read.entries.append(CircleCache.Entry(path: "members", key: Posix.key(Paths.join(circleDirectory, "members"))))
         for member in try members() {
             let devices: [String]
+            read.entries.append(CircleCache.Entry(path: "members/\(member)", key: Posix.key(memberDirectory(member))))
             do {
                 devices = try self.devices(of: member)
             } catch {
@@ -183,8 +241,12 @@ public struct Store: Sendable {
                 continue
             }
             for device in devices {
+                let relative = "members/\(member)/\(device)"
+                read.entries.append(CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
+                var key = Posix.FileKey.missing
                 do {
-                    if let log = try readLog(member: member, device: device) { read.logs.append(log) }
+                    if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
+                    read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: key))
                 } catch {
                     if member == identity.member && device == identity.device { throw error }
                     read.skipped.append(error)
@@ -252,9 +314,11 @@ public struct Store: Sendable {
 public struct Transaction {
     public let store: Store
     public internal(set) var log: DeviceLog
-    /// Every other log in the circle (this member's other devices and everyone else's), as
-    /// read under the lock.
-    public let otherLogs: [DeviceLog]
+    /// Every other log in the circle (this member's other devices and everyone else's),
+    /// merged, as read under the lock (or taken from the cache when none had changed).
+    public let others: CircleState
+    /// The highest Lamport clock among the other logs.
+    let othersClock: Int64
     /// Other devices' logs that could not be read and were left out.
     public let skipped: [StoreError]
     /// True when this transaction created the profile (the directory's first write).
@@ -263,15 +327,15 @@ public struct Transaction {
 
     /// The whole circle, including what this transaction recorded.
     public var circle: CircleState {
-        var state = log.state
-        for other in otherLogs { state.merge(other.state) }
+        var state = others
+        state.merge(log.state)
         return state
     }
 
     /// This member's state across all their devices, including what this transaction recorded.
     public var memberState: MemberState {
         var state = log.memberState
-        for other in otherLogs where other.member == log.member { state.merge(other.memberState) }
+        if let mine = others.members[log.member] { state.merge(mine) }
         return state
     }
 
@@ -280,8 +344,7 @@ public struct Transaction {
 
     /// Records a fact, with a Lamport clock above every clock in the circle as read.
     public mutating func record(_ body: EventBody, at time: Timestamp) {
-        let seen = otherLogs.map(\.clock).max() ?? 0
-        log.append(body, at: time, clock: max(log.clock, seen) + 1)
+        log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
         changed = true
     }
 }
@@ -342,10 +405,22 @@ extension Store {
         // one leaves it in archive/, where nothing else would ever remove it.
         sweepTemporaryFiles(in: Paths.join(deviceDirectory, "archive"))
         let existing = try store.readLog(member: member, device: device)
-        let read = try store.readCircle()
-        let others = read.logs.filter { !($0.member == member && $0.device == device) }
+        // Everyone else's logs: from the cache when none changed, else read (this device's own
+        // log was just read above, strictly).
+        var others: Snapshot
+        var entries: [CircleCache.Entry]
+        if let cache = CircleCache.load(store), cache.isCurrent(exceptOwn: true) {
+            others = Snapshot(own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [])
+            entries = cache.entries.filter { !$0.path.hasPrefix(cache.ownPrefix) }
+        } else {
+            let read = try store.readCircle()
+            others = store.split(read)
+            entries = read.entries.filter { !$0.path.hasPrefix("members/\(member)/\(device)") }
+            if !read.skipped.isEmpty { entries = [] }
+        }
         var transaction = Transaction(
-            store: store, log: existing ?? DeviceLog(member: member, device: device), otherLogs: others, skipped: read.skipped)
+            store: store, log: existing ?? DeviceLog(member: member, device: device), others: others.others,
+            othersClock: others.othersClock, skipped: others.skipped)
         transaction.createdProfile = created
         var generator = SystemRandomNumberGenerator()
         if created, case .ifMissing(let profile) = creation, profile.joining == nil {
@@ -357,6 +432,19 @@ extension Store {
         let value = try body(&transaction)
         if transaction.changed {
             try store.save(&transaction.log, hadValidFile: existing != nil)
+        }
+        // Refresh the cache with what this write knows: everyone else as read before it, and
+        // this device's directory and log as they are now. The directories above this device's
+        // keep their earlier keys (a write does not change them), except on the first write,
+        // which creates them — then the next read rebuilds the cache instead.
+        if transaction.skipped.isEmpty, !entries.isEmpty, !created, existing != nil {
+            let own = "members/\(member)/\(device)"
+            entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory)))
+            entries.append(CircleCache.Entry(path: own + "/log.json", key: Posix.key(store.logPath(member: member, device: device))))
+            CircleCache(
+                circle: store.circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
+                others: transaction.others, othersClock: transaction.othersClock
+            ).save(dataDirectory)
         }
         return (value, created)
     }

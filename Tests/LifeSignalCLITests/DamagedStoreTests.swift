@@ -298,9 +298,11 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .nulTail: try write(original.prefix(original.count / 3) + Data(count: original.count - original.count / 3))
         case .badCharacterOnLine3:
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            try #require(lines.count > 3 && lines[2].hasPrefix("  \""))
+            try #require(lines.count > 3 && lines[2].drop { $0 == " " }.hasPrefix("\""))
             var edited = lines.map(String.init)
-            edited[2] = "  x" + edited[2].dropFirst(2)
+            // A stray x where the third line's key should start: column 3 whether the file
+            // indents its lines (identity.json) or not (log.json).
+            edited[2] = "  x" + edited[2].drop { $0 == " " }
             try write(Data(edited.joined(separator: "\n").utf8))
         case .invalidUTF8:
             let position = try #require(text.utf8.firstIndex(of: UInt8(ascii: "-")))
@@ -308,14 +310,14 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
             bytes[text.utf8.distance(from: text.utf8.startIndex, to: position)] = 0xFF
             try write(bytes)
         case .wrongTypeSeq:
-            if text.contains("\"seq\": ") {
-                try replace("\"seq\": 1", "\"seq\": \"one\"")
+            if text.firstRange(of: #/"seq": ?1,/#) != nil {
+                try replace(#/"seq": ?1,/#, "\"seq\": \"one\",")
             } else {
                 try replace("\"schemaVersion\": 1", "\"schemaVersion\": \"one\"")
             }
         case .wrongTypeCheckIns:
-            if text.contains("\"checkIns\": ") {
-                try replace(#/"checkIns": \d+/#, "\"checkIns\": \"x\"")
+            if text.firstRange(of: #/"checkIns": ?\d+/#) != nil {
+                try replace(#/"checkIns": ?\d+/#, "\"checkIns\": \"x\"")
             } else {
                 try replace("\"schemaVersion\": 1", "\"schemaVersion\": [1]")
             }
@@ -339,12 +341,13 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .memberMismatch: try replace(fixture.member, UUID().uuidString.lowercased())
         case .seqAtInt64Max:
             // Consistent otherwise: the newest event, lastSeq and the state's stamp agree.
-            let last = try #require(text.firstMatch(of: #/"lastSeq": (\d+)/#)?.output.1)
+            let last = try #require(text.firstMatch(of: #/"lastSeq": ?(\d+)/#)?.output.1)
             try write(
                 Data(
-                    text.replacingOccurrences(of: "\"seq\": \(last)", with: "\"seq\": \(Int64.max)")
-                        .replacingOccurrences(of: "\"lastSeq\": \(last)", with: "\"lastSeq\": \(Int64.max)").utf8))
-        case .checkInsAtInt64Max: try replace(#/"checkIns": \d+/#, "\"checkIns\": \(Int64.max)")
+                    text.replacing(Regex<Substring>(verbatim: "\"seq\":\(last),"), with: "\"seq\":\(Int64.max),")
+                        .replacing(Regex<Substring>(verbatim: "\"seq\": \(last),"), with: "\"seq\": \(Int64.max),")
+                        .replacing(Regex<Substring>(verbatim: "\"lastSeq\": \(last),"), with: "\"lastSeq\": \(Int64.max),").utf8))
+        case .checkInsAtInt64Max: try replace(#/"checkIns": ?\d+/#, "\"checkIns\": \(Int64.max)")
         case .deviceMismatch:
             // The member line comes first; replace the device id on the "device" line only.
             try replace("\"device\": \"\(fixture.device)\"", "\"device\": \"\(UUID().uuidString.lowercased())\"")

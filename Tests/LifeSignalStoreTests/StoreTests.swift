@@ -109,3 +109,82 @@ import Testing
         #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).count == 10)
     }
 }
+
+/// The private read cache: used while no file changed, dropped as soon as one did, and never
+/// able to break a command.
+@Suite struct CircleCacheTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)").path
+    var ana: String { root + "/ana" }
+    var bea: String { root + "/bea" }
+    var circle: String { root + "/circle" }
+    static let t0 = Timestamp(seconds: 1_772_355_600)
+
+    func profile(_ name: String) -> NewProfile { NewProfile(name: name, interval: .hours(24), reminder: nil, circle: circle) }
+
+    func checkIn(_ directory: String, _ name: String, note: String) throws {
+        _ = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(profile(name)), now: Self.t0) { transaction in
+            transaction.record(.checkIn(note: note), at: Self.t0)
+        }
+    }
+
+    /// Rewrites the cache file with a marker name for Bea, keeping every key: if a snapshot
+    /// shows the marker, it came from the cache.
+    func plantMarker(bea member: String) throws {
+        let path = root + "/ana/cache.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"value\":\"Bea\""))
+        try text.replacingOccurrences(of: "\"value\":\"Bea\"", with: "\"value\":\"CACHED\"").write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    @Test func usedWhileNothingChangedAndDroppedWhenAPeerChanges() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let store = try Store.open(dataDirectory: ana)
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        #expect(try store.snapshot().state.members[beaId]?.name?.value == "Bea")
+        try plantMarker(bea: beaId)
+        #expect(try store.snapshot().state.members[beaId]?.name?.value == "CACHED", "an unchanged circle is read from the cache")
+        // Bea checks in: her log changes, so Ana's next read ignores the cache.
+        try checkIn(bea, "Bea", note: "b2")
+        let fresh = try store.snapshot().state
+        #expect(fresh.members[beaId]?.name?.value == "Bea")
+        #expect(fresh.members[beaId]?.lastCheckIn?.note == "b2")
+    }
+
+    @Test func aNewMemberInvalidatesIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        let store = try Store.open(dataDirectory: ana)
+        #expect(try store.snapshot().state.members.count == 1)
+        try checkIn(root + "/carl", "Carl", note: "c1")
+        #expect(try store.snapshot().state.members.count == 2)
+    }
+
+    @Test func aWriterKeepsItCurrentAndUsesItForOthers() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let store = try Store.open(dataDirectory: ana)
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        _ = try store.snapshot()
+        try plantMarker(bea: beaId)
+        // Ana's write takes Bea from the cache and rewrites it with Ana's new check-in.
+        try checkIn(ana, "Ana", note: "a2")
+        let state = try store.snapshot().state
+        #expect(state.members[beaId]?.name?.value == "CACHED")
+        #expect(state.members[store.identity.member]?.lastCheckIn?.note == "a2")
+        #expect(state.members[store.identity.member]?.checkInCount == 2)
+    }
+
+    @Test(arguments: ["", "{", "\u{0}\u{0}", #"{"schemaVersion": 99}"#, #"{"schemaVersion": 1, "circle": "/elsewhere"}"#])
+    func aDamagedOrForeignCacheIsIgnored(content: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try content.write(toFile: ana + "/cache.json", atomically: false, encoding: .utf8)
+        let store = try Store.open(dataDirectory: ana)
+        #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a1")
+        try checkIn(ana, "Ana", note: "a2")
+        #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a2")
+    }
+}

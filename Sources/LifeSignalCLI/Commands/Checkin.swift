@@ -80,7 +80,7 @@ enum CheckinCommand {
 
     static func status(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let state = try session.readCircle(store).state.members[store.identity.member] ?? MemberState()
+        let state = try session.snapshot(store).state.members[store.identity.member] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         Render.clockWarning(status, session: session)
         try session.output.json(Render.checkInJSON(status))
@@ -162,7 +162,7 @@ enum CheckinCommand {
     }
 
     private static func showSetting(session: inout Session, store: Store, _ text: (CheckInStatus) -> String) throws(CLIError) -> ExitCode {
-        let state = try session.readCircle(store).state.members[store.identity.member] ?? MemberState()
+        let state = try session.snapshot(store).state.members[store.identity.member] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         try session.output.json(Render.checkInJSON(status))
         try session.output.line(text(status))

@@ -230,7 +230,7 @@ enum ContactsCommand {
 
     static func list(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let circle = try session.readCircle(store).state
+        let circle = try session.snapshot(store).state
         let me = store.identity.member
         var contacts = Render.orderedContacts(circle.contacts(of: me), circle: circle, me: me, now: session.now)
         if invocation.flag("responders") { contacts = contacts.filter { $0.roles.responder } }
@@ -257,7 +257,7 @@ enum ContactsCommand {
 
     static func show(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let circle = try session.readCircle(store).state
+        let circle = try session.snapshot(store).state
         let me = store.identity.member
         let contact = try find(invocation.argument(0) ?? "", in: circle.contacts(of: me), path: invocation.path)
         try session.output.json(["contact": Render.contactJSON(contact, circle: (circle, me), session: session)])

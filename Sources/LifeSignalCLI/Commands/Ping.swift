@@ -105,7 +105,7 @@ enum PingCommand {
 
     static func list(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let circle = try session.readCircle(store).state
+        let circle = try session.snapshot(store).state
         let all = entries(circle: circle, me: store.identity.member, now: session.now)
         let incoming = all.filter { $0.incoming && $0.state == "pending" }
         let outgoing = all.filter { !$0.incoming && $0.state == "pending" }

@@ -13,7 +13,7 @@ enum StatusCommand {
     static func run(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
         let me = store.identity.member
-        let circle = try session.readCircle(store).state
+        let circle = try session.snapshot(store).state
         let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         let incoming = PingCommand.entries(circle: circle, me: me, now: session.now).filter { $0.incoming && $0.state == "pending" }
