@@ -19,22 +19,33 @@ public enum LifeSignal {
                 global = g
                 var output = Output(context: context, global: g)
                 try output.raw(Help.page(for: spec(at: path), path: path, width: width(context)))
+                try output.flush()
                 return ExitCode.ok.rawValue
             case .helpTopic(let name, let g):
                 global = g
                 var output = Output(context: context, global: g)
                 if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) { try output.raw(topic.text()) }
+                try output.flush()
                 return ExitCode.ok.rawValue
             case .version(let g):
                 global = g
                 var output = Output(context: context, global: g)
                 try output.raw("lifesignal \(CommandTable.version)\n")
+                try output.flush()
                 return ExitCode.ok.rawValue
             case .run(let spec, let invocation):
                 global = invocation.global
                 var session = try Session(context: context, global: invocation.global)
                 guard let run = spec.run else { return ExitCode.ok.rawValue }
-                return try run(invocation, &session).rawValue
+                do throws(CLIError) {
+                    let code = try run(invocation, &session)
+                    try session.output.flush()
+                    return code.rawValue
+                } catch {
+                    // What the command printed before failing still goes out, before the error.
+                    try? session.output.flush()
+                    throw error
+                }
             }
         } catch {
             return report(error, context: context, global: global)

@@ -136,6 +136,9 @@ struct Output {
     let global: GlobalOptions
     let color: Bool
     private(set) var pipeClosed = false
+    /// Text waiting to be written: stdout goes out in one write at the end of the run (or
+    /// when it grows large), not one system call per line.
+    private var pending = ""
 
     init(context: Context, global: GlobalOptions) {
         self.context = context
@@ -163,6 +166,15 @@ struct Output {
 
     private mutating func emit(_ text: String) throws(CLIError) {
         guard !pipeClosed else { return }
+        pending += text
+        if pending.utf8.count > 32 * 1024 { try flush() }
+    }
+
+    /// Writes what is pending to stdout.
+    mutating func flush() throws(CLIError) {
+        guard !pipeClosed, !pending.isEmpty else { return }
+        let text = pending
+        pending = ""
         if let failure = context.write(.standardOutput, text) {
             if failure == "EPIPE" {
                 pipeClosed = true

@@ -26,7 +26,8 @@ extension CircleState {
         for (id, contact, stamp) in externalContacts(of: member) {
             list.append(Contact(id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false), since: stamp, external: contact))
         }
-        return list.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        // Sort keys computed once, not in every comparison.
+        return list.map { ($0.name.lowercased(), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
     }
 }
 

@@ -63,13 +63,11 @@ public struct DependentStatus: Equatable, Sendable {
     /// dependent who never checked in comes first among the others, as in the app's Time Left
     /// sort); then by name.
     public static func sorted<T>(_ items: [T], status: (T) -> DependentStatus, name: (T) -> String) -> [T] {
-        items.sorted { a, b in
-            let sa = status(a), sb = status(b)
-            if sa.kind.priority != sb.kind.priority { return sa.kind.priority < sb.kind.priority }
-            let la = sa.checkIn.timeLeft?.seconds ?? Int64.min
-            let lb = sb.checkIn.timeLeft?.seconds ?? Int64.min
-            if la != lb { return la < lb }
-            return name(a).lowercased() < name(b).lowercased()
+        items.map { item in
+            let s = status(item)
+            return (s.kind.priority, s.checkIn.timeLeft?.seconds ?? Int64.min, name(item).lowercased(), item)
         }
+        .sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        .map(\.3)
     }
 }

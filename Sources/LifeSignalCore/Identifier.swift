@@ -16,7 +16,7 @@ public enum Identifier {
     /// True for the lower-case 8-4-4-4-12 hex form; ids from files are checked with this
     /// before they are used in a path.
     public static func isValid(_ text: String) -> Bool {
-        let b = Array(text.utf8)
+        let b = text.utf8
         guard b.count == 36 else { return false }
         for (i, byte) in b.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {

@@ -12,11 +12,12 @@ public struct JSONShapeError: Error, Equatable, Sendable {
 
 /// Reads typed values out of a parsed `JSON`, remembering the path so that a wrong type is
 /// reported as "`events[3].at`: expected a string, found a number".
+///
+/// The path is a chain of parent nodes, one per object or array entered, turned into text only
+/// when an error is reported: building it for every field read cost more than reading them.
 public struct JSONCursor: Sendable {
     public let value: JSON
-    /// The parent's path and this value's key or index; joined only when an error needs the
-    /// path (joining them for every field read cost more than reading the fields).
-    let parentPath: String
+    let parent: PathNode?
     let step: Step
 
     enum Step: Sendable {
@@ -25,24 +26,46 @@ public struct JSONCursor: Sendable {
         case index(Int)
     }
 
+    final class PathNode: Sendable {
+        let parent: PathNode?
+        let step: Step
+
+        init(parent: PathNode?, step: Step) {
+            self.parent = parent
+            self.step = step
+        }
+    }
+
     public init(_ value: JSON, path: String = "") {
         self.value = value
-        parentPath = ""
+        parent = nil
         step = .root(path)
     }
 
-    init(_ value: JSON, parent: String, step: Step) {
+    init(_ value: JSON, parent: PathNode?, step: Step) {
         self.value = value
-        parentPath = parent
+        self.parent = parent
         self.step = step
     }
 
+    var node: PathNode { PathNode(parent: parent, step: step) }
+
     public var path: String {
-        switch step {
-        case .root(let path): return path
-        case .key(let key): return parentPath.isEmpty ? key : "\(parentPath).\(key)"
-        case .index(let i): return "\(parentPath)[\(i)]"
+        var steps = [step]
+        var current = parent
+        while let node = current {
+            steps.append(node.step)
+            current = node.parent
         }
+        var text = ""
+        for step in steps.reversed() {
+            switch step {
+            case .root(let root): text = root
+            case .key(let key): text = text.isEmpty ? key : text + "." + key
+            case .index(let i): text += "[\(i)]"
+            }
+        }
+        return text
     }
 
     public func fail(_ message: String) -> JSONShapeError {
@@ -62,13 +85,13 @@ public struct JSONCursor: Sendable {
 
     public func object() throws(JSONShapeError) -> JSONObjectCursor {
         guard case .object(let object) = value else { throw fail("expected an object, found \(kind)") }
-        return JSONObjectCursor(object: object, cursor: self)
+        return JSONObjectCursor(object: object, node: node)
     }
 
     public func array() throws(JSONShapeError) -> [JSONCursor] {
         guard case .array(let elements) = value else { throw fail("expected an array, found \(kind)") }
-        let path = self.path
-        return elements.enumerated().map { JSONCursor($0.element, parent: path, step: .index($0.offset)) }
+        let node = self.node
+        return elements.enumerated().map { JSONCursor($0.element, parent: node, step: .index($0.offset)) }
     }
 
     public func string() throws(JSONShapeError) -> String {
@@ -98,20 +121,20 @@ public struct JSONCursor: Sendable {
 /// The object form of `JSONCursor`.
 public struct JSONObjectCursor: Sendable {
     public let object: JSONObject
-    let cursor: JSONCursor
+    let node: JSONCursor.PathNode
 
-    public var path: String { cursor.path }
+    public var path: String { JSONCursor(.null, parent: node.parent, step: node.step).path }
 
     public func required(_ key: String) throws(JSONShapeError) -> JSONCursor {
         guard let value = object[key] else {
-            throw JSONCursor(.null, parent: path, step: .key(key)).fail("missing")
+            throw JSONCursor(.null, parent: node, step: .key(key)).fail("missing")
         }
-        return JSONCursor(value, parent: path, step: .key(key))
+        return JSONCursor(value, parent: node, step: .key(key))
     }
 
     /// nil when the key is absent or null.
     public func optional(_ key: String) -> JSONCursor? {
         guard let value = object[key], value != .null else { return nil }
-        return JSONCursor(value, parent: path, step: .key(key))
+        return JSONCursor(value, parent: node, step: .key(key))
     }
 }

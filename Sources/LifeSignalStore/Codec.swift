@@ -108,17 +108,24 @@ enum Codec {
 
     /// A stamp's fields; `explicitDevice` adds the device, for files that hold several
     /// devices' facts (the private cache). In a device's own log the device is implied.
+    ///
+    /// The cache's form also writes the time as seconds: it is read on every run and never by
+    /// people, and parsing an RFC 3339 text per stamp was a large part of reading it.
     static func stamp(_ s: Stamp, explicitDevice: Bool) -> [(key: String, value: JSON)] {
-        var fields: [(key: String, value: JSON)] = [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))]
-        if explicitDevice { fields.append(("device", .string(s.device))) }
-        return fields
+        if explicitDevice {
+            return [("at", .int(s.at.seconds)), ("clock", .int(s.clock)), ("seq", .int(s.seq)), ("device", .string(s.device))]
+        }
+        return [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))]
     }
 
-    /// Reads a stamp; `device` is the implied device, or nil when each stamp names its own.
+    /// Reads a stamp; `device` is the implied device, or nil when each stamp names its own
+    /// (the cache's form).
     static func stamp(_ entry: JSONObjectCursor, device: String?) throws(JSONShapeError) -> Stamp {
-        let owner: String
-        if let device { owner = device } else { owner = try entry.required("device").string() }
-        return Stamp(clock: try entry.required("clock").int(), at: try entry.required("at").timestamp(), device: owner, seq: try entry.required("seq").int())
+        let clock = try entry.required("clock").int(), seq = try entry.required("seq").int()
+        if let device {
+            return Stamp(clock: clock, at: try entry.required("at").timestamp(), device: device, seq: seq)
+        }
+        return Stamp(clock: clock, at: Timestamp(seconds: try entry.required("at").int()), device: try entry.required("device").string(), seq: seq)
     }
 
     static func encode(_ state: MemberState, explicitDevice: Bool = false) -> JSON {

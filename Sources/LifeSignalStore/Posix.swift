@@ -88,16 +88,25 @@ public enum Posix {
         case S_IFDIR: throw SystemError(operation: "read", path: path, code: EISDIR)
         default: throw SystemError(operation: "read", path: path, code: EINVAL)
         }
+        // Read straight into a buffer of the file's size (plus one byte, to notice growth),
+        // without zeroing a scratch buffer first.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var capacity = Int(info.st_size) + 1
         while true {
-            let n = chunk.withUnsafeMutableBytes { buffer in retrying { Glibc_read(fd, buffer.baseAddress, buffer.count) } }
-            if n < 0 { throw SystemError(operation: "read", path: path, code: errno) }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
+            if bytes.count + 1 > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
+            let start = bytes.count
+            var failure: Int32 = 0
+            var ended = false
+            bytes += [UInt8](unsafeUninitializedCapacity: max(capacity, 4096)) { buffer, initialized in
+                let n = retrying { Glibc_read(fd, buffer.baseAddress, buffer.count) }
+                if n < 0 { failure = errno } else if n == 0 { ended = true }
+                initialized = max(0, n)
+            }
+            if failure != 0 { throw SystemError(operation: "read", path: path, code: failure) }
+            if ended || bytes.count == start { break }
+            capacity = 64 * 1024
         }
+        if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
         return .contents(bytes)
     }
 
@@ -257,6 +266,10 @@ public enum Paths {
     /// Removes `.` components and repeated or trailing slashes; `..` is left alone (it may
     /// cross a symlink, so it is the file system's to resolve).
     public static func normalize(_ path: String) -> String {
+        // Most paths are already clean; splitting and joining them showed up in start-up.
+        if !path.contains("//") && !path.contains("/./") && !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasPrefix("./") && path != "." {
+            return path.isEmpty ? "." : path
+        }
         let absolute = path.hasPrefix("/")
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         let body = parts.joined(separator: "/")

@@ -13,7 +13,7 @@ enum PingCommand {
     static let sendSpec = CommandSpec(
         name: "send",
         abstract: "Ping one of your dependents.",
-        arguments: [ArgumentSpec(name: "dependent", kind: .contact, optional: false, help: "The dependent: a name, an id, or the first characters of an id.")],
+        arguments: [ArgumentSpec(name: "dependent", kind: .contact, optional: false, help: "The dependent: a name, an id, or the first characters of an id.", completion: .dependents)],
         run: { invocation, session throws(CLIError) in try send(invocation, &session) })
 
     static let listSpec = CommandSpec(
@@ -25,14 +25,14 @@ enum PingCommand {
     static let respondSpec = CommandSpec(
         name: "respond",
         abstract: "Answer a ping (or, with --all, every ping, which also checks you in).",
-        arguments: [ArgumentSpec(name: "ping-or-responder", kind: .ping, optional: true, help: "The ping's id (or its first characters), or the responder who sent it.")],
+        arguments: [ArgumentSpec(name: "ping-or-responder", kind: .ping, optional: true, help: "The ping's id (or its first characters), or the responder who sent it.", completion: .respondersPinging)],
         options: [.flag("all", "Check in and answer every pending ping.")],
         run: { invocation, session throws(CLIError) in try respond(invocation, &session) })
 
     static let clearSpec = CommandSpec(
         name: "clear",
         abstract: "Cancel a ping you sent; the dependent sees it was cancelled.",
-        arguments: [ArgumentSpec(name: "ping-or-dependent", kind: .ping, optional: false, help: "The ping's id (or its first characters), or the dependent it went to.")],
+        arguments: [ArgumentSpec(name: "ping-or-dependent", kind: .ping, optional: false, help: "The ping's id (or its first characters), or the dependent it went to.", completion: .pingedDependents)],
         run: { invocation, session throws(CLIError) in try clear(invocation, &session) })
 
     // MARK: - send
@@ -73,8 +73,8 @@ enum PingCommand {
         var state: String
     }
 
-    static func entries(circle: CircleState, me: String, now: Timestamp) -> [Entry] {
-        let names = Dictionary(circle.contacts(of: me).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    static func entries(circle: CircleState, me: String, now: Timestamp, contacts: [Contact]? = nil) -> [Entry] {
+        let names = Dictionary((contacts ?? circle.contacts(of: me)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return circle.pings(involving: me).map { ping, sent in
             let incoming = ping.to == me
             let other = incoming ? ping.from : ping.to

@@ -16,8 +16,9 @@ enum StatusCommand {
         let circle = try session.snapshot(store).state
         let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
-        let incoming = PingCommand.entries(circle: circle, me: me, now: session.now).filter { $0.incoming && $0.state == "pending" }
-        let attention = Render.orderedContacts(circle.contacts(of: me), circle: circle, me: me, now: session.now).compactMap { contact in
+        let contacts = circle.contacts(of: me)
+        let incoming = PingCommand.entries(circle: circle, me: me, now: session.now, contacts: contacts).filter { $0.incoming && $0.state == "pending" }
+        let attention = Render.orderedContacts(contacts, circle: circle, me: me, now: session.now).compactMap { contact in
             Render.dependentStatus(contact.id, circle: circle, me: me, now: session.now).flatMap { status in
                 [.alert, .nonResponsive, .pinged].contains(status.kind) ? (contact, status) : nil
             }
