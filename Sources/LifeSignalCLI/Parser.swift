@@ -63,8 +63,16 @@ enum Parser {
             let token = arguments[index]
             index += 1
             if helpPath != nil {
-                // `lifesignal help checkin interval`: the rest names the command.
-                if !token.hasPrefix("-") { helpPath?.append(token) }
+                // `lifesignal help checkin interval`: the rest names the command. Options are
+                // ignored, and so is the value of one that takes a value (`--home DIR`), which
+                // is not a command name.
+                if token.hasPrefix("--"), !token.contains("="),
+                    let option = CommandTable.globalOptions.first(where: { "--" + $0.long == token }), option.takesValue
+                {
+                    index += 1
+                } else if !token.hasPrefix("-") {
+                    helpPath?.append(token)
+                }
                 continue
             }
             if !optionsEnded, token == "--" {

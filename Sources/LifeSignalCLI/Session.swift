@@ -180,13 +180,19 @@ struct Output {
                 pipeClosed = true
                 return
             }
-            throw .outputFailed("cannot write to standard output: \(failure)")
+            throw .outputFailed("cannot write to standard output: \(failure). Anything the command recorded was kept; check with 'lifesignal status'")
         }
     }
 
     /// A remark for the person at the terminal, on stderr (not with `--quiet`).
     func note(_ text: String) {
         guard !global.quiet else { return }
+        if global.json {
+            // With --json, stderr carries JSON too, so a script can parse everything it gets.
+            let json: JSON = ["note": .string(text)]
+            _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
+            return
+        }
         _ = context.write(.standardError, "lifesignal: \(text)\n")
     }
 

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import LifeSignalCore
 
 /// Which member and device this data directory is, and where its circle is. Private to this
@@ -101,6 +108,10 @@ public struct Store: Sendable {
                 return nil
             }
         } catch let error as SystemError {
+            if error.code == ENOTDIR {
+                // A part of the data directory's path is a file: it cannot exist there at all.
+                throw StoreError.cannotCreate(path: dataDirectory, reason: "a part of that path is a file, not a directory")
+            }
             throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
         } catch let error as StoreError {
             throw error
@@ -366,6 +377,9 @@ extension Store {
         do {
             try Posix.makeDirectories(dataDirectory)
         } catch {
+            if error.code == EEXIST || error.code == ENOTDIR {
+                throw StoreError.cannotCreate(path: dataDirectory, reason: "a part of that path is a file, not a directory")
+            }
             throw StoreError.cannotCreate(path: error.path, reason: error.reason)
         }
         let lock: FileLock
@@ -374,6 +388,11 @@ extension Store {
         } catch let busy as FileLock.Busy {
             throw StoreError.lockBusy(path: busy.path, waitedSeconds: busy.waitedSeconds)
         } catch let error as SystemError {
+            if error.code == EISDIR || error.code == ELOOP || error.code == ENXIO {
+                // Something other than a plain file sits where the lock file belongs.
+                throw StoreError.unreadable(
+                    path: error.path, reason: "\(error.reason); it must be a plain file (lifesignal creates it again if it is removed)", backup: nil)
+            }
             throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
         }
         defer { lock.release() }

@@ -134,7 +134,10 @@ final class LockHolder {
             let run = home.shell("\(arguments) > /dev/full")
             #expect(run.code == code, "\(arguments)")
             if code == 74 {
-                #expect(run.stderr == "lifesignal: error: cannot write to standard output: No space left on device\n", "\(arguments)")
+                #expect(
+                    run.stderr
+                        == "lifesignal: error: cannot write to standard output: No space left on device. Anything the command recorded was kept; check with 'lifesignal status'\n",
+                    "\(arguments)")
             }
         }
         let json = home.shell("status --json > /dev/full")
