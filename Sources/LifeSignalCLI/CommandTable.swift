@@ -23,7 +23,7 @@ enum CommandTable {
             Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
             """,
         subcommands: [
-            InitCommand.spec, CheckinCommand.spec, ContactsCommand.spec, PingCommand.spec, StatusCommand.spec,
+            InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec, NotifyCommand.spec, StatusCommand.spec,
             CompletionCommand.spec, ManCommand.spec,
         ])
 

@@ -24,12 +24,14 @@ public struct Context {
     public var workingDirectory: String?
     /// Writes text; returns an errno-style failure reason, or nil on success.
     public var write: (Stream, String) -> String?
+    /// Reads one line from stdin (for confirmations); nil at end of input.
+    public var readLine: () -> String?
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,
         utcOffset: @escaping (Timestamp) -> Int64, stdinIsTerminal: Bool, stdoutIsTerminal: Bool,
         stderrIsTerminal: Bool, terminalColumns: Int?, account: @escaping () -> Account?,
-        workingDirectory: String?, write: @escaping (Stream, String) -> String?
+        workingDirectory: String?, write: @escaping (Stream, String) -> String?, readLine: @escaping () -> String?
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -42,6 +44,7 @@ public struct Context {
         self.account = account
         self.workingDirectory = workingDirectory
         self.write = write
+        self.readLine = readLine
     }
 }
 

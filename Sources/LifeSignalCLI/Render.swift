@@ -87,7 +87,8 @@ extension Render {
     static func dependentStatus(_ id: String, circle: CircleState, me: String, now: Timestamp) -> DependentStatus? {
         guard let roles = circle.roles(of: me, toward: id), roles.dependent else { return nil }
         let ping = circle.pendingPing(from: me, to: id)
-        return DependentStatus(member: circle.members[id] ?? MemberState(), alertSince: nil, pendingPingSent: ping?.sent?.at, now: now)
+        let member = circle.members[id] ?? MemberState()
+        return DependentStatus(member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
     }
 
     /// Dependents first in the app's priority order, then everyone else by name.

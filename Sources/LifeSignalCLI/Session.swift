@@ -96,12 +96,12 @@ struct Session {
 
     /// Runs a write under the store's lock, creating the profile with defaults if this is the
     /// first write, and says so once on stderr.
-    func update<T>(creation: Store.Creation? = nil, announce: Bool = true, _ body: (inout Transaction) throws -> T) throws(CLIError) -> T {
+    func update<T>(creation: Store.Creation? = nil, announce: Bool = true, feed: Bool = false, _ body: (inout Transaction) throws -> T) throws(CLIError) -> T {
         let creation = creation ?? .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil))
         let directory = try dataDirectory()
         do {
             var skipped: [StoreError] = []
-            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now) { transaction in
+            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed) { transaction in
                 skipped = transaction.skipped
                 return try body(&transaction)
             }

@@ -113,7 +113,7 @@ public struct CircleState: Equatable, Sendable {
     public mutating func apply(_ event: Event, member: String, device: String) {
         let stamp = Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq)
         switch event.body {
-        case .checkIn, .nameSet, .intervalSet, .reminderSet, .codeSet:
+        case .checkIn, .nameSet, .intervalSet, .reminderSet, .codeSet, .alertRaised, .alertEnded, .preferencesSet:
             members[member, default: MemberState()].apply(event, device: device)
         case .relationSet(let other, let roles):
             let pair = Pair(member, other)

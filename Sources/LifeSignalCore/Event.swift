@@ -35,6 +35,12 @@ public enum EventBody: Equatable, Sendable {
     /// A ping from `from` to `to` ended: answered by the dependent, cleared by the pinger, or
     /// cancelled because the dependent role was removed.
     case pingEnded(id: String, from: String, to: String, end: Ping.End)
+    /// I raised a manual emergency alert.
+    case alertRaised(id: String, message: String?)
+    /// I ended my alert.
+    case alertEnded(id: String)
+    /// My feed settings and my own delivery channels.
+    case preferencesSet(FeedPreferences)
 
     /// The name written in the `type` field of stored events.
     public var typeName: String {
@@ -48,6 +54,9 @@ public enum EventBody: Equatable, Sendable {
         case .externalSet: return "externalSet"
         case .pingSent: return "pingSent"
         case .pingEnded: return "pingEnded"
+        case .alertRaised: return "alertRaised"
+        case .alertEnded: return "alertEnded"
+        case .preferencesSet: return "preferencesSet"
         }
     }
 }

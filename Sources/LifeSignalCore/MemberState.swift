@@ -9,6 +9,9 @@ public struct MemberState: Equatable, Sendable {
     public var reminder: Stamped<TimeSpan?>?
     /// The current invite code.
     public var code: Stamped<String>?
+    /// Every alert this member raised, by id.
+    public var alerts: [String: AlertRecord] = [:]
+    public var preferences: Stamped<FeedPreferences>?
     public var lastCheckIn: CheckIn?
     /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
     public var checkInCount: Int64 = 0
@@ -40,7 +43,18 @@ public struct MemberState: Equatable, Sendable {
         case .intervalSet(let value): interval = Stamped.latest(interval, Stamped(value, stamp))
         case .reminderSet(let value): reminder = Stamped.latest(reminder, Stamped(value, stamp))
         case .codeSet(let value): code = Stamped.latest(code, Stamped(value, stamp))
-        case .relationSet, .externalSet, .pingSent, .pingEnded: break  // circle facts: see CircleState
+        case .alertRaised(let id, let message):
+            var record = AlertRecord(id: id)
+            record.start = stamp
+            record.message = message
+            alerts[id, default: AlertRecord(id: id)].merge(record)
+        case .alertEnded(let id):
+            var record = AlertRecord(id: id)
+            record.end = stamp
+            alerts[id, default: AlertRecord(id: id)].merge(record)
+        case .preferencesSet(let value): preferences = Stamped.latest(preferences, Stamped(value, stamp))
+        case .relationSet, .externalSet, .pingSent, .pingEnded:
+            break  // circle facts: see CircleState
         }
     }
 
@@ -50,11 +64,20 @@ public struct MemberState: Equatable, Sendable {
         interval = Stamped.latest(interval, other.interval)
         reminder = Stamped.latest(reminder, other.reminder)
         code = Stamped.latest(code, other.code)
+        preferences = Stamped.latest(preferences, other.preferences)
+        for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs
         }
         checkInCount += other.checkInCount
     }
+
+    /// The alert raised most recently that has not ended.
+    public var activeAlert: AlertRecord? {
+        alerts.values.filter(\.isActive).max { ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id) }
+    }
+
+    public var effectivePreferences: FeedPreferences { preferences?.value ?? FeedPreferences() }
 
     public var effectiveInterval: TimeSpan { interval?.value ?? Rules.defaultInterval }
     public var effectiveReminder: TimeSpan? { reminder.map(\.value) ?? Rules.defaultReminder }

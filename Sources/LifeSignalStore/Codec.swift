@@ -30,6 +30,11 @@ enum Codec {
             object["from"] = .string(from)
             object["to"] = .string(to)
             object["end"] = .string(end.rawValue)
+        case .alertRaised(let id, let message):
+            object["id"] = .string(id)
+            if let message { object["message"] = .string(message) }
+        case .alertEnded(let id): object["id"] = .string(id)
+        case .preferencesSet(let preferences): object["preferences"] = encode(preferences)
         }
         return .object(object)
     }
@@ -62,6 +67,9 @@ enum Codec {
             let endCursor = try o.required("end")
             guard let end = Ping.End(rawValue: try endCursor.string()) else { throw endCursor.fail("unknown ping end") }
             body = .pingEnded(id: try id(o.required("id")), from: try id(o.required("from")), to: try id(o.required("to")), end: end)
+        case "alertRaised": body = .alertRaised(id: try id(o.required("id")), message: try o.optional("message")?.string())
+        case "alertEnded": body = .alertEnded(id: try id(o.required("id")))
+        case "preferencesSet": body = .preferencesSet(try preferences(o.required("preferences")))
         case let other: throw type.fail("unknown event type \"\(other)\"")
         }
         return Event(seq: seq, at: at, clock: clock, body: body)
@@ -104,6 +112,26 @@ enum Codec {
         return ExternalContact(name: try o.required("name").string(), notify: try strings("notify"), email: try strings("email"), phone: try strings("phone"))
     }
 
+    static func encode(_ p: FeedPreferences) -> JSON {
+        .object(
+            JSONObject([
+                ("category", .optional(p.category?.rawValue)), ("unreadOnly", .bool(p.unreadOnly)),
+                ("channels", .array(p.channels.map(JSON.string))),
+            ]))
+    }
+
+    static func preferences(_ cursor: JSONCursor) throws(JSONShapeError) -> FeedPreferences {
+        let o = try cursor.object()
+        var p = FeedPreferences()
+        if let c = o.optional("category") {
+            guard let category = Notification.Category(rawValue: try c.string()) else { throw c.fail("unknown category") }
+            p.category = category
+        }
+        p.unreadOnly = try o.required("unreadOnly").bool()
+        p.channels = try o.required("channels").array().map { c throws(JSONShapeError) in try c.string() }
+        return p
+    }
+
     // MARK: State summary of one device's events
 
     /// A stamp's fields; `explicitDevice` adds the device, for files that hold several
@@ -144,6 +172,18 @@ enum Codec {
             if let note = last.note { entry["note"] = .string(note) }
             o["lastCheckIn"] = .object(entry)
         }
+        if !state.alerts.isEmpty {
+            o["alerts"] = .array(
+                state.alerts.values.sorted { $0.id < $1.id }.map { alert in
+                    var entry = JSONObject([("id", .string(alert.id)), ("message", .optional(alert.message))])
+                    entry["start"] = alert.start.map { .object(JSONObject(stamp($0))) } ?? .null
+                    entry["end"] = alert.end.map { .object(JSONObject(stamp($0))) } ?? .null
+                    return .object(entry)
+                })
+        }
+        if let preferences = state.preferences {
+            o["preferences"] = .object(JSONObject([("value", encode(preferences.value))] + stamp(preferences.stamp)))
+        }
         o["checkIns"] = .int(state.checkInCount)
         return .object(o)
     }
@@ -172,6 +212,20 @@ enum Codec {
         if let c = o.optional("lastCheckIn") {
             let e = try c.object()
             state.lastCheckIn = MemberState.CheckIn(stamp: try stamp(e), note: try e.optional("note")?.string())
+        }
+        if let c = o.optional("alerts") {
+            for entry in try c.array() {
+                let e = try entry.object()
+                var alert = AlertRecord(id: try id(e.required("id")))
+                alert.message = try e.optional("message")?.string()
+                if let start = e.optional("start") { alert.start = try stamp(start.object()) }
+                if let end = e.optional("end") { alert.end = try stamp(end.object()) }
+                state.alerts[alert.id] = alert
+            }
+        }
+        if let c = o.optional("preferences") {
+            let e = try c.object()
+            state.preferences = Stamped(try preferences(e.required("value")), try stamp(e))
         }
         let count = try o.required("checkIns")
         state.checkInCount = try count.int()

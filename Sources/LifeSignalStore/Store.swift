@@ -335,6 +335,46 @@ public struct Transaction {
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     var changed = false
+    /// This member's feed, merged from all their devices, and this device's own part of it;
+    /// loaded only for transactions that asked for it (`feed: true`).
+    public internal(set) var feed = Feed()
+    public internal(set) var ownFeed = Feed()
+    var feedLoaded = false
+    var feedChanged = false
+
+    /// Adds a notification to this device's feed unless the member's feed has it already.
+    @discardableResult
+    public mutating func notice(_ notification: Notification) -> Bool {
+        guard feed.notifications[notification.id] == nil else { return false }
+        feed.add(notification)
+        ownFeed.add(notification)
+        feedChanged = true
+        return true
+    }
+
+    /// Notices everything that exists by `now` for this member and their external contacts.
+    @discardableResult
+    public mutating func noticeDue(now: Timestamp) -> [Notification] {
+        Notifications.due(circle: circle, feed: feed, me: member, now: now).filter { notice($0) }
+    }
+
+    public mutating func markRead(_ ids: [String]) {
+        feed.read.formUnion(ids)
+        ownFeed.read.formUnion(ids)
+        feedChanged = true
+    }
+
+    public mutating func markCleared(_ ids: [String]) {
+        feed.cleared.formUnion(ids)
+        ownFeed.cleared.formUnion(ids)
+        feedChanged = true
+    }
+
+    public mutating func recordDelivery(_ attempt: DeliveryAttempt, at time: Timestamp) {
+        feed.record(attempt, at: time)
+        ownFeed.record(attempt, at: time)
+        feedChanged = true
+    }
 
     /// The whole circle, including what this transaction recorded.
     public var circle: CircleState {
@@ -371,7 +411,7 @@ extension Store {
     /// Runs `body` on this device's log under the lock and writes what it recorded
     /// crash-safely. Returns the body's value and whether a new profile was created.
     public static func update<T>(
-        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp,
+        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: Bool = false,
         _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         do {
@@ -441,6 +481,12 @@ extension Store {
             store: store, log: existing ?? DeviceLog(member: member, device: device), others: others.others,
             othersClock: others.othersClock, skipped: others.skipped)
         transaction.createdProfile = created
+        if feed {
+            let loaded = try store.memberFeed()
+            transaction.feed = loaded.feed
+            transaction.ownFeed = loaded.own
+            transaction.feedLoaded = true
+        }
         var generator = SystemRandomNumberGenerator()
         if created, case .ifMissing(let profile) = creation, profile.joining == nil {
             transaction.record(.nameSet(profile.name), at: now)
@@ -451,6 +497,15 @@ extension Store {
         let value = try body(&transaction)
         if transaction.changed {
             try store.save(&transaction.log, hadValidFile: existing != nil)
+        }
+        // Only a transaction that loaded the feed may write it (else it would replace the
+        // feed with the few entries it added).
+        if transaction.feedChanged, transaction.feedLoaded {
+            // The feed after the log: a crash in between can only mean a notification noticed
+            // again (and delivered again), never a fact lost.
+            transaction.ownFeed.prune(now: now)
+            let path = store.feedPath(member: member, device: device)
+            try write(FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path))
         }
         // Refresh the cache with what this write knows: everyone else as read before it, and
         // this device's directory and log as they are now. The directories above this device's

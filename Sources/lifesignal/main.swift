@@ -86,6 +86,7 @@ let context = Context(
             bytes = bytes.dropFirst(written)
         }
         return nil
-    })
+    },
+    readLine: { Swift.readLine(strippingNewline: true) })
 
 exit(LifeSignal.run(context))

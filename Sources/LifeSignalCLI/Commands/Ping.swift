@@ -58,8 +58,10 @@ enum PingCommand {
             transaction.record(.pingSent(id: id, to: contact.id), at: now)
             return (contact, id)
         }
+        let report = try Deliverer.run(session: session, only: nil)
         try session.output.json(["ping": .object(JSONObject([("id", .string(id)), ("to", .string(contact.id)), ("toName", .string(contact.name)), ("sentAt", .string(now.rfc3339))]))])
         try session.output.line("Ping sent to \(contact.name) (id \(id.prefix(8))). They answer with 'lifesignal ping respond'.")
+        report.tellFailures(session)
         return .ok
     }
 
@@ -154,7 +156,7 @@ enum PingCommand {
             throw .usage(message: all ? "Give either a ping or --all, not both." : "Say which ping to answer (its id or the responder's name), or answer all with --all.", command: invocation.path)
         }
         let now = session.now
-        let (answered, status) = try session.update { transaction in
+        let (answered, status) = try session.update(feed: all) { transaction in
             let me = transaction.member
             let circle = transaction.circle
             let pending = entries(circle: circle, me: me, now: now).filter { $0.incoming && $0.state == "pending" }
@@ -169,6 +171,10 @@ enum PingCommand {
                 transaction.record(.pingEnded(id: entry.ping.id, from: entry.ping.from, to: me, end: .answered), at: now)
             }
             let status: CheckInStatus? = all ? CheckInStatus(member: transaction.memberState, now: now) : nil
+            if all, !chosen.isEmpty {
+                transaction.notice(
+                    Notifications.allPingsCleared(member: me, count: chosen.count, at: now, cause: chosen.map(\.ping.id).sorted().joined(separator: ",")))
+            }
             return (chosen, status)
         }
         var document = JSONObject([("answered", .array(answered.map { json(Entry(ping: $0.ping, sent: $0.sent, incoming: true, otherName: $0.otherName, state: "answered")) }))])

@@ -16,6 +16,10 @@ enum StatusCommand {
         let circle = try session.snapshot(store).state
         let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
+        let feed = try storeCall { () throws(StoreError) in try store.memberFeed() }
+        session.warn(feed.skipped)
+        let unread = feed.feed.unreadCount(for: .member(me))
+        let alert = state.activeAlert
         let contacts = circle.contacts(of: me)
         let incoming = PingCommand.entries(circle: circle, me: me, now: session.now, contacts: contacts).filter { $0.incoming && $0.state == "pending" }
         let attention = Render.orderedContacts(contacts, circle: circle, me: me, now: session.now).compactMap { contact in
@@ -33,6 +37,8 @@ enum StatusCommand {
                     ("dataDirectory", .string(store.dataDirectory)),
                     ("circle", .string(store.circleDirectory)),
                     ("checkIn", Render.checkInJSON(status)),
+                    ("alert", AlertCommand.alertJSON(alert, now: session.now)),
+                    ("unreadNotifications", .int(Int64(unread))),
                     ("pingsToAnswer", .array(incoming.map(PingCommand.json))),
                     (
                         "needsAttention",
@@ -42,6 +48,9 @@ enum StatusCommand {
                     ),
                 ])))
         try session.output.line(session.output.bold(name))
+        if let alert, let start = alert.start {
+            try session.output.line(session.output.red(session.output.bold("  EMERGENCY ALERT ACTIVE")) + " since \(session.when(start.at))" + (alert.message.map { ": “\($0)”" } ?? ""))
+        }
         for line in Render.checkInLines(status, session: session) { try session.output.line("  " + line) }
         if !incoming.isEmpty {
             try session.output.line(session.output.bold("Pings to answer"))
@@ -56,6 +65,9 @@ enum StatusCommand {
                 try session.output.line("  " + contact.name.padding(to: 14) + Render.colored(status, session.output))
             }
         }
-        return Render.exitCode(for: status.phase)
+        if unread > 0 {
+            try session.output.line("\(unread) unread notification\(unread == 1 ? "" : "s"): see them with 'lifesignal notify list'.")
+        }
+        return alert != nil ? .alertActive : Render.exitCode(for: status.phase)
     }
 }

@@ -1,0 +1,297 @@
+/// One entry of a notification feed, with the app's types, titles and texts.
+///
+/// A notification is a fact about a cause (an alert raised, a deadline missed, a ping) for one
+/// recipient — a member of the circle or one of a member's external contacts. Its id is
+/// computed from the cause and the recipient, so every device that notices the same cause
+/// produces the same id: the feed holds it once and delivery can be idempotent. Its time is
+/// the time of the cause, not of the run that noticed it.
+public struct Notification: Equatable, Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
+        case alertActivated = "send_manual_alert_active"
+        case alertDeactivated = "send_manual_alert_inactive"
+        case dependentAlert = "receive_dependent_manual_alert_active"
+        case dependentAlertResolved = "receive_dependent_manual_alert_inactive"
+        case checkInReminder = "check_in_reminder"
+        case missedCheckIn = "receive_non_responsive_alert"
+        case dependentNonResponsive = "receive_non_responsive_dependent_alert"
+        case dependentCheckedIn = "receive_dependent_checked_in"
+        case contactAdded = "receive_contact_added"
+        case contactRemoved = "receive_contact_removed"
+        case roleChanged = "receive_contact_role_changed"
+        case pingSent = "send_dependent_ping"
+        case pingReceived = "receive_responder_ping"
+        case pingCanceled = "cancel_dependent_ping"
+        case pingResponded = "receive_dependent_ping_responded"
+        case allPingsCleared = "send_clear_all_responder_pings"
+        case system = "receive_system_notification"
+
+        /// The app's display title.
+        public var title: String {
+            switch self {
+            case .alertActivated: return "Emergency Alert Activated"
+            case .alertDeactivated: return "Emergency Alert Deactivated"
+            case .dependentAlert: return "Dependent Emergency Alert"
+            case .dependentAlertResolved: return "Dependent Alert Resolved"
+            case .checkInReminder: return "Check-in Reminder"
+            case .missedCheckIn: return "Missed Check-in"
+            case .dependentNonResponsive: return "Dependent Non-Responsive"
+            case .dependentCheckedIn: return "Dependent Checked In"
+            case .contactAdded: return "Contact Added"
+            case .contactRemoved: return "Contact Removed"
+            case .roleChanged: return "Role Changed"
+            case .pingSent: return "Check-in Request Sent"
+            case .pingReceived: return "Check-in Request Received"
+            case .pingCanceled: return "Check-in Request Canceled"
+            case .pingResponded: return "Check-in Response Received"
+            case .allPingsCleared: return "All Requests Cleared"
+            case .system: return "System"
+            }
+        }
+
+        public var category: Category {
+            switch self {
+            case .alertActivated, .alertDeactivated, .dependentAlert, .dependentAlertResolved: return .alerts
+            case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn: return .checkIns
+            case .contactAdded, .contactRemoved, .roleChanged: return .contacts
+            case .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared: return .pings
+            case .system: return .system
+            }
+        }
+
+        /// The app's high-priority types: delivered as critical (desktop) or urgent (ntfy).
+        public var isEmergency: Bool {
+            switch self {
+            case .alertActivated, .dependentAlert, .missedCheckIn, .dependentNonResponsive: return true
+            default: return false
+            }
+        }
+    }
+
+    public enum Category: String, CaseIterable, Sendable {
+        case alerts, pings, contacts
+        case checkIns = "check-ins"
+        case system
+    }
+
+    /// Who receives it: a member of the circle, or an external contact of `owner`.
+    public enum Recipient: Equatable, Hashable, Sendable {
+        case member(String)
+        case external(owner: String, id: String)
+
+        public var key: String {
+            switch self {
+            case .member(let id): return id
+            case .external(let owner, let id): return "\(owner)/\(id)"
+            }
+        }
+    }
+
+    public var id: String
+    public var kind: Kind
+    public var title: String
+    public var message: String
+    /// When its cause happened (the deadline, the alert, the ping).
+    public var at: Timestamp
+    /// The member it is about.
+    public var subject: String
+    public var recipient: Recipient
+
+    public init(kind: Kind, cause: String, message: String, at: Timestamp, subject: String, recipient: Recipient) {
+        self.kind = kind
+        self.title = kind.title
+        self.message = message
+        self.at = at
+        self.subject = subject
+        self.recipient = recipient
+        id = Notification.id(kind: kind, cause: cause, subject: subject, recipient: recipient)
+    }
+
+    public init(id: String, kind: Kind, title: String, message: String, at: Timestamp, subject: String, recipient: Recipient) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.message = message
+        self.at = at
+        self.subject = subject
+        self.recipient = recipient
+    }
+
+    /// 16 hex digits of FNV-1a over the cause and recipient: the same on every machine.
+    public static func id(kind: Kind, cause: String, subject: String, recipient: Recipient) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(kind.rawValue)|\(subject)|\(cause)|\(recipient.key)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// A member's manual emergency alert: raised, and perhaps ended.
+public struct AlertRecord: Equatable, Sendable {
+    public var id: String
+    public var message: String?
+    public var start: Stamp?
+    public var end: Stamp?
+
+    public init(id: String) { self.id = id }
+
+    public var isActive: Bool { start != nil && end == nil }
+
+    mutating func merge(_ other: AlertRecord) {
+        if let theirs = other.start, start.map({ theirs < $0 }) ?? true {
+            start = theirs
+            message = other.message
+        }
+        if let theirs = other.end, end.map({ theirs < $0 }) ?? true { end = theirs }
+    }
+}
+
+/// The feed settings a member keeps: the default filter and unread-only, and the channels
+/// their own notifications go to.
+public struct FeedPreferences: Equatable, Sendable {
+    public var category: Notification.Category?
+    public var unreadOnly: Bool
+    public var channels: [String]
+
+    public init(category: Notification.Category? = nil, unreadOnly: Bool = false, channels: [String] = []) {
+        self.category = category
+        self.unreadOnly = unreadOnly
+        self.channels = channels
+    }
+}
+
+/// One try at delivering a notification through a channel.
+public struct DeliveryAttempt: Equatable, Sendable {
+    public var notification: String
+    public var channel: String
+    public var succeeded: Bool
+    /// What went wrong, for a failure (the program's message, a timeout).
+    public var error: String?
+
+    public init(notification: String, channel: String, succeeded: Bool, error: String?) {
+        self.notification = notification
+        self.channel = channel
+        self.succeeded = succeeded
+        self.error = error
+    }
+}
+
+public struct DeliveryKey: Hashable, Sendable {
+    public var notification: String
+    public var channel: String
+
+    public init(notification: String, channel: String) {
+        self.notification = notification
+        self.channel = channel
+    }
+}
+
+/// Where one notification stands on one channel: attempts so far, the last one, and whether it
+/// got through. Failures are retried with growing pauses (`nextAttempt`).
+public struct DeliveryState: Equatable, Sendable {
+    public var failures: Int = 0
+    public var lastAttempt: Timestamp?
+    public var deliveredAt: Timestamp?
+    public var lastError: String?
+
+    public init() {}
+
+    /// Pauses before the 2nd, 3rd, … attempt: 1m, 5m, 15m, 1h, then every 4h.
+    public static let backoff: [TimeSpan] = [.minutes(1), .minutes(5), .minutes(15), .hours(1), .hours(4)]
+    /// After this many failures in a row, the member is told the channel keeps failing.
+    public static let failuresBeforeWarning = 3
+
+    public var isDelivered: Bool { deliveredAt != nil }
+
+    /// When the next attempt may be made (nil: now, or never again once delivered).
+    public var nextAttempt: Timestamp? {
+        guard !isDelivered, failures > 0, let last = lastAttempt else { return nil }
+        return last + DeliveryState.backoff[min(failures, DeliveryState.backoff.count) - 1]
+    }
+
+    public func isDue(now: Timestamp) -> Bool {
+        !isDelivered && (nextAttempt.map { now >= $0 } ?? true)
+    }
+
+    public mutating func record(_ attempt: DeliveryAttempt, at time: Timestamp) {
+        if attempt.succeeded {
+            if deliveredAt.map({ time < $0 }) ?? true { deliveredAt = time }
+        } else if !isDelivered {
+            failures += 1
+            if lastAttempt.map({ time >= $0 }) ?? true {
+                lastAttempt = time
+                lastError = attempt.error
+            }
+        }
+        if attempt.succeeded, lastAttempt.map({ time >= $0 }) ?? true { lastAttempt = time }
+    }
+
+    public mutating func merge(_ other: DeliveryState) {
+        if let theirs = other.deliveredAt, deliveredAt.map({ theirs < $0 }) ?? true { deliveredAt = theirs }
+        failures = max(failures, other.failures)
+        if let theirs = other.lastAttempt, lastAttempt.map({ theirs > $0 }) ?? true {
+            lastAttempt = theirs
+            lastError = other.lastError
+        }
+    }
+}
+
+/// A device's notification feed, kept in its own file (`feed.json`) beside its log: the
+/// notifications it has materialized, the recipient's read and cleared marks, and how delivery
+/// went. A member's feed is the merge of their devices' feeds. Old entries are dropped, so the
+/// file stays small.
+public struct Feed: Equatable, Sendable {
+    public var notifications: [String: Notification] = [:]
+    public var read: Set<String> = []
+    public var cleared: Set<String> = []
+    public var deliveries: [DeliveryKey: DeliveryState] = [:]
+
+    public init() {}
+
+    /// How long a notification stays in the feed (the app kept 30 days of history).
+    public static let window = TimeSpan.days(30)
+
+    /// Adds a notification unless one with its id exists (the first noticed keeps its text).
+    @discardableResult
+    public mutating func add(_ notification: Notification) -> Bool {
+        guard notifications[notification.id] == nil else { return false }
+        notifications[notification.id] = notification
+        return true
+    }
+
+    public mutating func record(_ attempt: DeliveryAttempt, at time: Timestamp) {
+        deliveries[DeliveryKey(notification: attempt.notification, channel: attempt.channel), default: DeliveryState()].record(attempt, at: time)
+    }
+
+    public mutating func merge(_ other: Feed) {
+        for (id, notification) in other.notifications where notifications[id] == nil { notifications[id] = notification }
+        read.formUnion(other.read)
+        cleared.formUnion(other.cleared)
+        for (key, state) in other.deliveries { deliveries[key, default: DeliveryState()].merge(state) }
+    }
+
+    /// Drops what is older than the window before `now`, with its marks and delivery states.
+    public mutating func prune(now: Timestamp) {
+        let horizon = now - Feed.window
+        let old = Set(notifications.values.filter { $0.at < horizon }.map(\.id))
+        guard !old.isEmpty else { return }
+        for id in old { notifications[id] = nil }
+        read.subtract(old)
+        cleared.subtract(old)
+        deliveries = deliveries.filter { !old.contains($0.key.notification) }
+    }
+
+    /// The recipient's visible feed, newest first.
+    public func entries(for recipient: Notification.Recipient, category: Notification.Category? = nil, unreadOnly: Bool = false) -> [Notification] {
+        notifications.values.filter { n in
+            n.recipient == recipient && !cleared.contains(n.id) && (category.map { n.kind.category == $0 } ?? true)
+                && (!unreadOnly || !read.contains(n.id))
+        }.sorted { ($0.at, $0.id) > ($1.at, $1.id) }
+    }
+
+    public func unreadCount(for recipient: Notification.Recipient) -> Int {
+        notifications.values.filter { $0.recipient == recipient && !read.contains($0.id) && !cleared.contains($0.id) }.count
+    }
+}

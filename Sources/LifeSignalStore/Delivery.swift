@@ -1,0 +1,228 @@
+import LifeSignalCore
+
+/// Sends one notification through one channel, by running the channel's program with
+/// `ChildProcess`: in its own session, with an allow-listed environment, a timeout after which
+/// the whole process group is ended, and capped output. The notification's data reaches the
+/// program only through `LIFESIGNAL_*` environment variables and the notification's JSON (or
+/// an e-mail, or a curl configuration) on stdin; the command strings below are constants, so no
+/// name, note or message is ever parsed by a shell.
+public enum Delivery {
+    /// What a channel URI asks for (see `Address.problem(withChannel:)` for the accepted forms).
+    public enum Channel: Equatable, Sendable {
+        case desktop
+        case mail(String)
+        case ntfy(String)
+        case webhook(String)
+        case apprise(String)
+        case exec(String)
+
+        public init?(_ uri: String) {
+            guard Address.problem(withChannel: uri) == nil else { return nil }
+            if uri == "desktop:" {
+                self = .desktop
+            } else if uri.hasPrefix("mailto:") {
+                self = .mail(String(uri.dropFirst(7)))
+            } else if uri.hasPrefix("ntfy:") {
+                self = .ntfy(String(uri.dropFirst(5)))
+            } else if uri.hasPrefix("apprise:") {
+                self = .apprise(String(uri.dropFirst(8)))
+            } else if uri.hasPrefix("exec:") {
+                self = .exec(String(uri.dropFirst(5)))
+            } else {
+                self = .webhook(uri)
+            }
+        }
+
+        /// The program it needs, for "not installed" messages.
+        var program: String {
+            switch self {
+            case .desktop: return "notify-send"
+            case .mail: return "sendmail"
+            case .ntfy, .webhook: return "curl"
+            case .apprise: return "apprise"
+            case .exec: return "sh"
+            }
+        }
+
+        var package: String {
+            switch self {
+            case .desktop: return "libnotify-bin"
+            case .mail: return "msmtp-mta or another sendmail"
+            case .ntfy, .webhook: return "curl"
+            case .apprise: return "apprise (pip install apprise)"
+            case .exec: return "a POSIX shell"
+            }
+        }
+    }
+
+    /// Variables passed through from lifesignal's own environment, when set: what programs
+    /// need to find each other and reach a desktop session, nothing else (no tokens, no keys).
+    static let passedThrough = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]
+
+    /// One attempt, in seconds at most `timeout` (+ the grace to end the process group).
+    public static func send(
+        _ notification: Notification, through uri: String, subjectName: String, environment: [String: String], timeout: Double
+    ) -> DeliveryAttempt {
+        func outcome(_ succeeded: Bool, _ error: String?) -> DeliveryAttempt {
+            DeliveryAttempt(notification: notification.id, channel: uri, succeeded: succeeded, error: error)
+        }
+        guard let channel = Channel(uri) else { return outcome(false, "not a channel lifesignal knows") }
+        var env: [String: String] = [:]
+        for key in passedThrough { if let value = environment[key], !value.isEmpty { env[key] = value } }
+        if env["PATH"] == nil { env["PATH"] = "/usr/bin:/bin" }
+        env["LIFESIGNAL_ID"] = notification.id
+        env["LIFESIGNAL_TYPE"] = notification.kind.rawValue
+        env["LIFESIGNAL_CATEGORY"] = notification.kind.category.rawValue
+        env["LIFESIGNAL_TITLE"] = notification.title
+        env["LIFESIGNAL_MESSAGE"] = notification.message
+        env["LIFESIGNAL_SUBJECT"] = notification.subject
+        env["LIFESIGNAL_SUBJECT_NAME"] = subjectName
+        env["LIFESIGNAL_TIME"] = notification.at.rfc3339
+        env["LIFESIGNAL_URGENT"] = notification.kind.isEmergency ? "1" : "0"
+        env["LIFESIGNAL_CHANNEL"] = uri
+        let json = FeedFile.encode(notification).serializedBytes(pretty: false) + [0x0A]
+
+        let arguments: [String]
+        var input = json
+        switch channel {
+        case .desktop:
+            env["LIFESIGNAL_URGENCY"] = notification.kind.isEmergency ? "critical" : "normal"
+            arguments = ["sh", "-c", #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#]
+            input = []
+        case .mail(let address):
+            arguments = ["sendmail", "-t", "-i"]
+            input = Array(Mail.message(notification, to: address, from: env["USER"] ?? env["LOGNAME"] ?? "lifesignal").utf8)
+        case .ntfy(let url):
+            arguments = ["curl", "--config", "-"]
+            let tags = notification.kind.isEmergency ? "rotating_light" : "bell"
+            input = Array(
+                Curl.config([
+                    ("url", url), ("max-time", String(Int(timeout))),
+                    ("header", "Title: \(Mail.headerValue(notification.title))"),
+                    ("header", "Priority: \(notification.kind.isEmergency ? "urgent" : "default")"),
+                    ("header", "Tags: \(tags)"), ("header", "X-LifeSignal-Id: \(notification.id)"),
+                    ("data-raw", notification.message),
+                ]).utf8)
+        case .webhook(let url):
+            arguments = ["curl", "--config", "-"]
+            input = Array(
+                Curl.config([
+                    ("url", url), ("max-time", String(Int(timeout))), ("header", "Content-Type: application/json"),
+                    ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", String(decoding: json, as: UTF8.self)),
+                ]).utf8)
+        case .apprise(let url):
+            env["LIFESIGNAL_APPRISE_URL"] = url
+            env["LIFESIGNAL_APPRISE_TYPE"] = notification.kind.isEmergency ? "failure" : "info"
+            arguments = ["sh", "-c", #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -b "$LIFESIGNAL_MESSAGE" -- "$LIFESIGNAL_APPRISE_URL""#]
+            input = []
+        case .exec(let command):
+            arguments = ["sh", "-c", command]
+        }
+        // For shell-run programs, look the real program up first, so "not installed" names it.
+        if arguments.first == "sh", channel.program != "sh", ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil {
+            return outcome(false, "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
+        }
+        do {
+            let result = try ChildProcess.run(arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
+            if result.succeeded { return outcome(true, nil) }
+            let said = String(decoding: result.stderr.isEmpty ? result.stdout : result.stderr, as: UTF8.self)
+                .split(separator: "\n").last.map { String($0).trimmingWhitespace } ?? ""
+            let detail = said.isEmpty ? "" : ": \(said.prefix(300))"
+            if result.timedOut { return outcome(false, "\(channel.program) did not finish within \(Int(timeout))s and was stopped\(detail)") }
+            if let signal = result.signal { return outcome(false, "\(channel.program) was ended by signal \(signal)\(detail)") }
+            return outcome(false, "\(channel.program) exited with status \(result.status ?? -1)\(detail)")
+        } catch {
+            switch error {
+            case .notFound(let program, let path):
+                return outcome(false, "\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
+            case .spawnFailed(let program, let reason):
+                return outcome(false, "could not start \(program): \(reason)")
+            }
+        }
+    }
+}
+
+/// An RFC 5322 message for `sendmail -t`.
+enum Mail {
+    static func message(_ n: Notification, to address: String, from user: String) -> String {
+        var lines = [
+            "From: lifesignal <\(user.filter { $0.isLetter || $0.isNumber || "._-".contains($0) })@localhost>",
+            "To: \(address)",
+            "Subject: \(headerValue(n.title))",
+            "Date: \(date(n.at))",
+            "Message-ID: <\(n.id).\(n.at.seconds)@lifesignal>",
+            "X-LifeSignal-Id: \(n.id)",
+            "X-LifeSignal-Type: \(n.kind.rawValue)",
+            "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8",
+            "Content-Transfer-Encoding: 8bit",
+        ]
+        if n.kind.isEmergency { lines.append("X-Priority: 1") }
+        lines.append("")
+        lines.append(n.message)
+        lines.append("")
+        lines.append("-- ")
+        lines.append("Sent by lifesignal (notification \(n.id), \(n.at.rfc3339)).")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A header value: ASCII as is (control characters dropped), anything else as an RFC 2047
+    /// encoded word, so no value can start a new header.
+    static func headerValue(_ text: String) -> String {
+        let clean = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        if clean.unicodeScalars.allSatisfy({ $0.isASCII }) { return clean }
+        return "=?UTF-8?B?" + base64(Array(clean.utf8)) + "?="
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let b0 = Int(bytes[i]), b1 = i + 1 < bytes.count ? Int(bytes[i + 1]) : 0, b2 = i + 2 < bytes.count ? Int(bytes[i + 2]) : 0
+            out.append(table[b0 >> 2])
+            out.append(table[((b0 & 3) << 4) | (b1 >> 4)])
+            out.append(i + 1 < bytes.count ? table[((b1 & 15) << 2) | (b2 >> 6)] : "=")
+            out.append(i + 2 < bytes.count ? table[b2 & 63] : "=")
+            i += 3
+        }
+        return out
+    }
+
+    /// RFC 5322 date in UTC: `Sun, 01 Mar 2026 09:00:00 +0000`.
+    static func date(_ time: Timestamp) -> String {
+        let days = time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(((days % 7) + 7) % 7)]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let text = time.rfc3339  // 2026-03-01T09:00:00Z
+        let parts = Array(text)
+        guard parts.count >= 19, let month = Int(String(parts[5...6])), (1...12).contains(month) else { return text }
+        return "\(weekday), \(String(parts[8...9])) \(months[month - 1]) \(String(parts[0...3])) \(String(parts[11...18])) +0000"
+    }
+}
+
+/// A curl configuration read from stdin (`curl --config -`), so URLs, headers and bodies
+/// never appear on a command line.
+enum Curl {
+    static func config(_ options: [(String, String)]) -> String {
+        var text = "silent\nshow-error\nfail\n"
+        for (name, value) in options { text += "\(name) = \"\(escape(value))\"\n" }
+        return text
+    }
+
+    /// Quoted-string escapes of curl's config syntax.
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+import LifeSignalCore
+
+/// How a device's feed is kept on disk: `members/<member>/<device>/feed.json`, beside its log,
+/// written only by that device. It is separate from the log so that a plain check-in never
+/// reads or writes the feed; `notify` commands and deliveries do.
+enum FeedFile {
+    static let schemaVersion: Int64 = 1
+
+    static func encode(_ feed: Feed) -> [UInt8] {
+        let notifications: [JSON] = feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map(encode)
+        let deliveries: [JSON] = feed.deliveries.sorted { ($0.key.notification, $0.key.channel) < ($1.key.notification, $1.key.channel) }.map { key, state in
+            .object(
+                JSONObject([
+                    ("notification", .string(key.notification)), ("channel", .string(key.channel)), ("failures", .int(Int64(state.failures))),
+                    ("lastAttempt", .optional(state.lastAttempt?.rfc3339)), ("deliveredAt", .optional(state.deliveredAt?.rfc3339)),
+                    ("lastError", .optional(state.lastError)),
+                ]))
+        }
+        let json: JSON = .object(
+            JSONObject([
+                ("schemaVersion", .int(schemaVersion)),
+                ("notifications", .array(notifications)),
+                ("read", .array(feed.read.sorted().map(JSON.string))),
+                ("cleared", .array(feed.cleared.sorted().map(JSON.string))),
+                ("deliveries", .array(deliveries)),
+            ]))
+        return json.serializedBytes(pretty: true) + [0x0A]
+    }
+
+    static func encode(_ n: Notification) -> JSON {
+        var recipient = JSONObject()
+        switch n.recipient {
+        case .member(let id): recipient["member"] = .string(id)
+        case .external(let owner, let id):
+            recipient["owner"] = .string(owner)
+            recipient["external"] = .string(id)
+        }
+        return .object(
+            JSONObject([
+                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)), ("title", .string(n.title)), ("message", .string(n.message)),
+                ("at", .string(n.at.rfc3339)), ("subject", .string(n.subject)), ("recipient", .object(recipient)),
+            ]))
+    }
+
+    static func decodeNotification(_ cursor: JSONCursor) throws(JSONShapeError) -> Notification {
+        let o = try cursor.object()
+        let typeCursor = try o.required("type")
+        guard let kind = Notification.Kind(rawValue: try typeCursor.string()) else { throw typeCursor.fail("unknown notification type") }
+        let r = try o.required("recipient").object()
+        let recipient: Notification.Recipient
+        if let member = r.optional("member") {
+            recipient = .member(try Codec.id(member))
+        } else {
+            recipient = .external(owner: try Codec.id(r.required("owner")), id: try Codec.id(r.required("external")))
+        }
+        return Notification(
+            id: try o.required("id").string(), kind: kind, title: try o.required("title").string(), message: try o.required("message").string(),
+            at: try o.required("at").timestamp(), subject: try Codec.id(o.required("subject")), recipient: recipient)
+    }
+
+    static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> Feed {
+        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
+        do throws(JSONShapeError) {
+            let o = try JSONCursor(root).object()
+            try Files.checkVersion(o)
+            var feed = Feed()
+            for c in try o.required("notifications").array() {
+                let n = try decodeNotification(c)
+                feed.notifications[n.id] = n
+            }
+            feed.read = Set(try o.required("read").array().map { c throws(JSONShapeError) in try c.string() })
+            feed.cleared = Set(try o.required("cleared").array().map { c throws(JSONShapeError) in try c.string() })
+            for c in try o.required("deliveries").array() {
+                let e = try c.object()
+                var state = DeliveryState()
+                let failures = try e.required("failures")
+                state.failures = Int(clamping: try failures.int())
+                guard state.failures >= 0 else { throw failures.fail("must not be negative") }
+                state.lastAttempt = try e.optional("lastAttempt")?.timestamp()
+                state.deliveredAt = try e.optional("deliveredAt")?.timestamp()
+                state.lastError = try e.optional("lastError")?.string()
+                feed.deliveries[DeliveryKey(notification: try e.required("notification").string(), channel: try e.required("channel").string())] = state
+            }
+            return feed
+        } catch {
+            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
+        }
+    }
+}
+
+extension Store {
+    public func feedPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "feed.json") }
+
+    /// A device's feed; empty when it has none yet.
+    func readFeed(member: String, device: String) throws(StoreError) -> Feed {
+        let path = feedPath(member: member, device: device)
+        let backup = path + ".bak"
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path)
+        } catch {
+            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+        }
+        guard case .contents(let bytes) = result else { return Feed() }
+        return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
+    }
+
+    /// This member's feed, merged from all their devices: this device's must be readable,
+    /// another device's that is not is skipped (and reported).
+    public func memberFeed() throws(StoreError) -> (feed: Feed, own: Feed, skipped: [StoreError]) {
+        var merged = Feed(), own = Feed()
+        var skipped: [StoreError] = []
+        for device in try devices(of: identity.member) {
+            do {
+                let feed = try readFeed(member: identity.member, device: device)
+                if device == identity.device { own = feed }
+                merged.merge(feed)
+            } catch {
+                if device == identity.device { throw error }
+                skipped.append(error)
+            }
+        }
+        return (merged, own, skipped)
+    }
+}
