@@ -26,6 +26,8 @@ public struct Context {
     public var write: (Stream, String) -> String?
     /// Reads one line from stdin (for confirmations); nil at end of input.
     public var readLine: () -> String?
+    /// Ends the process at once, as a crash would (for the delivery failpoint in tests).
+    public var crash: () -> Never = { fatalError("crash requested") }
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,

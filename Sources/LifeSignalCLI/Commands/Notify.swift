@@ -320,6 +320,9 @@ enum Deliverer {
         let attempts = jobs.map { job in
             (job, Delivery.send(job.notification, through: job.channel, subjectName: job.subjectName, environment: session.context.environment, timeout: timeout))
         }
+        // Test failpoint: die between sending and recording, as a power cut would. The next
+        // run must send again (a duplicate the receiver can drop by id), never lose anything.
+        if session.context.environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] == "1" { session.context.crash() }
         try session.update(feed: true) { transaction in
             for (job, attempt) in attempts {
                 transaction.recordDelivery(attempt, at: now)
