@@ -178,7 +178,8 @@ public enum Notifications {
     /// A channel that keeps failing, told to the member whose device delivers through it.
     public static func channelFailing(_ channel: String, error: String, member: String, at: Timestamp, failures: Int) -> Notification {
         Notification(
-            kind: .system, cause: "channel|\(channel)|\(failures)",
+            // At most one warning per channel per day, and again on a later day if it still fails.
+            kind: .system, cause: "channel|\(channel)|\(at.seconds / 86_400)",
             message: "Delivery through \(channel) has failed \(failures) times: \(error). Notifications for it stay pending; check it with 'lifesignal notify test'.",
             at: at, subject: member, recipient: .member(member))
     }

@@ -113,8 +113,10 @@ public enum Delivery {
         case .apprise(let url):
             env["LIFESIGNAL_APPRISE_URL"] = url
             env["LIFESIGNAL_APPRISE_TYPE"] = notification.kind.isEmergency ? "failure" : "info"
-            arguments = ["sh", "-c", #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -b "$LIFESIGNAL_MESSAGE" -- "$LIFESIGNAL_APPRISE_URL""#]
-            input = []
+            // The body on stdin (apprise reads it when -b is absent); the title through the
+            // environment, expanded by a constant command line.
+            arguments = ["sh", "-c", #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#]
+            input = Array(notification.message.utf8)
         case .exec(let command):
             arguments = ["sh", "-c", command]
         }

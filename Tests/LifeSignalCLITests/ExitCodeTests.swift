@@ -42,6 +42,11 @@ final class LockHolder {
         case .overdue:
             home.run(["checkin", "--quiet"])
             return home.run(["status"], now: "2026-03-02T09:00:01Z")
+        case .alertActive:
+            // Overdue too: the alert wins over 4.
+            home.run(["checkin", "--quiet"])
+            home.run(["alert", "activate", "--yes", "--quiet"])
+            return home.run(["status"], now: "2026-03-02T09:00:01Z")
         case .usage:
             return home.run(["chekin"])
         case .dataError:
@@ -85,7 +90,7 @@ final class LockHolder {
     }
 
     @Test func codesAreTheDocumentedNumbers() {
-        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 64, 65, 66, 69, 73, 74, 75, 78])
+        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 5, 64, 65, 66, 69, 73, 74, 75, 78])
     }
 
     // MARK: - Each code in detail

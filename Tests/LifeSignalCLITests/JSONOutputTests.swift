@@ -180,7 +180,7 @@ private let checkInKeys: Set<String> = [
         #expect(run.code == 0)
         #expect(run.stderr == "")
         let json = jsonObject(run.stdout)
-        #expect(keys(json) == ["now", "member", "dataDirectory", "circle", "checkIn", "pingsToAnswer", "needsAttention"])
+        #expect(keys(json) == ["now", "member", "dataDirectory", "circle", "checkIn", "alert", "unreadNotifications", "pingsToAnswer", "needsAttention"])
         #expect(json["pingsToAnswer"] as? [Any] != nil)
         #expect(json["needsAttention"] as? [Any] != nil)
         #expect(json["now"] as? String == "2026-03-01T11:00:00Z")

@@ -50,7 +50,7 @@ import Testing
     /// SHELL and PATH=/usr/bin:/bin (plus LIFESIGNAL_NOW to pick the moment).
     @Test func crontabLineWorksUnderCronsEnvironment() throws {
         let blocks = Self.readme.components(separatedBy: "```crontab\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
-        let entry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("#") && $0.contains("/usr/local/bin/lifesignal") })
+        let entry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("#") && $0.contains("/usr/local/bin/lifesignal status") })
         let fields = entry.split(separator: " ", maxSplits: 5)
         #expect(fields.count == 6, "a crontab entry has five time fields and a command")
         let command = String(fields[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
@@ -68,6 +68,16 @@ import Testing
         let dueSoon = cron("2026-03-02T08:45:00Z")
         #expect(dueSoon.code == 3)
         #expect(dueSoon.stdout.contains("Status          due soon"))
+        // The notify deliver line, with the crontab's PATH, stays silent and succeeds.
+        let deliverEntry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { $0.contains("/usr/local/bin/lifesignal notify deliver") })
+        let deliverCommand = String(deliverEntry.split(separator: " ", maxSplits: 5)[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
+        let cronPath = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { $0.hasPrefix("PATH=") })
+        let delivered = lifesignal(
+            ["-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", String(cronPath), "LIFESIGNAL_NOW=2026-03-02T11:00:00Z", "TZ=UTC", "/bin/sh", "-c", deliverCommand],
+            environment: [:], executable: "/usr/bin/env")
+        #expect(delivered.code == 0, "\(delivered.stderr)")
+        #expect(delivered.stdout == "")
+        #expect(delivered.stderr == "")
         let overdue = cron("2026-03-02T11:00:00Z")
         #expect(overdue.code == 4)
         #expect(overdue.stdout.contains("Status          OVERDUE"))

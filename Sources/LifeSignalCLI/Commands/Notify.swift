@@ -190,8 +190,12 @@ enum NotifyCommand {
         for failure in report.failures {
             session.output.note("delivery of \"\(failure.title)\" through \(failure.channel) failed: \(failure.error). It will be retried.")
         }
+        for waiting in report.waiting {
+            session.output.note(
+                "delivery of \"\(waiting.job.notification.title)\" through \(waiting.job.channel) is still pending (last error: \(waiting.error)); next try after \(session.local(waiting.next)).")
+        }
         try session.output.json(report.json)
-        return report.failures.isEmpty ? .ok : .tryAgain
+        return report.isComplete ? .ok : .tryAgain
     }
 
     static func test(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -270,6 +274,11 @@ enum Deliverer {
         var delivered: [Job] = []
         var failures: [Failure] = []
         var noticed: [Notification] = []
+        /// Deliveries that failed before and wait for their next try (not attempted this run).
+        var waiting: [(job: Job, next: Timestamp, error: String)] = []
+
+        /// Nothing failed and nothing waits: what cron reads as success.
+        var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
 
         var json: JSON {
             .object(
@@ -279,6 +288,16 @@ enum Deliverer {
                     (
                         "failed",
                         .array(failures.map { .object(JSONObject([("title", .string($0.title)), ("channel", .string($0.channel)), ("error", .string($0.error))])) })
+                    ),
+                    (
+                        "waiting",
+                        .array(waiting.map { w in
+                            .object(
+                                JSONObject([
+                                    ("title", .string(w.job.notification.title)), ("channel", .string(w.job.channel)),
+                                    ("nextAttempt", .string(w.next.rfc3339)), ("error", .string(w.error)),
+                                ]))
+                        })
                     ),
                 ]))
         }
@@ -308,8 +327,11 @@ enum Deliverer {
                 else { continue }
                 for channel in channels(for: n.recipient, circle: circle) {
                     let state = transaction.feed.deliveries[DeliveryKey(notification: n.id, channel: channel)] ?? DeliveryState()
+                    let job = Job(notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? "")
                     if state.isDue(now: now) {
-                        jobs.append(Job(notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? ""))
+                        jobs.append(job)
+                    } else if let next = state.nextAttempt {
+                        report.waiting.append((job, next, state.lastError ?? "failed"))
                     }
                 }
             }
