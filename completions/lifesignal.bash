@@ -165,6 +165,24 @@ _lifesignal_values() {
     "checkin reminder|@1")
         _lifesignal_words "$3" 30m 1h 2h 4h 6h off
         ;;
+    "contacts show|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts edit|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts remove|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "ping send|@1")
+        _lifesignal_callback dependents "$3"
+        ;;
+    "ping respond|@1")
+        _lifesignal_callback responders-pinging "$3"
+        ;;
+    "ping clear|@1")
+        _lifesignal_callback pinged-dependents "$3"
+        ;;
     "completion|@1")
         _lifesignal_words "$3" bash zsh fish
         ;;
@@ -194,6 +212,35 @@ _lifesignal_directories() {
     if type compopt &>/dev/null; then
         compopt -o filenames 2>/dev/null
     fi
+    return 0
+}
+
+# Adds to COMPREPLY the names that the binary being completed prints for
+# '__complete $1 <prefix>' (one a line; they may hold spaces), where $2 is the word
+# typed so far, perhaps quoted ('Sam L, "Sam L or Sam\ L).
+_lifesignal_callback() {
+    local cur=$2 prefix="" line quoted i
+    case $cur in
+    \'* | \"*)
+        prefix=${cur:1}
+        ;;
+    *)
+        for ((i = 0; i < ${#cur}; i++)); do
+            [[ ${cur:i:1} == "\\" ]] && ((i++))
+            prefix+=${cur:i:1}
+        done
+        ;;
+    esac
+    while IFS= read -r line; do
+        [[ -n $line ]] || continue
+        if [[ $cur == [\'\"]* ]]; then
+            # Inside the quote the user opened, readline inserts the name as it is.
+            COMPREPLY+=("$line")
+        else
+            printf -v quoted '%q' "$line"
+            COMPREPLY+=("$quoted")
+        fi
+    done < <("${COMP_WORDS[0]}" __complete "$1" -- ${prefix:+"$prefix"} 2>/dev/null)
     return 0
 }
 

@@ -68,6 +68,14 @@ function __lifesignal_valued
     end
 end
 
+# The names that the binary being completed prints for '__complete $argv[1]' (one a
+# line; they may hold spaces). All are asked for: fish matches them against the token
+# itself (ignoring case, and inside names).
+function __lifesignal_callback
+    set -l command (commandline -opc)[1]
+    command $command __complete $argv[1] 2>/dev/null
+end
+
 # Walks the words before the cursor as the parser does and prints one line:
 # mode|path|arguments, where mode is 'cmd', 'value' (an option's value is next) or
 # 'help' (after 'help', path is the command named so far).
@@ -240,6 +248,9 @@ complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'phone' -x -d 'A
 complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'responders' -d 'Only responders.'
 complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'dependents' -d 'Only dependents.'
 
+# lifesignal contacts show
+complete -c lifesignal -n '__lifesignal_argument \'contacts show\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
 # lifesignal contacts edit
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'responder' -d 'They watch over you: they are told of your alerts and missed check-ins.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'dependent' -d 'You watch over them and may ping them (members only).'
@@ -249,6 +260,10 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'name' -x -d 'A
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
+complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
+# lifesignal contacts remove
+complete -c lifesignal -n '__lifesignal_argument \'contacts remove\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal ping
 complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'send' -d 'Ping one of your dependents.'
@@ -261,11 +276,18 @@ complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'list' -d 'Show the
 complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'respond' -d 'Answer a ping (or, with --all, every ping, which also checks you in).'
 complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'clear' -d 'Cancel a ping you sent; the dependent sees it was cancelled.'
 
+# lifesignal ping send
+complete -c lifesignal -n '__lifesignal_argument \'ping send\' 1' -a '(__lifesignal_callback dependents)' -d 'The dependent: a name, an id, or the first characters of an id.'
+
 # lifesignal ping list
 complete -c lifesignal -n '__lifesignal_at \'ping list\'' -l 'history' -d 'Also show answered and cleared pings.'
 
 # lifesignal ping respond
 complete -c lifesignal -n '__lifesignal_at \'ping respond\'' -l 'all' -d 'Check in and answer every pending ping.'
+complete -c lifesignal -n '__lifesignal_argument \'ping respond\' 1' -a '(__lifesignal_callback responders-pinging)' -d 'The ping\'s id (or its first characters), or the responder who sent it.'
+
+# lifesignal ping clear
+complete -c lifesignal -n '__lifesignal_argument \'ping clear\' 1' -a '(__lifesignal_callback pinged-dependents)' -d 'The ping\'s id (or its first characters), or the dependent it went to.'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

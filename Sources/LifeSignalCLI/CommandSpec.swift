@@ -61,6 +61,22 @@ struct ArgumentSpec: Sendable {
     var kind: ValueKind
     var optional: Bool
     var help: String
+    /// Which of my contacts the completions offer for a `.contact` or `.ping` argument
+    /// (`lifesignal __complete <source>`); nil means every contact.
+    var completion: CompletionSource? = nil
+}
+
+/// A list of names known only at run time, which the completion scripts ask the binary for
+/// with the hidden `lifesignal __complete <source> [<prefix>]`.
+enum CompletionSource: String, CaseIterable, Sendable {
+    /// Every contact's name.
+    case contacts
+    /// Members I watch over (`ping send`).
+    case dependents
+    /// Responders whose ping to me is pending (`ping respond`).
+    case respondersPinging = "responders-pinging"
+    /// Dependents I have a pending ping to (`ping clear`).
+    case pingedDependents = "pinged-dependents"
 }
 
 /// A parsed command line, ready for a command's `run`.

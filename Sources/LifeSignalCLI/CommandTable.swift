@@ -24,7 +24,7 @@ enum CommandTable {
             """,
         subcommands: [
             InitCommand.spec, CheckinCommand.spec, ContactsCommand.spec, PingCommand.spec, StatusCommand.spec,
-            CompletionCommand.spec, ManCommand.spec,
+            CompletionCommand.spec, ManCommand.spec, CompleteCommand.spec,
         ])
 
     static let helpTopics: [HelpTopic] = [
