@@ -12,7 +12,7 @@
 _lifesignal_node() {
     case "$1" in
     "")
-        subs=(init checkin contacts ping status completion)
+        subs=(init checkin alert contacts ping notify status completion)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -52,6 +52,36 @@ _lifesignal_node() {
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=1
+        ;;
+    "alert")
+        subs=(activate deactivate status history)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "alert activate")
+        subs=()
+        options=(--message --yes -y --json --home --quiet -q --no-color --help -h --version)
+        valued=(--message --home)
+        nargs=0
+        ;;
+    "alert deactivate")
+        subs=()
+        options=(--yes -y --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "alert status")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "alert history")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
         ;;
     "contacts")
         subs=(code add list show edit remove)
@@ -125,6 +155,48 @@ _lifesignal_node() {
         valued=(--home)
         nargs=1
         ;;
+    "notify")
+        subs=(list read clear prefs deliver test)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "notify list")
+        subs=()
+        options=(--category --unread --all --json --home --quiet -q --no-color --help -h --version)
+        valued=(--category --home)
+        nargs=0
+        ;;
+    "notify read")
+        subs=()
+        options=(--all --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "notify clear")
+        subs=()
+        options=(--all --category --json --home --quiet -q --no-color --help -h --version)
+        valued=(--category --home)
+        nargs=1
+        ;;
+    "notify prefs")
+        subs=()
+        options=(--category --unread-only --include-read --channel --no-channels --json --home --quiet -q --no-color --help -h --version)
+        valued=(--category --channel --home)
+        nargs=0
+        ;;
+    "notify deliver")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "notify test")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
     "status")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
@@ -165,6 +237,36 @@ _lifesignal_values() {
     "checkin reminder|@1")
         _lifesignal_words "$3" 30m 1h 2h 4h 6h off
         ;;
+    "contacts show|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts edit|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts remove|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "ping send|@1")
+        _lifesignal_callback dependents "$3"
+        ;;
+    "ping respond|@1")
+        _lifesignal_callback responders-pinging "$3"
+        ;;
+    "ping clear|@1")
+        _lifesignal_callback pinged-dependents "$3"
+        ;;
+    "notify list|--category")
+        _lifesignal_words "$3" alerts pings contacts check-ins system
+        ;;
+    "notify clear|--category")
+        _lifesignal_words "$3" alerts pings contacts check-ins system
+        ;;
+    "notify prefs|--category")
+        _lifesignal_words "$3" alerts pings contacts check-ins system all
+        ;;
+    "notify test|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
     "completion|@1")
         _lifesignal_words "$3" bash zsh fish
         ;;
@@ -194,6 +296,35 @@ _lifesignal_directories() {
     if type compopt &>/dev/null; then
         compopt -o filenames 2>/dev/null
     fi
+    return 0
+}
+
+# Adds to COMPREPLY the names that the binary being completed prints for
+# '__complete $1 <prefix>' (one a line; they may hold spaces), where $2 is the word
+# typed so far, perhaps quoted ('Sam L, "Sam L or Sam\ L).
+_lifesignal_callback() {
+    local cur=$2 prefix="" line quoted i
+    case $cur in
+    \'* | \"*)
+        prefix=${cur:1}
+        ;;
+    *)
+        for ((i = 0; i < ${#cur}; i++)); do
+            [[ ${cur:i:1} == "\\" ]] && ((i++))
+            prefix+=${cur:i:1}
+        done
+        ;;
+    esac
+    while IFS= read -r line; do
+        [[ -n $line ]] || continue
+        if [[ $cur == [\'\"]* ]]; then
+            # Inside the quote the user opened, readline inserts the name as it is.
+            COMPREPLY+=("$line")
+        else
+            printf -v quoted '%q' "$line"
+            COMPREPLY+=("$quoted")
+        fi
+    done < <("${COMP_WORDS[0]}" __complete "$1" -- ${prefix:+"$prefix"} 2>/dev/null)
     return 0
 }
 

@@ -8,13 +8,17 @@
 function __lifesignal_subcommands
     switch "$argv"
         case ''
-            printf '%s\n' 'init' 'checkin' 'contacts' 'ping' 'status' 'completion'
+            printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'completion'
         case 'checkin'
             printf '%s\n' 'status' 'history' 'interval' 'reminder'
+        case 'alert'
+            printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
             printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'remove'
         case 'ping'
             printf '%s\n' 'send' 'list' 'respond' 'clear'
+        case 'notify'
+            printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test'
     end
 end
 
@@ -34,6 +38,16 @@ function __lifesignal_valued
         case 'checkin interval'
             printf '%s\n' '--home'
         case 'checkin reminder'
+            printf '%s\n' '--home'
+        case 'alert'
+            printf '%s\n' '--home'
+        case 'alert activate'
+            printf '%s\n' '--message' '--home'
+        case 'alert deactivate'
+            printf '%s\n' '--home'
+        case 'alert status'
+            printf '%s\n' '--home'
+        case 'alert history'
             printf '%s\n' '--home'
         case 'contacts'
             printf '%s\n' '--home'
@@ -59,6 +73,20 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'ping clear'
             printf '%s\n' '--home'
+        case 'notify'
+            printf '%s\n' '--home'
+        case 'notify list'
+            printf '%s\n' '--category' '--home'
+        case 'notify read'
+            printf '%s\n' '--home'
+        case 'notify clear'
+            printf '%s\n' '--category' '--home'
+        case 'notify prefs'
+            printf '%s\n' '--category' '--channel' '--home'
+        case 'notify deliver'
+            printf '%s\n' '--home'
+        case 'notify test'
+            printf '%s\n' '--home'
         case 'status'
             printf '%s\n' '--home'
         case 'completion'
@@ -66,6 +94,14 @@ function __lifesignal_valued
         case '*'
             printf '%s\n' '--home'
     end
+end
+
+# The names that the binary being completed prints for '__complete $argv[1]' (one a
+# line; they may hold spaces). All are asked for: fish matches them against the token
+# itself (ignoring case, and inside names).
+function __lifesignal_callback
+    set -l command (commandline -opc)[1]
+    command $command __complete $argv[1] 2>/dev/null
 end
 
 # Walks the words before the cursor as the parser does and prints one line:
@@ -167,15 +203,19 @@ complete -c lifesignal -l 'version' -d 'Show the version.'
 # lifesignal
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'checkin' -d 'Record that you are OK and restart your countdown.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'alert' -d 'Raise an emergency alert to all your responders, or end it.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'contacts' -d 'Manage your responders and dependents.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a help -d 'Show help for a command or a help topic.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'checkin' -d 'Record that you are OK and restart your countdown.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'alert' -d 'Raise an emergency alert to all your responders, or end it.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'contacts' -d 'Manage your responders and dependents.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'exit-codes' -d 'What each exit status means.'
@@ -210,6 +250,24 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin interval\' 1' -a '8h 
 # lifesignal checkin reminder
 complete -c lifesignal -n '__lifesignal_argument \'checkin reminder\' 1' -a '30m 1h 2h 4h 6h off' -d 'The new lead time, e.g. 30m, 2h, or off.'
 
+# lifesignal alert
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe.'
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'status' -d 'Show whether an alert is active (exit 5 when it is).'
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'history' -d 'List your alerts: start, end and duration.'
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
+complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe.'
+complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'status' -d 'Show whether an alert is active (exit 5 when it is).'
+complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'history' -d 'List your alerts: start, end and duration.'
+
+# lifesignal alert activate
+complete -c lifesignal -n '__lifesignal_at \'alert activate\'' -l 'message' -x -d 'What your responders should know (e.g. where you are).'
+complete -c lifesignal -n '__lifesignal_at \'alert activate\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
+
+# lifesignal alert deactivate
+complete -c lifesignal -n '__lifesignal_at \'alert deactivate\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
+
 # lifesignal contacts
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'code' -d 'Show your invite code, for others to add you with \'contacts add\'.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'add' -d 'Add a member by their invite code, or an external person by name.'
@@ -240,6 +298,9 @@ complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'phone' -x -d 'A
 complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'responders' -d 'Only responders.'
 complete -c lifesignal -n '__lifesignal_at \'contacts list\'' -l 'dependents' -d 'Only dependents.'
 
+# lifesignal contacts show
+complete -c lifesignal -n '__lifesignal_argument \'contacts show\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
 # lifesignal contacts edit
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'responder' -d 'They watch over you: they are told of your alerts and missed check-ins.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'dependent' -d 'You watch over them and may ping them (members only).'
@@ -249,6 +310,10 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'name' -x -d 'A
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
+complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
+# lifesignal contacts remove
+complete -c lifesignal -n '__lifesignal_argument \'contacts remove\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal ping
 complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'send' -d 'Ping one of your dependents.'
@@ -261,11 +326,55 @@ complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'list' -d 'Show the
 complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'respond' -d 'Answer a ping (or, with --all, every ping, which also checks you in).'
 complete -c lifesignal -n '__lifesignal_helping \'ping\'' -a 'clear' -d 'Cancel a ping you sent; the dependent sees it was cancelled.'
 
+# lifesignal ping send
+complete -c lifesignal -n '__lifesignal_argument \'ping send\' 1' -a '(__lifesignal_callback dependents)' -d 'The dependent: a name, an id, or the first characters of an id.'
+
 # lifesignal ping list
 complete -c lifesignal -n '__lifesignal_at \'ping list\'' -l 'history' -d 'Also show answered and cleared pings.'
 
 # lifesignal ping respond
 complete -c lifesignal -n '__lifesignal_at \'ping respond\'' -l 'all' -d 'Check in and answer every pending ping.'
+complete -c lifesignal -n '__lifesignal_argument \'ping respond\' 1' -a '(__lifesignal_callback responders-pinging)' -d 'The ping\'s id (or its first characters), or the responder who sent it.'
+
+# lifesignal ping clear
+complete -c lifesignal -n '__lifesignal_argument \'ping clear\' 1' -a '(__lifesignal_callback pinged-dependents)' -d 'The ping\'s id (or its first characters), or the dependent it went to.'
+
+# lifesignal notify
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'list' -d 'List your notifications, newest first.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'read' -d 'Mark a notification, or all of them, as read.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'clear' -d 'Remove a notification, all of them, or a category from your feed.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'prefs' -d 'Show or set the default filter and where your own notifications go.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'list' -d 'List your notifications, newest first.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'read' -d 'Mark a notification, or all of them, as read.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'clear' -d 'Remove a notification, all of them, or a category from your feed.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'prefs' -d 'Show or set the default filter and where your own notifications go.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
+
+# lifesignal notify list
+complete -c lifesignal -n '__lifesignal_at \'notify list\'' -l 'category' -x -a 'alerts pings contacts check-ins system' -d 'Only this category.'
+complete -c lifesignal -n '__lifesignal_at \'notify list\'' -l 'unread' -d 'Only unread notifications.'
+complete -c lifesignal -n '__lifesignal_at \'notify list\'' -l 'all' -d 'Every category, read or not (ignores the default filter).'
+
+# lifesignal notify read
+complete -c lifesignal -n '__lifesignal_at \'notify read\'' -l 'all' -d 'Mark every notification read.'
+
+# lifesignal notify clear
+complete -c lifesignal -n '__lifesignal_at \'notify clear\'' -l 'all' -d 'Clear every notification.'
+complete -c lifesignal -n '__lifesignal_at \'notify clear\'' -l 'category' -x -a 'alerts pings contacts check-ins system' -d 'Clear every notification of this category.'
+
+# lifesignal notify prefs
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'category' -x -a 'alerts pings contacts check-ins system all' -d 'The category \'notify list\' shows by default (all for every one).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'unread-only' -d '\'notify list\' shows only unread notifications by default.'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'include-read' -d '\'notify list\' shows read notifications too (the default).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'channel' -x -d 'A channel for your own notifications (repeatable; replaces the list).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-channels' -d 'Send your own notifications nowhere (they stay in the feed).'
+
+# lifesignal notify test
+complete -c lifesignal -n '__lifesignal_argument \'notify test\' 1' -a '(__lifesignal_callback contacts)' -d 'A contact whose channels to test (default: your own).'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

@@ -24,7 +24,7 @@ enum CommandTable {
             """,
         subcommands: [
             InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec, NotifyCommand.spec, StatusCommand.spec,
-            CompletionCommand.spec, ManCommand.spec,
+            CompletionCommand.spec, ManCommand.spec, CompleteCommand.spec,
         ])
 
     static let helpTopics: [HelpTopic] = [

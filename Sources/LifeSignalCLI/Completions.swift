@@ -49,16 +49,17 @@ enum Completions {
 
     /// The candidates for an option's or argument's value.
     ///
-    /// Seam for dynamic values: contact names and ids are known only at run time. A later
-    /// case such as `.callback(String)` will make each script ask the binary
-    /// (`lifesignal __complete <what> <prefix>`, one candidate per line). Each shell has one
-    /// function where a `Values` case becomes shell code — `bashAction`, `zshAction` and
-    /// `fishValues` — and the switch there makes the compiler point at all three.
+    /// Each shell has one function where a `Values` case becomes shell code — `bashAction`,
+    /// `zshAction` and `fishValues` — and the switch there makes the compiler point at all
+    /// three.
     enum Values: Equatable {
         /// Free text (a note, a name, a number, a time): nothing to offer.
         case none
         case words([String])
         case directories
+        /// Known only at run time (contact names): the script asks the binary being completed,
+        /// `lifesignal __complete <source> [<prefix>]`, which prints one name per line.
+        case callback(CompletionSource)
     }
 
     static func values(for kind: ValueKind) -> Values {
@@ -68,8 +69,16 @@ enum Completions {
         case .duration: return .words(Rules.intervalPresets.map(word))
         case .durationOrOff: return .words(Rules.reminderPresets.map(word) + ["off"])
         case .directory: return .directories
-        case .text, .time, .count, .contact, .ping: return .none
+        // A ping is named by its id or by the person; the names are what one types.
+        case .contact, .ping: return .callback(.contacts)
+        case .text, .time, .count: return .none
         }
+    }
+
+    /// An argument's candidates: those of its kind, narrowed to the contacts it names.
+    static func values(for argument: ArgumentSpec) -> Values {
+        if let source = argument.completion, case .callback = values(for: argument.kind) { return .callback(source) }
+        return values(for: argument.kind)
     }
 
     /// `24h`, as typed on a command line (no spaces).
@@ -136,17 +145,17 @@ enum Completions {
             """
         for node in nodes() {
             for option in node.spec.options where option.takesValue {
-                guard let action = bashAction(option.kind) else { continue }
+                guard let action = bashAction(option.kind.map(values)) else { continue }
                 let patterns = names(option).map { bashPattern(node.key + "|" + $0) }
                 out += "    \(patterns.joined(separator: " | ")))\n        \(action)\n        ;;\n"
             }
             for (index, argument) in node.spec.arguments.enumerated() {
-                guard let action = bashAction(argument.kind) else { continue }
+                guard let action = bashAction(values(for: argument)) else { continue }
                 out += "    \(bashPattern(node.key + "|@\(index + 1)")))\n        \(action)\n        ;;\n"
             }
         }
         for option in globals where option.takesValue {
-            guard let action = bashAction(option.kind) else { continue }
+            guard let action = bashAction(option.kind.map(values)) else { continue }
             let patterns = names(option).map { "*" + bashPattern("|" + $0) }
             out += "    \(patterns.joined(separator: " | ")))\n        \(action)\n        ;;\n"
         }
@@ -174,6 +183,35 @@ enum Completions {
                 if type compopt &>/dev/null; then
                     compopt -o filenames 2>/dev/null
                 fi
+                return 0
+            }
+
+            # Adds to COMPREPLY the names that the binary being completed prints for
+            # '__complete $1 <prefix>' (one a line; they may hold spaces), where $2 is the word
+            # typed so far, perhaps quoted ('Sam L, "Sam L or Sam\\ L).
+            _lifesignal_callback() {
+                local cur=$2 prefix="" line quoted i
+                case $cur in
+                \\'* | \\"*)
+                    prefix=${cur:1}
+                    ;;
+                *)
+                    for ((i = 0; i < ${#cur}; i++)); do
+                        [[ ${cur:i:1} == "\\\\" ]] && ((i++))
+                        prefix+=${cur:i:1}
+                    done
+                    ;;
+                esac
+                while IFS= read -r line; do
+                    [[ -n $line ]] || continue
+                    if [[ $cur == [\\'\\"]* ]]; then
+                        # Inside the quote the user opened, readline inserts the name as it is.
+                        COMPREPLY+=("$line")
+                    else
+                        printf -v quoted '%q' "$line"
+                        COMPREPLY+=("$quoted")
+                    fi
+                done < <("${COMP_WORDS[0]}" __complete "$1" -- ${prefix:+"$prefix"} 2>/dev/null)
                 return 0
             }
 
@@ -314,12 +352,13 @@ enum Completions {
     private static func bashPattern(_ text: String) -> String { "\"" + text + "\"" }
 
     /// The shell code that offers a value's candidates (`$3` is the word typed so far).
-    private static func bashAction(_ kind: ValueKind?) -> String? {
-        guard let kind else { return nil }
-        switch values(for: kind) {
+    private static func bashAction(_ values: Values?) -> String? {
+        guard let values else { return nil }
+        switch values {
         case .none: return nil
         case .words(let words): return "_lifesignal_words \"$3\" " + words.map(shellWord).joined(separator: " ")
         case .directories: return "_lifesignal_directories \"$3\""
+        case .callback(let source): return "_lifesignal_callback \(shellWord(source.rawValue)) \"$3\""
         }
     }
 
@@ -386,6 +425,17 @@ enum Completions {
                 _describe -t commands 'command or help topic' names
             }
 
+            # Offers the names that the binary being completed prints for '__complete $what'
+            # (one a line; they may hold spaces). $what is the last argument; the ones before it
+            # are compadd options from _arguments. All names are asked for and compadd matches
+            # them against the word (ignoring case), so a matcher-list the user set still works.
+            __lifesignal_callback() {
+                local what=${@[-1]}
+                local -a names
+                names=(${(f)"$("${__lifesignal_command:-lifesignal}" __complete "$what" 2>/dev/null)"})
+                compadd "${@[1,-2]}" -M 'm:{[:lower:][:upper:]}={[:upper:][:lower:]}' -a names
+            }
+
             """
         for node in nodes() {
             out += "\n" + zshFunction(node)
@@ -416,14 +466,18 @@ enum Completions {
         if dispatches {
             // A command with subcommands: the first word names one (or 'help'); the rest is
             // completed by that subcommand's function, with words shifted to start at it.
-            specs += ["': :->command'", "'*:: :->arg'"]
+            specs += ["'(-): :->command'", "'(-)*:: :->arg'"]
         } else {
             for argument in node.spec.arguments {
                 let colons = argument.optional ? "::" : ":"
-                specs.append(zshQuote(colons + argument.name + ":" + zshAction(argument.kind)))
+                specs.append(zshQuote(colons + argument.name + ":" + zshAction(values(for: argument))))
             }
         }
         var out = "\(zshFunctionName(node.path))() {\n"
+        if node.path.isEmpty {
+            // The command as typed, for __lifesignal_callback: _arguments shifts $words below.
+            out += "    local __lifesignal_command=${(Q)words[1]}\n"
+        }
         if dispatches {
             out += "    local curcontext=$curcontext state state_descr line ret=1\n"
             out += "    local -A opt_args\n"
@@ -456,7 +510,7 @@ enum Completions {
     private static func zshOption(_ option: OptionSpec) -> String {
         let help = "[" + zshBracketed(option.help) + "]"
         var value = ""
-        if let name = option.valueName { value = ":" + name + ":" + zshAction(option.kind) }
+        if let name = option.valueName { value = ":" + name + ":" + zshAction(option.kind.map(values)) }
         if let short = option.short {
             let forms = option.takesValue ? "{-\(short)+,--\(option.long)=}" : "{-\(short),--\(option.long)}"
             return zshQuote("(-\(short) --\(option.long))") + forms + zshQuote(help + value)
@@ -464,13 +518,14 @@ enum Completions {
         return zshQuote("--" + option.long + (option.takesValue ? "=" : "") + help + value)
     }
 
-    private static func zshAction(_ kind: ValueKind?) -> String {
-        guard let kind else { return " " }
-        switch values(for: kind) {
+    private static func zshAction(_ values: Values?) -> String {
+        guard let values else { return " " }
+        switch values {
         // A lone space: nothing to complete, but the value's name is shown.
         case .none: return " "
         case .words(let words): return "(" + words.joined(separator: " ") + ")"
         case .directories: return "_files -/"
+        case .callback(let source): return "__lifesignal_callback " + source.rawValue
         }
     }
 
@@ -526,6 +581,14 @@ enum Completions {
                     case '*'
                         printf '%s\\n' \(globals.filter(\.takesValue).flatMap(names).map(fishQuote).joined(separator: " "))
                 end
+            end
+
+            # The names that the binary being completed prints for '__complete $argv[1]' (one a
+            # line; they may hold spaces). All are asked for: fish matches them against the token
+            # itself (ignoring case, and inside names).
+            function __lifesignal_callback
+                set -l command (commandline -opc)[1]
+                command $command __complete $argv[1] 2>/dev/null
             end
 
             # Walks the words before the cursor as the parser does and prints one line:
@@ -643,7 +706,7 @@ enum Completions {
                 lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_at " + key))" + fishOption(option))
             }
             for (index, argument) in node.spec.arguments.enumerated() {
-                let action = fishValues(argument.kind)
+                let action = fishValues(values(for: argument))
                 guard !action.isEmpty else { continue }
                 lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_argument \(key) \(index + 1)"))\(action) -d \(fishQuote(argument.help))")
             }
@@ -658,17 +721,18 @@ enum Completions {
         var out = ""
         if let short = option.short { out += " -s \(fishQuote(String(short)))" }
         out += " -l \(fishQuote(option.long))"
-        if option.takesValue { out += " -x" + fishValues(option.kind) }
+        if option.takesValue { out += " -x" + fishValues(option.kind.map(values)) }
         return out + " -d \(fishQuote(option.help))"
     }
 
     /// ` -a '8h 16h'`, or nothing when there is nothing to offer.
-    private static func fishValues(_ kind: ValueKind?) -> String {
-        guard let kind else { return "" }
-        switch values(for: kind) {
+    private static func fishValues(_ values: Values?) -> String {
+        guard let values else { return "" }
+        switch values {
         case .none: return ""
         case .words(let words): return " -a " + fishQuote(words.joined(separator: " "))
         case .directories: return " -a '(__fish_complete_directories)'"
+        case .callback(let source): return " -a " + fishQuote("(__lifesignal_callback \(source.rawValue))")
         }
     }
 

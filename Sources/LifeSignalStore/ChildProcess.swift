@@ -20,6 +20,9 @@ public enum ChildProcess {
         public var stderr: [UInt8]
         /// Output beyond the cap was dropped.
         public var truncated: Bool
+        /// The child's process id, which is also its session and process-group id (tests use
+        /// it to check that nothing of the session survived).
+        public var pid: Int32
 
         public var succeeded: Bool { status == 0 && !timedOut }
     }
@@ -62,6 +65,16 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        #if os(Linux)
+            // Only stdio reaches the child. Any other descriptor this process holds without
+            // FD_CLOEXEC (inherited from whatever started lifesignal; a test runner's sockets)
+            // was otherwise held open by the hook and by any grandchild it leaves behind.
+            // Darwin does this with POSIX_SPAWN_CLOEXEC_DEFAULT below; glibc's closefrom action
+            // is not visible to Swift. Closing an fd that is gone by then is ignored.
+            for fd in numericEntries(of: "/proc/self/fd") where fd > 2 {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
+        #endif
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -75,7 +88,7 @@ public enum ChildProcess {
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(spawnNewSession | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
+        posix_spawnattr_setflags(&attributes, Int16(spawnNewSession | closeOthers | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -95,7 +108,7 @@ public enum ChildProcess {
             throw .spawnFailed(program: program, reason: String(cString: strerror(spawned)))
         }
 
-        var result = Result(status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false)
+        var result = Result(status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false, pid: pid)
         var stdinFD: Int32 = input[1]
         var stdinOffset = 0
         if stdin.isEmpty {
@@ -116,17 +129,17 @@ public enum ChildProcess {
             // After the child exits, a grandchild may still hold the pipes open: give it a
             // moment, then end the group and stop reading.
             if let exitedAt, !open.isEmpty, now - exitedAt > 0.2 {
-                _ = kill(-pid, SIGKILL)
+                signalSession(pid, SIGKILL)
                 for fd in open { close(fd) }
                 open.removeAll()
             }
             if !exited, now - start > timeout, killStage == 0 {
                 result.timedOut = true
-                _ = kill(-pid, SIGTERM)
+                signalSession(pid, SIGTERM)
                 killStage = 1
             }
             if killStage == 1, now - start > timeout + 0.5 {
-                _ = kill(-pid, SIGKILL)
+                signalSession(pid, SIGKILL)
                 killStage = 2
             }
             if !exited {
@@ -141,7 +154,7 @@ public enum ChildProcess {
                         result.signal = status & 0x7F
                     }
                     // Anything the child started in its session goes with it.
-                    _ = kill(-pid, SIGKILL)
+                    signalSession(pid, SIGKILL)
                 }
             }
             if exited && open.isEmpty {
@@ -155,7 +168,7 @@ public enum ChildProcess {
                 if entry.fd == stdinFD {
                     let n = stdin.withUnsafeBytes { raw -> Int in
                         guard let base = raw.baseAddress else { return 0 }
-                        return write(stdinFD, base + stdinOffset, raw.count - stdinOffset)
+                        return writeWithoutSigpipe(stdinFD, base + stdinOffset, raw.count - stdinOffset)
                     }
                     if n > 0 { stdinOffset += n }
                     if n < 0 && errno != EAGAIN && errno != EINTR || stdinOffset >= stdin.count {
@@ -181,12 +194,73 @@ public enum ChildProcess {
         }
     }
 
-    /// POSIX_SPAWN_SETSID, which the C headers only expose with _GNU_SOURCE (glibc ≥ 2.26).
+    /// POSIX_SPAWN_SETSID, which the C headers only expose with _GNU_SOURCE (glibc ≥ 2.26);
+    /// and on Darwin POSIX_SPAWN_CLOEXEC_DEFAULT, so the child gets only the descriptors the
+    /// file actions name (stdio). Linux closes the others through file actions instead.
     #if os(Linux)
         static let spawnNewSession: Int32 = 0x80
+        static let closeOthers: Int32 = 0
     #else
         static let spawnNewSession: Int32 = 0x400
+        static let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
     #endif
+
+    /// Sends `signal` to the child's whole session: its process group and, on Linux, every
+    /// other process whose session id is the child's pid. A coreutils `timeout` wrapper or a
+    /// bash `set -m` background job moves into a process group of its own, which kill(-pid)
+    /// alone missed (they survived the hook). A program that calls setsid() itself leaves the
+    /// session and is beyond reach here; on Darwin only the process group is signalled.
+    static func signalSession(_ session: pid_t, _ signal: Int32) {
+        _ = kill(-session, signal)
+        #if os(Linux)
+            for pid in numericEntries(of: "/proc") where pid > 1 && getsid(pid) == session {
+                _ = kill(pid, signal)
+            }
+        #endif
+    }
+
+    /// The names in `directory` that are numbers: pids in /proc, descriptors in /proc/self/fd.
+    static func numericEntries(of directory: String) -> [Int32] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var numbers: [Int32] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let number = Int32(name) { numbers.append(number) }
+        }
+        return numbers
+    }
+
+    /// `write`, except that a child which closed its stdin (or exited) without reading it all
+    /// gives EPIPE rather than SIGPIPE, even when the calling process has not ignored SIGPIPE
+    /// (a test runner, another tool embedding this). Without this, such a child killed us.
+    /// The signal a pipe write raises is sent to the writing thread: block it here, and take
+    /// it back off this thread's pending set before unblocking. Process-wide state is untouched.
+    static func writeWithoutSigpipe(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        var pipeOnly = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+        let written = write(fd, bytes, count)
+        let saved = errno
+        if written < 0, saved == EPIPE, !alreadyPending {
+            sigpending(&pending)
+            // Pending now means it is ours (thread-directed), so sigwait returns at once.
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var signal: Int32 = 0
+                sigwait(&pipeOnly, &signal)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        errno = saved
+        return written
+    }
 
     /// A pipe whose ends are not inherited by the programs we start (only the dup2'd copies are).
     static func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {

@@ -91,6 +91,8 @@ let shellCompletionCases: [ShellCompletionCase] = {
         // Global options are accepted anywhere and their values are skipped.
         ShellCompletionCase(line: "lifesignal --home /tmp -q checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])),
         ShellCompletionCase(line: "lifesignal checkin --note hello re", expected: ["reminder"]),
+        // A global flag between a subcommand and its argument (zsh once took it for the parent's).
+        ShellCompletionCase(line: "lifesignal checkin interval --json ", expected: intervals),
     ]
 }()
 
@@ -181,8 +183,13 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         }
         for topic in CommandTable.helpTopics { #expect(script.contains(topic.name), "\(shell) script lacks help topic \(topic.name)") }
         for word in intervalPresetWords + reminderPresetWords { #expect(script.contains(word)) }
-        for hidden in CommandTable.root.subcommands where hidden.hidden {
+        // Hidden commands are never offered; __complete appears only where the script calls it.
+        for hidden in CommandTable.root.subcommands where hidden.hidden && hidden.name != CompleteCommand.spec.name {
             #expect(!script.contains(hidden.name), "\(shell) script offers the hidden command \(hidden.name)")
+        }
+        for line in script.split(separator: "\n") where line.contains(CompleteCommand.spec.name) {
+            #expect(line.contains(CompleteCommand.spec.name + " \"$") || line.contains("__complete $argv[1]") || line.drop(while: \.isWhitespace).hasPrefix("#"),
+                "\(shell) script mentions __complete other than in its callback: \(line)")
         }
     }
 
@@ -311,14 +318,172 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         try zshCheck(mode: "source")
     }
 
+    // MARK: - Contact names, from the binary (lifesignal __complete)
+
+    @Test func completeListsEachSourcesNames() {
+        let circle = ContactCircle()
+        #expect(circle.complete(["contacts"]).outcome == ["Bea\nCarl\nSam Lee\n", "", "0"])
+        #expect(circle.complete(["dependents"]).stdout == "Bea\nCarl\n", "only members with the dependent role")
+        #expect(circle.complete(["responders-pinging"]).stdout == "Carl\n", "only responders whose ping to me is pending")
+        #expect(circle.complete(["pinged-dependents"]).stdout == "Bea\n", "only dependents I have a pending ping to")
+        // Once the ping is answered, Bea is no longer a pinged dependent.
+        #expect(circle.run("bea", ["ping", "respond", "Ana"]).code == 0)
+        #expect(circle.complete(["pinged-dependents"]).outcome == ["", "", "0"])
+    }
+
+    @Test func completeFiltersByPrefixIgnoringCase() {
+        let circle = ContactCircle()
+        #expect(circle.complete(["contacts", "Sa"]).stdout == "Sam Lee\n")
+        #expect(circle.complete(["contacts", "sAM l"]).stdout == "Sam Lee\n", "a prefix may hold a space")
+        #expect(circle.complete(["contacts", "c"]).stdout == "Carl\n")
+        #expect(circle.complete(["dependents", "s"]).stdout == "", "Sam Lee is no dependent")
+        #expect(circle.complete(["contacts", "--", "zz"]).outcome == ["", "", "0"])
+        // The scripts put '--' before the prefix, so a name starting with '-' cannot be taken for an option.
+        #expect(circle.complete(["contacts", "--", "-x"]).outcome == ["", "", "0"])
+        #expect(circle.complete(["contacts", "--", "b"]).stdout == "Bea\n")
+    }
+
+    @Test func completeIsQuietAboutAnUnknownSourceOrNone() {
+        let circle = ContactCircle()
+        #expect(circle.complete(["nothing"]).outcome == ["", "", "0"])
+        #expect(circle.complete([]).outcome == ["", "", "0"])
+    }
+
+    @Test func completeWithoutAProfilePrintsNothingAndCreatesNothing() throws {
+        let home = TempHome()
+        let missing = home.path + "/never-created"
+        for source in CompletionSource.allCases {
+            let run = lifesignal(["__complete", source.rawValue], environment: ["LIFESIGNAL_HOME": missing, "PATH": "/usr/bin:/bin"])
+            #expect(run.outcome == ["", "", "0"], "\(source.rawValue): \(run)")
+            let empty = home.run(["__complete", source.rawValue, "a"])
+            #expect(empty.outcome == ["", "", "0"], "\(source.rawValue): \(empty)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing), "__complete created the data directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [], "__complete created a profile")
+    }
+
+    @Test func completeWithADamagedStorePrintsNothingOnStderr() throws {
+        let circle = ContactCircle()
+        // Another device's log that cannot be read is left out without the usual warning.
+        let bea = try #require(FileManager.default.enumerator(atPath: circle.circle)?.compactMap { $0 as? String }
+            .first { $0.hasSuffix("/log.json") && circle.isBea($0) })
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: circle.circle + "/" + bea))
+        let skipped = circle.complete(["contacts"])
+        #expect(skipped.code == 0)
+        #expect(skipped.stderr == "")
+        #expect(circle.run("ana", ["contacts", "list"]).stderr.contains("warning"), "the damage is real: a read command warns")
+        // A damaged identity: nothing at all.
+        let identity = circle.ana + "/identity.json"
+        try Data("{ \"schemaVersion\": ".utf8).write(to: URL(fileURLWithPath: identity))
+        for source in CompletionSource.allCases {
+            #expect(circle.complete([source.rawValue]).outcome == ["", "", "0"], "\(source.rawValue)")
+        }
+        #expect(try String(contentsOfFile: identity, encoding: .utf8) == "{ \"schemaVersion\": ", "__complete touched the damaged identity")
+    }
+
+    @Test func completeWritesNothing() throws {
+        let circle = ContactCircle()
+        // The private read cache may be refreshed, as by any read; the records never change.
+        let before = try circle.records()
+        for source in CompletionSource.allCases {
+            for prefix in [[], ["s"]] { #expect(circle.complete([source.rawValue] + prefix).code == 0) }
+        }
+        #expect(try circle.records() == before)
+    }
+
+    @Test func completeIsHiddenFromHelpAndTheManPage() {
+        let name = CompleteCommand.spec.name
+        #expect(CommandTable.root.subcommand(named: name)?.hidden == true)
+        #expect(!Completions.nodes().contains { $0.path.contains(name) })
+        #expect(!TempHome().run(["--help"]).stdout.contains(name))
+        #expect(!ManPage.render().contains(name))
+        #expect(DocTools.committed("man/lifesignal.1")?.contains(name) == false)
+    }
+
+    @Test(.enabled(if: DocTools.exists("bash"), "bash is not installed"))
+    func bashOffersContactNamesFromTheBinary() {
+        let circle = ContactCircle()
+        for test in contactCompletionCases {
+            let result = bashComplete(test.line, home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment)
+            // Quoted for the command line: readline inserts them as they are.
+            #expect(Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }), "bash, '\(test.line)': \(result)")
+        }
+        // Inside a quote the user opened, the names go in unquoted (readline closes the quote).
+        #expect(bashComplete("lifesignal contacts show 'Sa", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment) == ["Sam Lee"])
+        #expect(bashComplete("lifesignal contacts show \"s", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment) == ["Sam Lee"])
+        let escaped = ["lifesignal", "contacts", "show", "Sam\\ L"]
+        #expect(bashComplete("lifesignal contacts show Sam\\ L", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment, words: escaped) == ["Sam\\ Lee"])
+    }
+
+    @Test(
+        .enabled(if: DocTools.exists("bash"), "bash is not installed"),
+        .enabled(if: DocTools.bashCompletion != nil, "bash-completion is not installed"))
+    func bashOffersContactNamesWithBashCompletionLoaded() {
+        let circle = ContactCircle()
+        for test in contactCompletionCases {
+            let result = bashComplete(test.line, home: circle.root, withBashCompletion: true, environment: circle.shellEnvironment)
+            #expect(Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }), "bash with bash-completion, '\(test.line)': \(result)")
+        }
+    }
+
+    @Test(.enabled(if: DocTools.exists("zsh"), "zsh is not installed"))
+    func zshOffersContactNamesFromTheBinary() throws {
+        let circle = ContactCircle()
+        let results = try zshComplete(contactCompletionCases.map(\.line), mode: "autoload", home: circle.root, environment: circle.shellEnvironment)
+        for (index, test) in contactCompletionCases.enumerated() {
+            #expect(results[index] == test.expected, "zsh, '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
+        }
+    }
+
+    /// What TAB puts on the line: one word "Sam Lee", however it is quoted.
+    @Test(.enabled(if: DocTools.exists("zsh"), "zsh is not installed"))
+    func zshInsertsANameWithASpaceAsOneWord() throws {
+        let circle = ContactCircle()
+        let fpathDirectory = try zshFpath(circle.root)
+        let harness = circle.root.path + "/insert.zsh"
+        try zshInsertHarness.write(toFile: harness, atomically: true, encoding: .utf8)
+        let lines = ["lifesignal contacts show Sa", "lifesignal contacts show 'Sa", "lifesignal ping respond "]
+        let run = DocTools.run(
+            "zsh", ["-f", harness, fpathDirectory] + lines, environment: circle.shellEnvironment.merging(["TERM": "xterm"]) { _, new in new },
+            home: circle.root)
+        #expect(run.code == 0, "zsh harness exited \(run.code): \(run.stderr)")
+        var words: [Int: [String]] = [:]
+        var current = -1
+        for line in run.stdout.split(separator: "\n") {
+            if line.hasPrefix("== ") {
+                current = Int(line.dropFirst(3)) ?? -1
+            } else if line.hasPrefix("ARG<"), line.hasSuffix(">") {  // one word
+                words[current, default: []].append(String(line.dropFirst(4).dropLast()))
+            }
+        }
+        #expect(words[0] == ["lifesignal", "contacts", "show", "Sam Lee"], "\(run.stdout)")
+        #expect(words[1] == ["lifesignal", "contacts", "show", "Sam Lee"], "\(run.stdout)")
+        #expect(words[2] == ["lifesignal", "ping", "respond", "Carl"], "\(run.stdout)")
+    }
+
+    @Test(.enabled(if: DocTools.exists("fish"), "fish is not installed"))
+    func fishOffersContactNamesFromTheBinary() {
+        let circle = ContactCircle()
+        for test in contactCompletionCases + [ContactCompletionCase(line: "lifesignal contacts show 'Sam L", expected: ["Sam Lee"])] {
+            let run = DocTools.run(
+                "fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"), test.line],
+                environment: circle.shellEnvironment, home: circle.root)
+            #expect(run.code == 0, "fish: \(run.stderr)")
+            let candidates = run.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
+            #expect(Set(candidates) == test.expected, "fish, '\(test.line)': \(candidates)")
+        }
+    }
+
     // MARK: - Harnesses
 
     private func path(_ relative: String) -> String { Binary.packageRoot.appendingPathComponent(relative).path }
 
     /// Sets COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT as bash does for `line` (words
-    /// split at spaces, and at '=' as COMP_WORDBREAKS does), calls `_lifesignal` and returns
-    /// COMPREPLY.
-    private func bashComplete(_ line: String, home: TempHome, withBashCompletion: Bool) -> [String] {
+    /// split at spaces, and at '=' as COMP_WORDBREAKS does, unless `words` gives them), calls
+    /// `_lifesignal` and returns COMPREPLY.
+    private func bashComplete(
+        _ line: String, home: TempHome, withBashCompletion: Bool, environment extra: [String: String] = [:], words given: [String]? = nil
+    ) -> [String] {
         var words: [String] = []
         for word in line.split(separator: " ", omittingEmptySubsequences: true) {
             if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
@@ -330,6 +495,7 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             }
         }
         if line.hasSuffix(" ") { words.append("") }
+        if let given { words = given }
         let script = """
             [[ -n $BC ]] && source "$BC"
             source "$SCRIPT"
@@ -346,7 +512,7 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             environment: [
                 "SCRIPT": path("completions/lifesignal.bash"), "LINE": line,
                 "BC": withBashCompletion ? (DocTools.bashCompletion ?? "") : "",
-            ], home: home)
+            ].merging(extra) { _, new in new }, home: home)
         if run.code != 0 { Issue.record("bash exited \(run.code): \(run.stderr)") }
         return run.stdout.split(separator: "\n").map(String.init)
     }
@@ -355,13 +521,19 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     /// compadd wrapped to print every candidate, for each case's line followed by TAB.
     private func zshCheck(mode: String) throws {
         let home = TempHome()
-        let fpathDirectory = home.path + "/zfunc"
-        try FileManager.default.createDirectory(atPath: fpathDirectory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: path("completions/_lifesignal"), toPath: fpathDirectory + "/_lifesignal")
+        let results = try zshComplete(shellCompletionCases.map(\.line), mode: mode, home: home)
+        for (index, test) in shellCompletionCases.enumerated() {
+            #expect(results[index] == test.expected, "zsh (\(mode)), '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
+        }
+    }
+
+    /// The candidates zsh offers for each of `lines` (by index), from the committed script
+    /// loaded as `mode` (autoload or source).
+    private func zshComplete(_ lines: [String], mode: String, home: TempHome, environment extra: [String: String] = [:]) throws -> [Int: Set<String>] {
+        let fpathDirectory = try zshFpath(home)
         let harness = home.path + "/harness.zsh"
         try zshHarness.write(toFile: harness, atomically: true, encoding: .utf8)
-        let lines = shellCompletionCases.map(\.line)
-        let run = DocTools.run("zsh", ["-f", harness, fpathDirectory, mode] + lines, environment: ["TERM": "xterm"], home: home)
+        let run = DocTools.run("zsh", ["-f", harness, fpathDirectory, mode] + lines, environment: extra.merging(["TERM": "xterm"]) { _, new in new }, home: home)
         #expect(run.code == 0, "zsh harness exited \(run.code): \(run.stderr)")
         // The output is "== <n>" then that line's candidates, one per line.
         var results: [Int: Set<String>] = [:]
@@ -374,10 +546,46 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
                 results[current, default: []].insert(String(line.dropFirst(5)))
             }
         }
-        for (index, test) in shellCompletionCases.enumerated() {
-            #expect(results[index] == test.expected, "zsh (\(mode)), '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
-        }
+        return results
     }
+
+    /// A folder for $fpath holding the committed _lifesignal.
+    private func zshFpath(_ home: TempHome) throws -> String {
+        let fpathDirectory = home.path + "/zfunc"
+        if !FileManager.default.fileExists(atPath: fpathDirectory + "/_lifesignal") {
+            try FileManager.default.createDirectory(atPath: fpathDirectory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: path("completions/_lifesignal"), toPath: fpathDirectory + "/_lifesignal")
+        }
+        return fpathDirectory
+    }
+
+    /// `zsh -f insert.zsh <fpath dir> <line>…`: types each line and TAB, then a key bound to
+    /// a widget that prints the words left on the line as the shell would pass them
+    /// (`ARG<word>` each) and clears it. Same prompt and marker scheme as `zshHarness`.
+    private let zshInsertHarness = #"""
+        zmodload zsh/zpty || exit 2
+        zpty z zsh -f -i
+        zpty -w z "PS1='ZZ%%P> ' RPS1=''; print READY\${:-}-0"
+        zpty -r -m z out '*READY-0*' || exit 3
+        zpty -r -m z out '*ZZ%P> *' || exit 3
+        zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
+        zpty -w z 'show-words() { local -a w; w=(${(Q)${(z)BUFFER}}); printf "A${:-}RG<%s>\n" "${w[@]}" >/dev/tty; BUFFER= }'
+        zpty -w z 'zle -N show-words; bindkey "^X^W" show-words; print READY${:-}-1'
+        zpty -r -m z out '*READY-1*' || exit 3
+        zpty -r -m z out '*ZZ%P> *' || exit 3
+        integer n=0
+        for line in "${@[2,-1]}"; do
+            zpty -n -w z "$line"$'\t'
+            zpty -n -w z $'\C-x\C-w'
+            zpty -w z "print DONE\${:-}-$n"
+            zpty -r -m z out "*DONE-$n*" || exit 4
+            print -r -- "== $n"
+            print -r -- "${out//$'\r'/}" | grep -ao 'ARG<.*>'
+            zpty -r -m z rest '*ZZ%P> *' || exit 5
+            n+=1
+        done
+        zpty -d z
+        """#
 
     /// The zpty harness (cli-conventions §5.2): `zsh -f harness.zsh <fpath dir> autoload|source
     /// <line>…`. Markers are written as `DONE${:-}-n` so that the echo of the typed command
@@ -403,10 +611,96 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             zpty -w z "print DONE\${:-}-$n"
             zpty -r -m z out "*DONE-$n*" || exit 4
             print -r -- "== $n"
-            print -r -- "${out//$'\r'/}" | grep -ao 'CAND:[^[:space:]]*' | sort -u
+            print -r -- "${out//$'\r'/}" | grep -ao 'CAND:.*' | sed 's/[[:space:]]*$//' | sort -u
             zpty -r -m z rest '*ZZ%P> *' || exit 5
             n+=1
         done
         zpty -d z
         """#
+}
+
+/// A line to complete and the contact names it must offer, as the user sees them.
+struct ContactCompletionCase: Sendable {
+    var line: String
+    var expected: Set<String>
+}
+
+/// For Ana in `ContactCircle`.
+let contactCompletionCases: [ContactCompletionCase] = [
+    ContactCompletionCase(line: "lifesignal contacts show ", expected: ["Bea", "Carl", "Sam Lee"]),
+    ContactCompletionCase(line: "lifesignal contacts remove Sa", expected: ["Sam Lee"]),
+    ContactCompletionCase(line: "lifesignal contacts edit --name X sam", expected: ["Sam Lee"]),
+    ContactCompletionCase(line: "lifesignal ping send ", expected: ["Bea", "Carl"]),
+    ContactCompletionCase(line: "lifesignal ping respond ", expected: ["Carl"]),
+    ContactCompletionCase(line: "lifesignal ping clear ", expected: ["Bea"]),
+    ContactCompletionCase(line: "lifesignal -q ping clear --json ", expected: ["Bea"]),
+]
+
+/// Three members sharing a circle folder, each with their own data directory, seen from
+/// Ana's: Bea is her dependent, Carl her responder and dependent, "Sam Lee" an external
+/// responder (a name with a space). Ana has pinged Bea; Carl has pinged Ana.
+final class ContactCircle {
+    let root = TempHome()
+    static let now = "2026-03-01T09:00:00Z"
+    var circle: String { root.path + "/circle" }
+    var ana: String { root.path + "/ana" }
+    /// A folder holding only a `lifesignal` link to the binary under test, first on the shells' PATH.
+    var bin: String { root.path + "/bin" }
+    private(set) var beaMember = ""
+
+    init() {
+        for name in ["Ana", "Bea", "Carl"] {
+            expectOK(run(name.lowercased(), ["init", "--name", name, "--circle", circle]))
+        }
+        let code = { (person: String) in self.run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        expectOK(run("ana", ["contacts", "add", code("bea"), "--dependent"]))
+        expectOK(run("ana", ["contacts", "add", code("carl"), "--dependent", "--responder"]))
+        expectOK(run("ana", ["contacts", "add", "Sam Lee", "--responder", "--email", "sam@example.org"]))
+        expectOK(run("ana", ["ping", "send", "Bea"]))
+        expectOK(run("carl", ["ping", "send", "Ana"]))
+        let identity = (try? String(contentsOfFile: root.path + "/bea/identity.json", encoding: .utf8)) ?? ""
+        beaMember = jsonObject(identity)["member"] as? String ?? ""
+        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: bin + "/lifesignal", withDestinationPath: Binary.path)
+    }
+
+    private func expectOK(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.code == 0, "setting up the circle: \(run.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    func run(_ person: String, _ arguments: [String]) -> Run {
+        lifesignal(arguments, environment: ["LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": Self.now, "TZ": "UTC", "PATH": "/usr/bin:/bin"])
+    }
+
+    /// `lifesignal __complete …` as Ana.
+    func complete(_ arguments: [String]) -> Run { run("ana", ["__complete"] + arguments) }
+
+    /// What the shells need to ask the binary for Ana's contacts.
+    var shellEnvironment: [String: String] {
+        ["LIFESIGNAL_HOME": ana, "LIFESIGNAL_NOW": Self.now, "PATH": ([bin] + DocTools.searchPath).joined(separator: ":")]
+    }
+
+    /// Whether a path under the circle is one of Bea's.
+    func isBea(_ relative: String) -> Bool { !beaMember.isEmpty && relative.contains(beaMember) }
+
+    /// Every file of every data directory and of the circle, but the private read caches.
+    func records() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let relative = enumerator?.nextObject() as? String {
+            let full = root.path + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                !relative.hasSuffix("/cache.json"), !relative.hasPrefix("bin/")
+            else { continue }
+            files[relative] = try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+        return files
+    }
+}
+
+extension Run {
+    /// stdout, stderr and the exit code, to compare in one go.
+    fileprivate var outcome: [String] { [stdout, stderr, String(code)] }
 }
