@@ -100,8 +100,13 @@ let profile = NewProfile(name: "Bench Mark", interval: Rules.defaultInterval, re
 
 var written = 0
 var transactions = 0
-while written < shape.count {
-    let batch = min(Seed.batchSize, shape.count - written)
+// With daily check-ins, the last 30 are written later, one by one, each after the run that
+// noticed its reminder (see below): the feed keeps 30 days, and that is what fills it.
+let tailDays = shape.step == .days(1) ? 30 : 0
+func note(_ i: Int) -> String? { i % shape.noteEvery == 0 ? Seed.notes[(i / shape.noteEvery) % Seed.notes.count] : nil }
+func checkInTime(_ i: Int) -> Timestamp { Timestamp(seconds: first.seconds + Int64(i) * shape.step.seconds) }
+while written < shape.count - tailDays {
+    let batch = min(Seed.batchSize, shape.count - tailDays - written)
     let start = written
     // The profile is created at the time of the first check-in, so its settings predate it.
     do {
@@ -109,8 +114,7 @@ while written < shape.count {
             dataDirectory: dataDirectory, lockTimeout: 5, creation: .ifMissing(profile), now: first
         ) { transaction in
             for i in start..<(start + batch) {
-                let note = i % shape.noteEvery == 0 ? Seed.notes[(i / shape.noteEvery) % Seed.notes.count] : nil
-                transaction.record(.checkIn(note: note), at: Timestamp(seconds: first.seconds + Int64(i) * shape.step.seconds))
+                transaction.record(.checkIn(note: note(i)), at: checkInTime(i))
             }
         }
     } catch {
@@ -157,6 +161,23 @@ do {
     fail("adding the contacts failed: \(error)")
 }
 
+// The last month, as it happens: cron's run in each morning's reminder window notices the
+// reminder (and the contact and ping notifications), then the check-in follows.
+do {
+    for i in (shape.count - tailDays)..<shape.count {
+        let run = checkInTime(i) - .minutes(20)
+        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: run, feed: true) { transaction in
+            transaction.noticeDue(now: run)
+        }
+        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: checkInTime(i)) { transaction in
+            transaction.record(.checkIn(note: note(i)), at: checkInTime(i))
+        }
+        written += 1
+    }
+} catch {
+    fail("writing the last month failed: \(error)")
+}
+
 let store: Store
 let state: MemberState
 let contacts: Int
@@ -180,4 +201,4 @@ print("store \(shape.name) at \(dataDirectory)")
 print("  events: \(written) check-ins (+4 profile events) from \(first.rfc3339) to \(last.rfc3339), \(transactions) transactions of up to \(Seed.batchSize)")
 print("  check-in count in folded state: \(state.checkInCount); status at \(now.rfc3339): \(status.phase); contacts: \(contacts)")
 print("  files: \(files) (\(segments) archive segments); total bytes: \(bytes); log.json bytes: \(logBytes)")
-print("  note: no notifications yet (the notification feed is not built); peers' data directories are in \(peerRoot)")
+print("  peers' data directories are in \(peerRoot)")

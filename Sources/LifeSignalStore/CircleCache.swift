@@ -25,6 +25,16 @@ struct CircleCache {
     var own: CircleState
     var others: CircleState
     var othersClock: Int64
+    /// This member's unread notifications, valid while every feed file of theirs still has the
+    /// key in `feedEntries` (so `status` need not parse the feed).
+    var unread: Int? = nil
+    var feedEntries: [Entry] = []
+
+    /// The unread count, when the feed files it was counted from are unchanged.
+    var currentUnread: Int? {
+        guard let unread, feedEntries.allSatisfy({ Posix.key(Paths.join(circle, $0.path)) == $0.key }) else { return nil }
+        return unread
+    }
 
     static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.json") }
 
@@ -53,14 +63,22 @@ struct CircleCache {
                 others: try Codec.decodeMerged(o.required("others")), othersClock: try o.required("othersClock").int())
             guard cache.circle == store.circleDirectory, cache.member == store.identity.member, cache.device == store.identity.device
             else { return nil }
-            for entry in try o.required("entries").array() {
-                let fields = try entry.array()
-                guard fields.count == 6 else { return nil }
-                let key = Posix.FileKey(
-                    device: UInt64(bitPattern: try fields[1].int()), inode: UInt64(bitPattern: try fields[2].int()), size: try fields[3].int(),
-                    modified: try fields[4].int(), changed: try fields[5].int())
-                cache.entries.append(Entry(path: try fields[0].string(), key: key))
+            func entries(_ key: String) throws(JSONShapeError) -> [Entry]? {
+                var list: [Entry] = []
+                for entry in try o.required(key).array() {
+                    let fields = try entry.array()
+                    guard fields.count == 6 else { return nil }
+                    let fileKey = Posix.FileKey(
+                        device: UInt64(bitPattern: try fields[1].int()), inode: UInt64(bitPattern: try fields[2].int()), size: try fields[3].int(),
+                        modified: try fields[4].int(), changed: try fields[5].int())
+                    list.append(Entry(path: try fields[0].string(), key: fileKey))
+                }
+                return list
             }
+            guard let files = try entries("entries"), let feeds = try entries("feedEntries") else { return nil }
+            cache.entries = files
+            cache.feedEntries = feeds
+            cache.unread = try o.optional("unread").map { c throws(JSONShapeError) in Int(clamping: try c.int()) }
             return cache
         } catch {
             return nil
@@ -68,20 +86,21 @@ struct CircleCache {
     }
 
     func save(_ dataDirectory: String) {
+        func encode(_ list: [Entry]) -> JSON {
+            .array(
+                list.map { entry in
+                    .array([
+                        .string(entry.path), .int(Int64(bitPattern: entry.key.device)), .int(Int64(bitPattern: entry.key.inode)),
+                        .int(entry.key.size), .int(entry.key.modified), .int(entry.key.changed),
+                    ])
+                })
+        }
         let json: JSON = .object(
             JSONObject([
                 ("schemaVersion", .int(Self.schemaVersion)), ("circle", .string(circle)), ("member", .string(member)),
-                ("device", .string(device)),
-                (
-                    "entries",
-                    .array(entries.map { entry in
-                        .array([
-                            .string(entry.path), .int(Int64(bitPattern: entry.key.device)), .int(Int64(bitPattern: entry.key.inode)),
-                            .int(entry.key.size), .int(entry.key.modified), .int(entry.key.changed),
-                        ])
-                    })
-                ),
+                ("device", .string(device)), ("entries", encode(entries)),
                 ("own", Codec.encodeMerged(own)), ("others", Codec.encodeMerged(others)), ("othersClock", .int(othersClock)),
+                ("unread", unread.map { .int(Int64($0)) } ?? .null), ("feedEntries", encode(feedEntries)),
             ]))
         // Best effort: a cache that cannot be written only means the next run reads everything.
         try? Posix.replace(Self.path(dataDirectory), with: json.serializedBytes(pretty: false), durable: false)

@@ -105,6 +105,26 @@ extension Store {
         return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
     }
 
+    /// This member's unread notifications: from the cache when their feed files are unchanged,
+    /// else counted from the feeds (and remembered in the cache).
+    public func unreadCount() throws(StoreError) -> (count: Int, skipped: [StoreError]) {
+        var cache = CircleCache.load(self)
+        if let unread = cache?.currentUnread { return (unread, []) }
+        var feedEntries: [CircleCache.Entry] = []
+        for device in try devices(of: identity.member) {
+            let path = feedPath(member: identity.member, device: device)
+            feedEntries.append(CircleCache.Entry(path: "members/\(identity.member)/\(device)/feed.json", key: Posix.key(path)))
+        }
+        let loaded = try memberFeed()
+        let count = loaded.feed.unreadCount(for: .member(identity.member))
+        if loaded.skipped.isEmpty, cache != nil {
+            cache?.unread = count
+            cache?.feedEntries = feedEntries
+            cache?.save(dataDirectory)
+        }
+        return (count, loaded.skipped)
+    }
+
     /// This member's feed, merged from all their devices: this device's must be readable,
     /// another device's that is not is skipped (and reported).
     public func memberFeed() throws(StoreError) -> (feed: Feed, own: Feed, skipped: [StoreError]) {

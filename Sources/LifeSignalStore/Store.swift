@@ -468,9 +468,13 @@ extension Store {
         // log was just read above, strictly).
         var others: Snapshot
         var entries: [CircleCache.Entry]
+        // The cached unread count stays valid only while no feed file changes; its own keys
+        // say so, so it can be carried over by a write that does not touch the feed.
+        var carried: (unread: Int?, feedEntries: [CircleCache.Entry]) = (nil, [])
         if let cache = CircleCache.load(store), cache.isCurrent(exceptOwn: true) {
             others = Snapshot(own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [])
             entries = cache.entries.filter { !$0.path.hasPrefix(cache.ownPrefix) }
+            carried = (cache.unread, cache.feedEntries)
         } else {
             let read = try store.readCircle()
             others = store.split(read)
@@ -515,10 +519,14 @@ extension Store {
             let own = "members/\(member)/\(device)"
             entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory)))
             entries.append(CircleCache.Entry(path: own + "/log.json", key: Posix.key(store.logPath(member: member, device: device))))
-            CircleCache(
+            var cache = CircleCache(
                 circle: store.circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
-                others: transaction.others, othersClock: transaction.othersClock
-            ).save(dataDirectory)
+                others: transaction.others, othersClock: transaction.othersClock)
+            if !transaction.feedChanged {
+                cache.unread = carried.unread
+                cache.feedEntries = carried.feedEntries
+            }
+            cache.save(dataDirectory)
         }
         return (value, created)
     }

@@ -188,3 +188,41 @@ import Testing
         #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a2")
     }
 }
+
+/// The unread count kept in the cache: used while the feed files are unchanged, recounted when
+/// one changes.
+@Suite struct UnreadCacheTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-unread-\(UUID().uuidString)").path
+    static let t0 = Timestamp(seconds: 1_772_355_600)
+
+    func notify(_ directory: String, _ count: Int, markAllRead: Bool = false) throws {
+        _ = try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
+            now: Self.t0, feed: true
+        ) { transaction in
+            for i in 0..<count {
+                transaction.notice(
+                    Notification(kind: .system, cause: "test \(i) \(UUID())", message: "m\(i)", at: Self.t0, subject: transaction.member, recipient: .member(transaction.member)))
+            }
+            if markAllRead { transaction.markRead(Array(transaction.feed.notifications.keys)) }
+        }
+    }
+
+    @Test func cachedWhileTheFeedIsUnchangedAndRecountedAfter() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try notify(root, 3)
+        let store = try Store.open(dataDirectory: root)
+        _ = try store.snapshot()
+        #expect(try store.unreadCount().count == 3)
+        // Plant a different number: an unchanged feed is not read again.
+        let path = root + "/cache.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"unread\":3", with: "\"unread\":41").write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try store.unreadCount().count == 41)
+        // A change to the feed file makes it count again.
+        try notify(root, 2)
+        #expect(try store.unreadCount().count == 5)
+        try notify(root, 0, markAllRead: true)
+        #expect(try store.unreadCount().count == 0)
+    }
+}

@@ -16,9 +16,9 @@ enum StatusCommand {
         let circle = try session.snapshot(store).state
         let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
-        let feed = try storeCall { () throws(StoreError) in try store.memberFeed() }
+        let feed = try storeCall { () throws(StoreError) in try store.unreadCount() }
         session.warn(feed.skipped)
-        let unread = feed.feed.unreadCount(for: .member(me))
+        let unread = feed.count
         let alert = state.activeAlert
         let contacts = circle.contacts(of: me)
         let incoming = PingCommand.entries(circle: circle, me: me, now: session.now, contacts: contacts).filter { $0.incoming && $0.state == "pending" }
