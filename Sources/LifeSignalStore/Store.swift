@@ -194,6 +194,8 @@ public struct Store: Sendable {
         /// The highest Lamport clock among the other logs.
         public var othersClock: Int64
         public var skipped: [StoreError]
+        /// This member's unread count, when the cache had it current (else see `unreadCount`).
+        public var unread: Int? = nil
 
         public var state: CircleState {
             var state = others
@@ -206,7 +208,7 @@ public struct Store: Sendable {
     /// was built, else from every log (and then the cache is rebuilt).
     public func snapshot() throws(StoreError) -> Snapshot {
         if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
-            return Snapshot(own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [])
+            return Snapshot(own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [], unread: cache.currentUnread)
         }
         let read = try readCircle()
         let snapshot = split(read)

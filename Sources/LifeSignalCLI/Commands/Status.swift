@@ -13,12 +13,16 @@ enum StatusCommand {
     static func run(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
         let me = store.identity.member
-        let circle = try session.snapshot(store).state
+        let snapshot = try session.snapshot(store)
+        let circle = snapshot.state
         let state = circle.members[me] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
-        let feed = try storeCall { () throws(StoreError) in try store.unreadCount() }
-        session.warn(feed.skipped)
-        let unread = feed.count
+        var unread = snapshot.unread ?? 0
+        if snapshot.unread == nil {
+            let counted = try storeCall { () throws(StoreError) in try store.unreadCount() }
+            session.warn(counted.skipped)
+            unread = counted.count
+        }
         let alert = state.activeAlert
         let contacts = circle.contacts(of: me)
         let incoming = PingCommand.entries(circle: circle, me: me, now: session.now, contacts: contacts).filter { $0.incoming && $0.state == "pending" }
