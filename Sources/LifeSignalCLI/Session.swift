@@ -49,15 +49,8 @@ struct Session {
 
     /// Opens the existing data directory for reading.
     func openStore() throws(CLIError) -> Store {
-        do {
-            return try Store.open(dataDirectory: try dataDirectory())
-        } catch let error as CLIError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch {
-            throw .invalidValue("\(error)")
-        }
+        let directory = try dataDirectory()
+        return try storeCall { () throws(StoreError) in try Store.open(dataDirectory: directory) }
     }
 
     /// Reads the whole circle (from the private cache when nothing changed), warning on stderr about other devices' logs that had to be
