@@ -97,7 +97,7 @@ public enum Delivery {
             let tags = notification.kind.isEmergency ? "rotating_light" : "bell"
             input = Array(
                 Curl.config([
-                    ("url", url), ("max-time", String(Int(timeout))),
+                    ("url", url), ("max-time", Curl.maxTime(timeout)),
                     ("header", "Title: \(Mail.headerValue(notification.title))"),
                     ("header", "Priority: \(notification.kind.isEmergency ? "urgent" : "default")"),
                     ("header", "Tags: \(tags)"), ("header", "X-LifeSignal-Id: \(notification.id)"),
@@ -107,7 +107,7 @@ public enum Delivery {
             arguments = ["curl", "--config", "-"]
             input = Array(
                 Curl.config([
-                    ("url", url), ("max-time", String(Int(timeout))), ("header", "Content-Type: application/json"),
+                    ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Content-Type: application/json"),
                     ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", String(decoding: json, as: UTF8.self)),
                 ]).utf8)
         case .apprise(let url):
@@ -127,8 +127,11 @@ public enum Delivery {
         do {
             let result = try ChildProcess.run(arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
             if result.succeeded { return outcome(true, nil) }
+            // The last few lines, not just the last: msmtp (as sendmail) ends with a generic
+            // "could not send mail" after the line with the server's reason (e.g. "550 5.1.1
+            // …"), and that reason is what the user needs to read in cron's mail.
             let said = String(decoding: result.stderr.isEmpty ? result.stdout : result.stderr, as: UTF8.self)
-                .split(separator: "\n").last.map { String($0).trimmingWhitespace } ?? ""
+                .split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }.suffix(3).joined(separator: "; ")
             let detail = said.isEmpty ? "" : ": \(said.prefix(300))"
             if result.timedOut { return outcome(false, "\(channel.program) did not finish within \(Int(timeout))s and was stopped\(detail)") }
             if let signal = result.signal { return outcome(false, "\(channel.program) was ended by signal \(signal)\(detail)") }
@@ -148,7 +151,9 @@ public enum Delivery {
 enum Mail {
     static func message(_ n: Notification, to address: String, from user: String) -> String {
         var lines = [
-            "From: lifesignal <\(user.filter { $0.isLetter || $0.isNumber || "._-".contains($0) })@localhost>",
+            // Only ASCII letters, digits and ._- of the account name: a header must stay plain
+            // ASCII, and an empty result falls back to "lifesignal".
+            "From: lifesignal <\(mailbox(user))@localhost>",
             "To: \(address)",
             "Subject: \(headerValue(n.title))",
             "Date: \(date(n.at))",
@@ -166,6 +171,11 @@ enum Mail {
         lines.append("-- ")
         lines.append("Sent by lifesignal (notification \(n.id), \(n.at.rfc3339)).")
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func mailbox(_ user: String) -> String {
+        let kept = user.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        return kept.isEmpty ? "lifesignal" : kept
     }
 
     /// A header value: ASCII as is (control characters dropped), anything else as an RFC 2047
@@ -206,6 +216,12 @@ enum Mail {
 /// A curl configuration read from stdin (`curl --config -`), so URLs, headers and bodies
 /// never appear on a command line.
 enum Curl {
+    /// curl's own limit, kept above the channel timeout as a backstop only. When both were
+    /// the same, curl's "(28) Operation timed out" and lifesignal's stop raced: the error's
+    /// detail came out as curl's message, or cut short (just "c") by the SIGTERM arriving
+    /// while curl wrote it. Now the channel timeout alone ends a hanging request.
+    static func maxTime(_ timeout: Double) -> String { String(Int(timeout) + 5) }
+
     static func config(_ options: [(String, String)]) -> String {
         var text = "silent\nshow-error\nfail\n"
         for (name, value) in options { text += "\(name) = \"\(escape(value))\"\n" }
