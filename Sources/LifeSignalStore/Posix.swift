@@ -121,17 +121,25 @@ public enum Posix {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates `path` and missing parents with mode 0700. Existing directories keep their mode.
-    public static func makeDirectories(_ path: String) throws(SystemError) {
+    /// Creates `path` and missing parents with `mode` (0700 unless a shared circle asks for
+    /// group access). Existing directories keep their mode.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
         if isDirectory(path) { return }
         let parent = Paths.parent(of: path)
-        if parent != path { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 {
+        if parent != path { try makeDirectories(parent, mode: mode) }
+        if mkdir(path, mode) != 0 {
             let code = errno
             if code == EEXIST, isDirectory(path) { return }
             throw SystemError(operation: "mkdir", path: path, code: code)
         }
-        _ = chmod(path, 0o700)
+        _ = chmod(path, mode)
+    }
+
+    /// The permission bits of a directory (nil when it is not one).
+    public static func directoryMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return info.st_mode & 0o7777
     }
 
     /// Names in a directory (without `.` and `..`), sorted; nil when it does not exist.
@@ -162,7 +170,7 @@ public enum Posix {
     /// `backup`, the old file is first hard-linked to `backup` (the last good copy).
     ///
     /// `durable: false` skips both fsyncs, for a cache that may be lost but must never be torn.
-    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true) throws(SystemError) {
+    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true, mode: mode_t = 0o600) throws(SystemError) {
         let directory = Paths.parent(of: path)
         let temp = Paths.join(directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
         let fd = retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
@@ -172,7 +180,7 @@ public enum Posix {
             if !closed { close(fd) }
         }
         do throws(SystemError) {
-            if fchmod(fd, 0o600) != 0 { throw SystemError(operation: "chmod", path: temp, code: errno) }
+            if fchmod(fd, mode) != 0 { throw SystemError(operation: "chmod", path: temp, code: errno) }
             var offset = 0
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { buffer -> Int in

@@ -77,6 +77,16 @@ public struct Store: Sendable {
     static func lockPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "lock") }
 
     public func memberDirectory(_ member: String) -> String { Paths.join(circleDirectory, "members", member) }
+
+    /// How records are written in the circle. Private (0700 folders, 0600 files) unless the
+    /// circle folder itself grants its group access — a circle shared between the accounts of
+    /// one machine, set up with e.g. `install -d -m 2750 -g family DIR` — in which case folders
+    /// take the circle's group bits and files are group-readable, so the family can read each
+    /// other's records. Only the owner ever writes them; nothing outside the circle changes.
+    public var sharing: (directories: mode_t, files: mode_t) {
+        guard let mode = Posix.directoryMode(circleDirectory), mode & 0o040 != 0 else { return (0o700, 0o600) }
+        return (0o700 | (mode & 0o2070), 0o640)
+    }
     public func deviceDirectory(member: String, device: String) -> String { Paths.join(memberDirectory(member), device) }
     public func logPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "log.json") }
 
@@ -457,7 +467,7 @@ extension Store {
         let device = store.identity.device
         let deviceDirectory = store.deviceDirectory(member: member, device: device)
         do {
-            try Posix.makeDirectories(deviceDirectory)
+            try Posix.makeDirectories(deviceDirectory, mode: store.sharing.directories)
         } catch {
             throw StoreError.cannotCreate(path: error.path, reason: error.reason)
         }
@@ -511,7 +521,7 @@ extension Store {
             // again (and delivered again), never a fact lost.
             transaction.ownFeed.prune(now: now)
             let path = store.feedPath(member: member, device: device)
-            try write(FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path))
+            try write(FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path), mode: store.sharing.files)
         }
         // Refresh the cache with what this write knows: everyone else as read before it, and
         // this device's directory and log as they are now. The directories above this device's
@@ -558,23 +568,23 @@ extension Store {
             let segment = ArchiveSegment(firstSeq: first.seq, lastSeq: last.seq, newest: newest)
             let archive = Paths.join(directory, "archive")
             do {
-                try Posix.makeDirectories(archive)
+                try Posix.makeDirectories(archive, mode: sharing.directories)
             } catch {
                 throw StoreError.cannotCreate(path: error.path, reason: error.reason)
             }
             try Store.write(
                 ArchiveSegment.encode(moving, member: log.member, device: log.device),
-                to: Paths.join(archive, segment.fileName), backup: false)
+                to: Paths.join(archive, segment.fileName), backup: false, mode: sharing.files)
             log.events.removeFirst(moving.count)
             log.archivedThrough = last.seq
         }
         let path = logPath(member: log.member, device: log.device)
-        try Store.write(log.encoded(), to: path, backup: hadValidFile)
+        try Store.write(log.encoded(), to: path, backup: hadValidFile, mode: sharing.files)
     }
 
-    static func write(_ bytes: [UInt8], to path: String, backup: Bool) throws {
+    static func write(_ bytes: [UInt8], to path: String, backup: Bool, mode: mode_t = 0o600) throws {
         do {
-            try Posix.replace(path, with: bytes, backup: backup ? path + ".bak" : nil)
+            try Posix.replace(path, with: bytes, backup: backup ? path + ".bak" : nil, mode: mode)
         } catch {
             if error.operation == "create" {
                 throw StoreError.cannotCreate(path: error.path, reason: error.reason)
