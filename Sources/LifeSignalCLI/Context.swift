@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import LifeSignalCore
 
 /// Everything a run of lifesignal takes from the outside world, gathered by `main.swift`.
@@ -26,8 +33,9 @@ public struct Context {
     public var write: (Stream, String) -> String?
     /// Reads one line from stdin (for confirmations); nil at end of input.
     public var readLine: () -> String?
-    /// Ends the process at once, as a crash would (for the delivery failpoint in tests).
-    public var crash: () -> Never = { fatalError("crash requested") }
+    /// Ends the process at once, as a crash would (for the delivery failpoint in tests): no
+    /// trap, no backtrace, no cleanup — exit status 137, as after SIGKILL.
+    public var crash: () -> Never = { _exit(137) }
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,

@@ -54,7 +54,7 @@ let workingDirectory: String? =
 var size = winsize()
 let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
 
-var context = Context(
+let context = Context(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: environment,
     clock: {
@@ -89,5 +89,4 @@ var context = Context(
     },
     readLine: { Swift.readLine(strippingNewline: true) })
 
-context.crash = { _exit(137) }
 exit(LifeSignal.run(context))
