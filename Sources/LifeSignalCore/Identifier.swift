@@ -16,15 +16,18 @@ public enum Identifier {
     /// True for the lower-case 8-4-4-4-12 hex form; ids from files are checked with this
     /// before they are used in a path.
     public static func isValid(_ text: String) -> Bool {
-        let b = text.utf8
-        guard b.count == 36 else { return false }
-        for (i, byte) in b.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !((48...57).contains(byte) || (97...102).contains(byte)) {
+        var i = 0
+        for byte in text.utf8 {
+            switch i {
+            case 8, 13, 18, 23:
+                guard byte == UInt8(ascii: "-") else { return false }
+            case 36:
                 return false
+            default:
+                guard (48...57).contains(byte) || (97...102).contains(byte) else { return false }
             }
+            i += 1
         }
-        return true
+        return i == 36
     }
 }

@@ -3,15 +3,13 @@ import LifeSignalCore
 /// A private summary of the circle as last read, so that a run does not parse every device's
 /// log when nothing changed — the cost of `status` must not grow with the circle's history.
 ///
-/// It lives in the data directory (never in the circle) as `cache.json`. It holds this
-/// device's folded state, everyone else's merged, and the key (inode, size, modification and
-/// change times) of every directory and log it was built from. It is used only when every key
+/// It lives in the data directory (never in the circle) as `cache.bin`, in the compact format
+/// of `CacheCodec`. It holds this device's folded state, everyone else's merged, and the key
+/// (inode, size, modification and change times) of every directory and log it was built from. It is used only when every key
 /// still matches; anything else — a changed or new file, a damaged or newer cache — means a
 /// full read. It is never written from a read that skipped an unreadable log, so warnings
 /// about that log keep appearing. Losing it costs one full read, so it is written without fsync.
 struct CircleCache {
-    static let schemaVersion: Int64 = 1
-
     /// A path relative to the circle, and the key it had when the cache was built.
     struct Entry {
         var path: String
@@ -36,7 +34,7 @@ struct CircleCache {
         return unread
     }
 
-    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.json") }
+    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
 
     /// The prefix of this device's own paths, which a writer reads itself.
     var ownPrefix: String { "members/\(member)/\(device)" }
@@ -51,34 +49,16 @@ struct CircleCache {
     }
 
     static func load(_ store: Store) -> CircleCache? {
-        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)),
-            let root = try? JSONParser.parse(bytes)
-        else { return nil }
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            guard try o.required("schemaVersion").int() == schemaVersion else { return nil }
-            var cache = CircleCache(
-                circle: try o.required("circle").string(), member: try o.required("member").string(),
-                device: try o.required("device").string(), entries: [], own: try Codec.decodeMerged(o.required("own")),
-                others: try Codec.decodeMerged(o.required("others")), othersClock: try o.required("othersClock").int())
-            guard cache.circle == store.circleDirectory, cache.member == store.identity.member, cache.device == store.identity.device
-            else { return nil }
-            func entries(_ key: String) throws(JSONShapeError) -> [Entry]? {
-                var list: [Entry] = []
-                for entry in try o.required(key).array() {
-                    let fields = try entry.array()
-                    guard fields.count == 6 else { return nil }
-                    let fileKey = Posix.FileKey(
-                        device: UInt64(bitPattern: try fields[1].int()), inode: UInt64(bitPattern: try fields[2].int()), size: try fields[3].int(),
-                        modified: try fields[4].int(), changed: try fields[5].int())
-                    list.append(Entry(path: try fields[0].string(), key: fileKey))
-                }
-                return list
-            }
-            guard let files = try entries("entries"), let feeds = try entries("feedEntries") else { return nil }
-            cache.entries = files
-            cache.feedEntries = feeds
-            cache.unread = try o.optional("unread").map { c throws(JSONShapeError) in Int(clamping: try c.int()) }
+        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
+        do throws(CacheCodec.Damaged) {
+            var r = try CacheReader(bytes)
+            let circle = try r.string(), member = try r.string(), device = try r.string()
+            guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device else { return nil }
+            let entries = try r.entries()
+            var cache = CircleCache(circle: circle, member: member, device: device, entries: entries, own: try r.circle(), others: try r.circle(), othersClock: try r.int())
+            cache.unread = try r.bool() ? Int(clamping: try r.int()) : nil
+            cache.feedEntries = try r.entries()
+            guard r.atEnd else { return nil }
             return cache
         } catch {
             return nil
@@ -86,23 +66,46 @@ struct CircleCache {
     }
 
     func save(_ dataDirectory: String) {
-        func encode(_ list: [Entry]) -> JSON {
-            .array(
-                list.map { entry in
-                    .array([
-                        .string(entry.path), .int(Int64(bitPattern: entry.key.device)), .int(Int64(bitPattern: entry.key.inode)),
-                        .int(entry.key.size), .int(entry.key.modified), .int(entry.key.changed),
-                    ])
-                })
-        }
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(Self.schemaVersion)), ("circle", .string(circle)), ("member", .string(member)),
-                ("device", .string(device)), ("entries", encode(entries)),
-                ("own", Codec.encodeMerged(own)), ("others", Codec.encodeMerged(others)), ("othersClock", .int(othersClock)),
-                ("unread", unread.map { .int(Int64($0)) } ?? .null), ("feedEntries", encode(feedEntries)),
-            ]))
+        var w = CacheWriter()
+        w.string(circle)
+        w.string(member)
+        w.string(device)
+        w.entries(entries)
+        w.circle(own)
+        w.circle(others)
+        w.int(othersClock)
+        w.bool(unread != nil)
+        if let unread { w.int(Int64(unread)) }
+        w.entries(feedEntries)
         // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.replace(Self.path(dataDirectory), with: json.serializedBytes(pretty: false), durable: false)
+        try? Posix.replace(Self.path(dataDirectory), with: w.bytes(), durable: false)
+    }
+}
+
+extension CacheWriter {
+    mutating func entries(_ list: [CircleCache.Entry]) {
+        count(list.count)
+        for entry in list {
+            string(entry.path)
+            uint(entry.key.device)
+            uint(entry.key.inode)
+            int(entry.key.size)
+            int(entry.key.modified)
+            int(entry.key.changed)
+        }
+    }
+}
+
+extension CacheReader {
+    mutating func entries() throws(CacheCodec.Damaged) -> [CircleCache.Entry] {
+        let n = try count()
+        var list: [CircleCache.Entry] = []
+        list.reserveCapacity(n)
+        for _ in 0..<n {
+            let path = try string()
+            let key = Posix.FileKey(device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
+            list.append(CircleCache.Entry(path: path, key: key))
+        }
+        return list
     }
 }

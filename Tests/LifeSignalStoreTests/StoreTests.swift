@@ -127,13 +127,14 @@ import Testing
         }
     }
 
-    /// Rewrites the cache file with a marker name for Bea, keeping every key: if a snapshot
-    /// shows the marker, it came from the cache.
+    /// Rewrites the cache with a marker name for Bea, keeping every key: if a snapshot shows
+    /// the marker, it came from the cache.
     func plantMarker(bea member: String) throws {
-        let path = root + "/ana/cache.json"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("\"value\":\"Bea\""))
-        try text.replacingOccurrences(of: "\"value\":\"Bea\"", with: "\"value\":\"CACHED\"").write(toFile: path, atomically: false, encoding: .utf8)
+        let store = try Store.open(dataDirectory: ana)
+        var cache = try #require(CircleCache.load(store))
+        #expect(cache.others.members[member]?.name?.value == "Bea")
+        cache.others.members[member]?.name?.value = "CACHED"
+        cache.save(ana)
     }
 
     @Test func usedWhileNothingChangedAndDroppedWhenAPeerChanges() throws {
@@ -177,15 +178,51 @@ import Testing
         #expect(state.members[store.identity.member]?.checkInCount == 2)
     }
 
-    @Test(arguments: ["", "{", "\u{0}\u{0}", #"{"schemaVersion": 99}"#, #"{"schemaVersion": 1, "circle": "/elsewhere"}"#])
-    func aDamagedOrForeignCacheIsIgnored(content: String) throws {
+    /// What can happen to a cache file: damage anywhere, truncation, another format, another
+    /// circle, or an old JSON cache. Each is ignored (a full read) and then replaced.
+    static let damages: [(name: String, change: @Sendable ([UInt8]) -> [UInt8])] = [
+        ("empty", { _ in [] }),
+        ("JSON of an earlier lifesignal", { _ in Array(#"{"schemaVersion": 1, "circle": "/elsewhere"}"#.utf8) }),
+        ("NUL-filled", { Array(repeating: 0, count: $0.count) }),
+        ("truncated to its header", { Array($0.prefix(CacheCodec.headerSize)) }),
+        ("last byte cut", { Array($0.dropLast()) }),
+        ("a byte appended", { $0 + [0] }),
+        ("a body byte flipped", { var b = $0; b[b.count / 2] ^= 0x40; return b }),
+        ("a newer format", { var b = $0; b[7] = CacheCodec.format + 1; return b }),
+    ]
+
+    @Test(arguments: 0..<damages.count)
+    func aDamagedOrForeignCacheIsIgnored(damage: Int) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
-        try content.write(toFile: ana + "/cache.json", atomically: false, encoding: .utf8)
+        try checkIn(bea, "Bea", note: "b1")
         let store = try Store.open(dataDirectory: ana)
-        #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a1")
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        _ = try store.snapshot()
+        try plantMarker(bea: beaId)
+        let path = CircleCache.path(ana)
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        try Data(Self.damages[damage].change(Array(bytes))).write(to: URL(fileURLWithPath: path))
+        #expect(CircleCache.load(store) == nil, "\(Self.damages[damage].name)")
+        // A full read: Bea's real name, not the marker the damaged cache held.
+        let state = try store.snapshot().state
+        #expect(state.members[beaId]?.name?.value == "Bea")
+        #expect(state.members[store.identity.member]?.lastCheckIn?.note == "a1")
+        #expect(CircleCache.load(store) != nil, "the full read rebuilt the cache")
         try checkIn(ana, "Ana", note: "a2")
         #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a2")
+    }
+
+    @Test func aCacheOfAnotherCircleIsIgnored() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        let store = try Store.open(dataDirectory: ana)
+        _ = try store.snapshot()
+        var cache = try #require(CircleCache.load(store))
+        cache.circle = "/elsewhere"
+        cache.save(ana)
+        #expect(CircleCache.load(store) == nil)
+        #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a1")
     }
 }
 
@@ -215,9 +252,10 @@ import Testing
         _ = try store.snapshot()
         #expect(try store.unreadCount().count == 3)
         // Plant a different number: an unchanged feed is not read again.
-        let path = root + "/cache.json"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"unread\":3", with: "\"unread\":41").write(toFile: path, atomically: false, encoding: .utf8)
+        var cache = try #require(CircleCache.load(store))
+        #expect(cache.unread == 3)
+        cache.unread = 41
+        cache.save(root)
         #expect(try store.unreadCount().count == 41)
         // A change to the feed file makes it count again.
         try notify(root, 2)
