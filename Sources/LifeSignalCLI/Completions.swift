@@ -95,7 +95,7 @@ enum Completions {
             default: return false
             }
         }
-        return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        return safe ? text : "'" + text.replacingEvery("'", with: "'\\''") + "'"
     }
 
     // MARK: - bash
@@ -542,7 +542,7 @@ enum Completions {
     private static func zshPattern(_ text: String) -> String { text.isEmpty ? "''" : zshQuote(text) }
 
     /// Always single-quoted, for zsh.
-    private static func zshQuote(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
+    private static func zshQuote(_ text: String) -> String { "'" + text.replacingEvery("'", with: "'\\''") + "'" }
 
     // MARK: - fish
 
@@ -738,6 +738,6 @@ enum Completions {
 
     /// Single-quoted for fish (which escapes `\` and `'` inside single quotes).
     private static func fishQuote(_ text: String) -> String {
-        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+        "'" + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'") + "'"
     }
 }

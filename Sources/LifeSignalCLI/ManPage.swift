@@ -432,7 +432,7 @@ enum ManPage {
         text.split(separator: " ").map { word -> String in
             let escaped = escape(String(word))
             let looksLikeMacro = word.count == 2 && word.first?.isUppercase == true && word.last?.isLetter == true
-            let isDelimiter = word.count == 1 && "()[].,:;|!?".contains(word)
+            let isDelimiter = word.count == 1 && word.first.map { "()[].,:;|!?".contains($0) } == true
             return looksLikeMacro || isDelimiter ? "\\&" + escaped : escaped
         }.joined(separator: " ")
     }

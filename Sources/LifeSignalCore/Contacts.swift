@@ -85,8 +85,8 @@ public enum Address {
         }
         if uri.hasPrefix("apprise:") {
             let url = uri.dropFirst(8)
-            guard let schemeEnd = url.firstRange(of: "://"), !url[..<schemeEnd.lowerBound].isEmpty,
-                url[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
+            guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://"), !url[..<colon].isEmpty,
+                url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
             else { return "an Apprise URL looks like scheme://…, e.g. apprise:tgram://bottoken/chatid" }
             return nil
         }

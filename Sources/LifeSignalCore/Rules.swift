@@ -36,12 +36,3 @@ public enum Rules {
         return nil
     }
 }
-
-extension String {
-    public var trimmingWhitespace: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
-}

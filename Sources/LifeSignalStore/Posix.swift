@@ -275,7 +275,7 @@ public enum Paths {
     /// cross a symlink, so it is the file system's to resolve).
     public static func normalize(_ path: String) -> String {
         // Most paths are already clean; splitting and joining them showed up in start-up.
-        if !path.contains("//") && !path.contains("/./") && !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasPrefix("./") && path != "." {
+        if !path.includes("//") && !path.includes("/./") && !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasPrefix("./") && path != "." {
             return path.isEmpty ? "." : path
         }
         let absolute = path.hasPrefix("/")

@@ -597,7 +597,7 @@ extension Store {
     /// it were left by a writer that died (kill -9, power loss) and can go.
     static func sweepTemporaryFiles(in directory: String) {
         guard let names = try? Posix.list(directory) else { return }
-        for name in names where name.hasPrefix(".") && name.contains(".tmp.") {
+        for name in names where name.hasPrefix(".") && name.includes(".tmp.") {
             Posix.remove(Paths.join(directory, name))
         }
     }

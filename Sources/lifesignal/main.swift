@@ -9,30 +9,6 @@
 import LifeSignalCLI
 import LifeSignalCore
 
-// fds 0–2 must be open, or the first file opened would become stdout and receive output.
-for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
-    _ = open("/dev/null", O_RDWR)
-}
-// A closed pipe is an EPIPE to handle, not a signal that kills us mid-write.
-signal(SIGPIPE, SIG_IGN)
-// Files are private to the user, whatever umask the shell or cron left.
-umask(0o077)
-
-// Split on the raw bytes: Character-based string scanning cost a noticeable share of
-// start-up for a few dozen variables.
-var environment: [String: String] = [:]
-var entry = environ
-while let pointer = entry.pointee {
-    let length = strlen(pointer)
-    pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-        let buffer = UnsafeBufferPointer(start: bytes, count: length)
-        if let equals = buffer.firstIndex(of: UInt8(ascii: "=")) {
-            environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(decoding: buffer[(equals + 1)...], as: UTF8.self)
-        }
-    }
-    entry += 1
-}
-
 /// The password database entry, read only when a command needs it.
 func lookUpAccount() -> Account? {
     var passwdEntry = passwd()
@@ -46,47 +22,79 @@ func lookUpAccount() -> Account? {
         home: passwdEntry.pw_dir.map { String(cString: $0) })
 }
 
-var cwdBuffer = [CChar](repeating: 0, count: 4096)
-let workingDirectory: String? =
-    getcwd(&cwdBuffer, cwdBuffer.count) != nil
-    ? String(decoding: cwdBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+/// Everything runs inside this function, not at the top level: in Swift 6 top-level variables
+/// belong to the main actor, and closures capturing them get run-time executor checks that
+/// link the concurrency runtime and libdispatch into the binary, which every run would pay
+/// for at start-up.
+func run() -> Int32 {
+    // fds 0–2 must be open, or the first file opened would become stdout and receive output.
+    for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+        _ = open("/dev/null", O_RDWR)
+    }
+    // A closed pipe is an EPIPE to handle, not a signal that kills us mid-write.
+    signal(SIGPIPE, SIG_IGN)
+    // Files are private to the user, whatever umask the shell or cron left.
+    umask(0o077)
 
-var size = winsize()
-let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-
-let context = Context(
-    arguments: Array(CommandLine.arguments.dropFirst()),
-    environment: environment,
-    clock: {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(seconds: Int64(now.tv_sec))
-    },
-    utcOffset: { time in
-        var seconds = time_t(time.seconds)
-        var local = tm()
-        guard localtime_r(&seconds, &local) != nil else { return 0 }
-        return Int64(local.tm_gmtoff)
-    },
-    stdinIsTerminal: isatty(STDIN_FILENO) == 1,
-    stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
-    stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-    terminalColumns: columns,
-    account: lookUpAccount,
-    workingDirectory: workingDirectory,
-    write: { stream, text in
-        let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno == EPIPE ? "EPIPE" : String(cString: strerror(errno))
+    // Split on the raw bytes: Character-based string scanning cost a noticeable share of
+    // start-up for a few dozen variables.
+    var environment: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let length = strlen(pointer)
+        pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            let buffer = UnsafeBufferPointer(start: bytes, count: length)
+            if let equals = buffer.firstIndex(of: UInt8(ascii: "=")) {
+                environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(decoding: buffer[(equals + 1)...], as: UTF8.self)
             }
-            bytes = bytes.dropFirst(written)
         }
-        return nil
-    },
-    readLine: { Swift.readLine(strippingNewline: true) })
+        entry += 1
+    }
 
-exit(LifeSignal.run(context))
+    var cwdBuffer = [CChar](repeating: 0, count: 4096)
+    let workingDirectory: String? =
+        getcwd(&cwdBuffer, cwdBuffer.count) != nil
+        ? String(decoding: cwdBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+
+    var size = winsize()
+    let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+
+    let context = Context(
+        arguments: Array(CommandLine.arguments.dropFirst()),
+        environment: environment,
+        clock: {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return Timestamp(seconds: Int64(now.tv_sec))
+        },
+        utcOffset: { time in
+            var seconds = time_t(time.seconds)
+            var local = tm()
+            guard localtime_r(&seconds, &local) != nil else { return 0 }
+            return Int64(local.tm_gmtoff)
+        },
+        stdinIsTerminal: isatty(STDIN_FILENO) == 1,
+        stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+        stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+        terminalColumns: columns,
+        account: lookUpAccount,
+        workingDirectory: workingDirectory,
+        write: { stream, text in
+            let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno == EPIPE ? "EPIPE" : String(cString: strerror(errno))
+                }
+                bytes = bytes.dropFirst(written)
+            }
+            return nil
+        },
+        readLine: { Swift.readLine(strippingNewline: true) })
+
+    return LifeSignal.run(context)
+}
+
+exit(run())

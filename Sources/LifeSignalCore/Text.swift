@@ -1,0 +1,49 @@
+/// String helpers of our own.
+///
+/// Searching and replacing text are written here rather than taken from the standard
+/// library's `contains(_:)`, `firstRange(of:)` and `replacing(_:with:)` for strings: those live
+/// in `_StringProcessing`, and using any of them links its regex engine into the binary, whose
+/// thousands of relocations every run of lifesignal pays for at start-up (`scripts/bench`).
+extension String {
+    public var trimmingWhitespace: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    /// Whether `text` occurs in this string, compared byte for byte (UTF-8).
+    public func includes(_ text: String) -> Bool { firstRange(ofText: text) != nil }
+
+    /// The first occurrence of `text`, compared byte for byte (UTF-8).
+    public func firstRange(ofText text: String) -> Range<Index>? {
+        let needle = Array(text.utf8)
+        let bytes = utf8
+        guard let head = needle.first else { return startIndex..<startIndex }
+        var start = bytes.startIndex
+        while let candidate = bytes[start...].firstIndex(of: head) {
+            var i = candidate
+            var matched = 0
+            while matched < needle.count, i != bytes.endIndex, bytes[i] == needle[matched] {
+                bytes.formIndex(after: &i)
+                matched += 1
+            }
+            if matched == needle.count { return candidate..<i }
+            start = bytes.index(after: candidate)
+        }
+        return nil
+    }
+
+    /// Every occurrence of `target` replaced with `replacement`.
+    public func replacingEvery(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self
+        while let range = rest.firstRange(ofText: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = String(rest[range.upperBound...])
+        }
+        return result + rest
+    }
+}
