@@ -147,9 +147,10 @@ struct Output {
     }
 
     /// The JSON document of a command (only with `--json`, and not with `--quiet`).
-    mutating func json(_ value: JSON) throws(CLIError) {
+    /// The value is built only when `--json` asked for it.
+    mutating func json(_ value: @autoclosure () -> JSON) throws(CLIError) {
         guard global.json, !global.quiet else { return }
-        try emit(value.serialized() + "\n")
+        try emit(value().serialized() + "\n")
     }
 
     /// Text that is printed whatever the format (help, version, generated scripts).

@@ -74,11 +74,11 @@ public struct MemberState: Equatable, Sendable {
 
     /// The alert raised most recently that has not ended.
     public var activeAlert: AlertRecord? {
-        alerts.values.filter(\.isActive).max { ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id) }
+        alerts.values.filter { $0.isActive }.max { ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id) }
     }
 
     public var effectivePreferences: FeedPreferences { preferences?.value ?? FeedPreferences() }
 
     public var effectiveInterval: TimeSpan { interval?.value ?? Rules.defaultInterval }
-    public var effectiveReminder: TimeSpan? { reminder.map(\.value) ?? Rules.defaultReminder }
+    public var effectiveReminder: TimeSpan? { reminder.map { $0.value } ?? Rules.defaultReminder }
 }

@@ -115,6 +115,14 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         #expect(committed == run.stdout, "\(file) differs from 'lifesignal completion \(shell.rawValue)': run scripts/generate-docs and commit the result")
     }
 
+    /// The hidden command's help is a literal (building it from `allCases` at start-up cost
+    /// every run of lifesignal more than a hundred thousand instructions): it must still name
+    /// every source.
+    @Test func completeHelpNamesEverySource() throws {
+        let source = try #require(CompleteCommand.spec.arguments.first { $0.name == "source" })
+        #expect(source.help == "What to list: " + CompletionSource.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+    }
+
     @Test func unknownShellIsAUsageError() {
         let run = TempHome().run(["completion", "tcsh"])
         #expect(run.code == 64)
@@ -692,7 +700,7 @@ final class ContactCircle {
             let full = root.path + "/" + relative
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
-                !relative.hasSuffix("/cache.json"), !relative.hasPrefix("bin/")
+                !relative.hasSuffix("/cache.bin"), !relative.hasPrefix("bin/")
             else { continue }
             files[relative] = try Data(contentsOf: URL(fileURLWithPath: full))
         }

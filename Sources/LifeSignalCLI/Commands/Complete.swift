@@ -14,7 +14,7 @@ enum CompleteCommand {
         name: "__complete",
         abstract: "Print the contact names a completion script offers, one per line.",
         arguments: [
-            ArgumentSpec(name: "source", kind: .text, optional: true, help: "What to list: " + CompletionSource.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+            ArgumentSpec(name: "source", kind: .text, optional: true, help: "What to list: contacts, dependents, responders-pinging, pinged-dependents."),
             ArgumentSpec(name: "prefix", kind: .text, optional: true, help: "Only names that start with this, ignoring case."),
         ],
         hidden: true,

@@ -154,7 +154,8 @@ enum ContactsCommand {
                 return transaction.circle.contacts(of: me).first { $0.id == other }
             }
             guard let contact else { return .ok }
-            try session.output.json(["contact": Render.contactJSON(contact, circle: nil, session: session)])
+            let json: JSON = ["contact": Render.contactJSON(contact, circle: nil, session: session)]
+            try session.output.json(json)
             try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
             try session.output.line(reciprocalSentence(contact.name, roles))
             return .ok
@@ -178,7 +179,8 @@ enum ContactsCommand {
             return transaction.circle.contacts(of: me).first { $0.id == id }
         }
         guard let contact else { return .ok }
-        try session.output.json(["contact": Render.contactJSON(contact, circle: nil, session: session)])
+        let json: JSON = ["contact": Render.contactJSON(contact, circle: nil, session: session)]
+        try session.output.json(json)
         try session.output.line("\(contact.name) has been added to your contacts as an external responder.")
         try session.output.line("Your alerts and missed check-ins will go to: \(channels(of: external).joined(separator: ", ")).")
         return .ok
@@ -235,7 +237,8 @@ enum ContactsCommand {
         var contacts = Render.orderedContacts(circle.contacts(of: me), circle: circle, me: me, now: session.now)
         if invocation.flag("responders") { contacts = contacts.filter { $0.roles.responder } }
         if invocation.flag("dependents") { contacts = contacts.filter { $0.roles.dependent } }
-        try session.output.json(["contacts": .array(contacts.map { Render.contactJSON($0, circle: (circle, me), session: session) })])
+        let json: JSON = ["contacts": .array(contacts.map { Render.contactJSON($0, circle: (circle, me), session: session) })]
+        try session.output.json(json)
         if contacts.isEmpty {
             let what = invocation.flag("responders") ? "No responders yet." : invocation.flag("dependents") ? "No dependents yet." : "No contacts yet."
             try session.output.line(what + " Add one with 'lifesignal contacts add'; share your code with 'lifesignal contacts code'.")
@@ -260,7 +263,8 @@ enum ContactsCommand {
         let circle = try session.snapshot(store).state
         let me = store.identity.member
         let contact = try find(invocation.argument(0) ?? "", in: circle.contacts(of: me), path: invocation.path)
-        try session.output.json(["contact": Render.contactJSON(contact, circle: (circle, me), session: session)])
+        let json: JSON = ["contact": Render.contactJSON(contact, circle: (circle, me), session: session)]
+        try session.output.json(json)
         var rows: [(String, String)] = [("Name", contact.name), ("Id", contact.id), ("Kind", contact.kind == .member ? "member of your circle" : "external")]
         rows.append(("Roles", contact.roles.text))
         if let external = contact.external {
@@ -343,7 +347,8 @@ enum ContactsCommand {
             }
             return (transaction.circle.contacts(of: me).first { $0.id == contact.id } ?? contact, changes)
         }
-        try session.output.json(["contact": Render.contactJSON(contact, circle: nil, session: session), "changed": .bool(!changes.isEmpty)])
+        let json: JSON = ["contact": Render.contactJSON(contact, circle: nil, session: session), "changed": .bool(!changes.isEmpty)]
+        try session.output.json(json)
         try session.output.line(changes.isEmpty ? "Nothing changed for \(contact.name)." : "Updated \(contact.name): \(changes.joined(separator: "; ")).")
         return .ok
     }
@@ -370,7 +375,8 @@ enum ContactsCommand {
             }
             return (contact, cancelled)
         }
-        try session.output.json(["removed": Render.contactJSON(contact, circle: nil, session: session), "pingsCancelled": .int(Int64(cancelled))])
+        let json: JSON = ["removed": Render.contactJSON(contact, circle: nil, session: session), "pingsCancelled": .int(Int64(cancelled))]
+        try session.output.json(json)
         try session.output.line("Removed \(contact.name) from your contacts." + (contact.kind == .member ? " They will see that you are no longer linked." : ""))
         if cancelled > 0 { try session.output.line("Pending pings between you were cancelled.") }
         return .ok
