@@ -91,11 +91,25 @@ extension Render {
         return DependentStatus(member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
     }
 
+    /// A dependent member of mine and their live status.
+    struct Dependent {
+        var contact: Contact
+        var status: DependentStatus
+    }
+
+    /// My dependent members among `contacts`, with their live status, in the app's priority order.
+    static func dependents(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Dependent] {
+        var list: [Dependent] = []
+        for contact in contacts {
+            if let status = dependentStatus(contact.id, circle: circle, me: me, now: now) { list.append(Dependent(contact: contact, status: status)) }
+        }
+        return DependentStatus.sorted(list, status: { $0.status }, name: { $0.contact.name })
+    }
+
     /// Dependents first in the app's priority order, then everyone else by name.
     static func orderedContacts(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Contact] {
-        let dependents = contacts.compactMap { c in dependentStatus(c.id, circle: circle, me: me, now: now).map { (c, $0) } }
-        let sorted = DependentStatus.sorted(dependents, status: { $0.1 }, name: { $0.0.name }).map(\.0)
-        return sorted + contacts.filter { c in !sorted.contains { $0.id == c.id } }
+        let first = dependents(contacts, circle: circle, me: me, now: now).map { $0.contact }
+        return first + contacts.filter { c in !first.contains { $0.id == c.id } }
     }
 
     static func colored(_ status: DependentStatus, _ output: Output) -> String {

@@ -133,17 +133,35 @@ public struct CircleState: Equatable, Sendable {
     }
 
     public mutating func merge(_ other: CircleState) {
-        for (id, state) in other.members { members[id, default: MemberState()].merge(state) }
-        for (pair, value) in other.relations { relations[pair] = Stamped.latest(relations[pair], value) }
+        // Merging into nothing is taking the other side as it is (and sharing its storage):
+        // the common case of one device's facts merged into everyone else's.
+        if members.isEmpty {
+            members = other.members
+        } else {
+            for (id, state) in other.members { members[id, default: MemberState()].merge(state) }
+        }
+        if relations.isEmpty {
+            relations = other.relations
+        } else {
+            for (pair, value) in other.relations { relations[pair] = Stamped.latest(relations[pair], value) }
+        }
         for (owner, contacts) in other.externals {
+            guard externals[owner] != nil else {
+                externals[owner] = contacts
+                continue
+            }
             for (id, value) in contacts { externals[owner, default: [:]][id] = Stamped.latest(externals[owner]?[id], value) }
         }
-        for (id, ping) in other.pings {
-            if var mine = pings[id] {
-                mine.merge(ping)
-                pings[id] = mine
-            } else {
-                pings[id] = ping
+        if pings.isEmpty {
+            pings = other.pings
+        } else {
+            for (id, ping) in other.pings {
+                if var mine = pings[id] {
+                    mine.merge(ping)
+                    pings[id] = mine
+                } else {
+                    pings[id] = ping
+                }
             }
         }
     }
@@ -193,7 +211,12 @@ public struct CircleState: Equatable, Sendable {
 
     /// The pending ping from `from` to `to`, if any (at most one per pair).
     public func pendingPing(from: String, to: String) -> Ping? {
-        pings(involving: from).first { $0.ping.to == to && $0.ping.from == from && isPending($0.ping) }?.ping
+        var newest: Ping?
+        for ping in pings.values where ping.from == from && ping.to == to && isPending(ping) {
+            if let best = newest?.sent, let sent = ping.sent, !Stamp.earlierInTime(best, sent) { continue }
+            newest = ping
+        }
+        return newest
     }
 }
 

@@ -23,11 +23,13 @@ extension CircleState {
             let name = members[other]?.name?.value ?? "(unnamed \(other.prefix(8)))"
             list.append(Contact(id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil))
         }
-        for (id, contact, stamp) in externalContacts(of: member) {
-            list.append(Contact(id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false), since: stamp, external: contact))
+        for (id, entry) in externals[member] ?? [:] {
+            guard let contact = entry.value else { continue }
+            list.append(Contact(id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false), since: entry.stamp, external: contact))
         }
         // Sort keys computed once, not in every comparison.
-        return list.map { ($0.name.lowercased(), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
+        let keys = list.map { $0.name.lowercased() }
+        return list.indices.sorted { (keys[$0], list[$0].id) < (keys[$1], list[$1].id) }.map { list[$0] }
     }
 }
 

@@ -63,11 +63,21 @@ public struct DependentStatus: Equatable, Sendable {
     /// dependent who never checked in comes first among the others, as in the app's Time Left
     /// sort); then by name.
     public static func sorted<T>(_ items: [T], status: (T) -> DependentStatus, name: (T) -> String) -> [T] {
-        items.map { item in
-            let s = status(item)
-            return (s.kind.priority, s.checkIn.timeLeft?.seconds ?? Int64.min, name(item).lowercased(), item)
+        let keys = items.map { item in SortKey(status(item), name: name(item)) }
+        return items.indices.sorted { keys[$0] < keys[$1] }.map { items[$0] }
+    }
+
+    private struct SortKey: Comparable {
+        var priority: Int
+        var timeLeft: Int64
+        var name: String
+
+        init(_ status: DependentStatus, name: String) {
+            priority = status.kind.priority
+            timeLeft = status.checkIn.timeLeft?.seconds ?? Int64.min
+            self.name = name.lowercased()
         }
-        .sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-        .map(\.3)
+
+        static func < (a: SortKey, b: SortKey) -> Bool { (a.priority, a.timeLeft, a.name) < (b.priority, b.timeLeft, b.name) }
     }
 }

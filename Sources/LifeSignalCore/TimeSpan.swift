@@ -59,16 +59,19 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// only from three days up (`3d`, `7d 12h`), so the app's presets read as people set them.
     public var description: String {
         let magnitude = seconds.magnitude
-        var parts: [String] = []
         let useDays = magnitude >= 3 * 86_400
         let d = useDays ? magnitude / 86_400 : 0
         let h = useDays ? magnitude % 86_400 / 3600 : magnitude / 3600
         let m = magnitude % 3600 / 60, s = magnitude % 60
-        if d > 0 { parts.append("\(d)d") }
-        if h > 0 { parts.append("\(h)h") }
-        if m > 0 { parts.append("\(m)m") }
-        if s > 0 { parts.append("\(s)s") }
-        return (seconds < 0 ? "-" : "") + (parts.isEmpty ? "0s" : parts.joined(separator: " "))
+        var text = ""
+        func append(_ value: UInt64, _ unit: String) {
+            if value > 0 { text += (text.isEmpty ? "" : " ") + String(value) + unit }
+        }
+        append(d, "d")
+        append(h, "h")
+        append(m, "m")
+        append(s, "s")
+        return (seconds < 0 ? "-" : "") + (text.isEmpty ? "0s" : text)
     }
 
     /// The app's countdown and "ago" text: the two largest units, the second dropped when it is

@@ -76,7 +76,8 @@ enum PingCommand {
     }
 
     static func entries(circle: CircleState, me: String, now: Timestamp, contacts: [Contact]? = nil) -> [Entry] {
-        let names = Dictionary((contacts ?? circle.contacts(of: me)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var names: [String: String] = [:]
+        for contact in contacts ?? circle.contacts(of: me) where names[contact.id] == nil { names[contact.id] = contact.name }
         return circle.pings(involving: me).map { ping, sent in
             let incoming = ping.to == me
             let other = incoming ? ping.from : ping.to

@@ -26,9 +26,10 @@ enum StatusCommand {
         let alert = state.activeAlert
         let contacts = circle.contacts(of: me)
         let incoming = PingCommand.entries(circle: circle, me: me, now: session.now, contacts: contacts).filter { $0.incoming && $0.state == "pending" }
-        let attention = Render.orderedContacts(contacts, circle: circle, me: me, now: session.now).compactMap { contact in
-            Render.dependentStatus(contact.id, circle: circle, me: me, now: session.now).flatMap { status in
-                [.alert, .nonResponsive, .pinged].contains(status.kind) ? (contact, status) : nil
+        let attention = Render.dependents(contacts, circle: circle, me: me, now: session.now).filter { dependent in
+            switch dependent.status.kind {
+            case .alert, .nonResponsive, .pinged: return true
+            case .countdown, .noCheckIn: return false
             }
         }
         let name = state.name?.value ?? session.accountDisplayName
@@ -46,8 +47,8 @@ enum StatusCommand {
                     ("pingsToAnswer", .array(incoming.map(PingCommand.json))),
                     (
                         "needsAttention",
-                        .array(attention.map { contact, status in
-                            .object(JSONObject([("id", .string(contact.id)), ("name", .string(contact.name)), ("status", Render.dependentJSON(status))]))
+                        .array(attention.map { entry in
+                            .object(JSONObject([("id", .string(entry.contact.id)), ("name", .string(entry.contact.name)), ("status", Render.dependentJSON(entry.status))]))
                         })
                     ),
                 ])))
@@ -65,8 +66,8 @@ enum StatusCommand {
         }
         if !attention.isEmpty {
             try session.output.line(session.output.bold("Needs attention"))
-            for (contact, status) in attention {
-                try session.output.line("  " + contact.name.padding(to: 14) + Render.colored(status, session.output))
+            for entry in attention {
+                try session.output.line("  " + entry.contact.name.padding(to: 14) + Render.colored(entry.status, session.output))
             }
         }
         if unread > 0 {
