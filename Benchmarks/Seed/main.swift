@@ -2,8 +2,8 @@
 //
 //     lifesignal-bench-seed <data-dir> typical|ten-year
 //
-// typical   one year of daily check-ins (365), a note on some of them
-// ten-year  ten years of hourly check-ins (87,600)
+// typical   one year of daily check-ins (365), a note on some of them; 300 notifications
+// ten-year  ten years of hourly check-ins (87,600); 10,000 notifications
 //
 // Both have the design's 20 contacts: 10 members of the circle (each with its own device log
 // holding a year of daily check-ins, written from its own data directory under
@@ -36,11 +36,13 @@ enum Seed {
         var lastBeforeNow: TimeSpan
         /// A note on every n-th check-in.
         var noteEvery: Int
+        /// Notifications in the feed (design.md: a few hundred; 10,000 at scale).
+        var notifications: Int
     }
 
     static let shapes: [String: Shape] = [
-        "typical": Shape(name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5),
-        "ten-year": Shape(name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24),
+        "typical": Shape(name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5, notifications: 300),
+        "ten-year": Shape(name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24, notifications: 10_000),
     ]
 
     static let notes = [
@@ -178,6 +180,38 @@ do {
     fail("writing the last month failed: \(error)")
 }
 
+// design.md's notification counts. The month above noticed about forty; the rest are ping
+// rounds — I ping a dependent, they answer — made by the real notification builders and spread
+// over the feed's 30 days (10,000 in a month is a stress shape, not a likely one). Nine in ten
+// are read, as they would be. The pings themselves are not in the logs: only the feed grows.
+do {
+    _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last, feed: true) { transaction in
+        let me = transaction.member
+        let circle = transaction.circle
+        let dependents = circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }
+        guard !dependents.isEmpty else { fail("the seed circle has no dependents to ping") }
+        let rounds = (shape.notifications - transaction.feed.notifications.count + 1) / 2
+        let start = last.seconds - 29 * 86_400
+        var read: [String] = []
+        var round = 0
+        while transaction.feed.notifications.count < shape.notifications {
+            let dependent = dependents[round % dependents.count].id
+            let sent = Timestamp(seconds: start + Int64(round) * 29 * 86_400 / Int64(max(rounds, 1)))
+            let cause = "bench-ping-\(round)"
+            let made =
+                Notifications.pingSent(cause, from: me, to: dependent, at: sent, circle: circle)
+                + Notifications.pingEnded(cause, from: me, to: dependent, end: .answered, at: sent + .minutes(7), circle: circle)
+            for notification in made where notification.recipient == .member(me) && transaction.feed.notifications.count < shape.notifications {
+                if transaction.notice(notification), round % 10 != 0 { read.append(notification.id) }
+            }
+            round += 1
+        }
+        transaction.markRead(read)
+    }
+} catch {
+    fail("writing the notifications failed: \(error)")
+}
+
 let store: Store
 let state: MemberState
 let contacts: Int
@@ -200,5 +234,6 @@ if stat(store.logPath(member: store.identity.member, device: store.identity.devi
 print("store \(shape.name) at \(dataDirectory)")
 print("  events: \(written) check-ins (+4 profile events) from \(first.rfc3339) to \(last.rfc3339), \(transactions) transactions of up to \(Seed.batchSize)")
 print("  check-in count in folded state: \(state.checkInCount); status at \(now.rfc3339): \(status.phase); contacts: \(contacts)")
+print("  notifications in the feed: \((try? store.memberFeed().feed.notifications.count) ?? -1), unread: \((try? store.unreadCount().count) ?? -1)")
 print("  files: \(files) (\(segments) archive segments); total bytes: \(bytes); log.json bytes: \(logBytes)")
 print("  peers' data directories are in \(peerRoot)")

@@ -92,10 +92,32 @@ public enum JSONParser {
         try parse(Array(text.utf8))
     }
 
+    /// Parses like `parse`, but hands each element of the array under `key` in the top-level
+    /// object to `each` as soon as it is read, instead of keeping it: a file of thousands of
+    /// entries never exists as one tree (which is several times the size of its text). The
+    /// returned object has an empty array under `key`. The syntax is checked exactly as by
+    /// `parse`, and `each` may have seen elements before an error later in the text.
+    public static func parse(_ bytes: [UInt8], streaming key: String, each: (JSON) -> Void) throws(JSONSyntaxError) -> JSON {
+        let result: Result<JSON, JSONSyntaxError> = withoutActuallyEscaping(each) { sink in
+            bytes.withUnsafeBufferPointer { buffer in
+                var scanner = Scanner(bytes: buffer)
+                scanner.stream = (key, sink)
+                do throws(JSONSyntaxError) {
+                    return .success(try scanner.document())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
     struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var depth = 0
+        /// The top-level key whose array elements go to a sink instead of the tree.
+        var stream: (key: String, sink: (JSON) -> Void)?
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -208,7 +230,11 @@ public enum JSONParser {
                 }
                 index += 1
                 skipWhitespace()
-                object.pairs.append((key, try value()))
+                if depth == 1, let stream, key == stream.key, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                    object.pairs.append((key, try array(sink: stream.sink)))
+                } else {
+                    object.pairs.append((key, try value()))
+                }
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of file inside an object") }
                 switch bytes[index] {
@@ -222,7 +248,8 @@ public enum JSONParser {
             }
         }
 
-        mutating func array() throws(JSONSyntaxError) -> JSON {
+        /// An array; with a `sink`, its elements go there and the array returned is empty.
+        mutating func array(sink: ((JSON) -> Void)? = nil) throws(JSONSyntaxError) -> JSON {
             try enter()
             index += 1
             var elements: [JSON] = []
@@ -234,7 +261,8 @@ public enum JSONParser {
             }
             while true {
                 skipWhitespace()
-                elements.append(try value())
+                let element = try value()
+                if let sink { sink(element) } else { elements.append(element) }
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of file inside an array") }
                 switch bytes[index] {
@@ -401,12 +429,12 @@ extension JSON {
         return out
     }
 
-    private static func newline(_ out: inout [UInt8], indent: Int) {
+    fileprivate static func newline(_ out: inout [UInt8], indent: Int) {
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent))
     }
 
-    private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
+    fileprivate func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -447,7 +475,7 @@ extension JSON {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ value: String, to out: inout [UInt8]) {
+    fileprivate static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -466,5 +494,61 @@ extension JSON {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Writes a large object field by field, and its arrays element by element, so that a file of
+/// thousands of entries never exists as one JSON tree in memory (a tree is several times the
+/// size of its text). The bytes are exactly those `serializedBytes(pretty: true)` gives for the
+/// whole object.
+public struct JSONObjectWriter {
+    private var out: [UInt8] = []
+    private var fields = 0
+
+    public init(capacity: Int) {
+        out.reserveCapacity(capacity)
+        out.append(UInt8(ascii: "{"))
+    }
+
+    public mutating func field(_ key: String, _ value: JSON) {
+        open(key)
+        value.write(to: &out, pretty: true, indent: 2)
+    }
+
+    /// A field whose value is an array, each element made only when it is written.
+    public mutating func array<Elements: Sequence>(_ key: String, _ elements: Elements, _ element: (Elements.Element) -> JSON) {
+        open(key)
+        var count = 0
+        for item in elements {
+            out.append(UInt8(ascii: count == 0 ? "[" : ","))
+            JSON.newline(&out, indent: 4)
+            element(item).write(to: &out, pretty: true, indent: 4)
+            count += 1
+        }
+        if count == 0 {
+            out.append(contentsOf: "[]".utf8)
+        } else {
+            JSON.newline(&out, indent: 2)
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// The finished text.
+    public consuming func bytes() -> [UInt8] {
+        if fields == 0 {
+            out.append(UInt8(ascii: "}"))
+        } else {
+            JSON.newline(&out, indent: 0)
+            out.append(UInt8(ascii: "}"))
+        }
+        return out
+    }
+
+    private mutating func open(_ key: String) {
+        if fields > 0 { out.append(UInt8(ascii: ",")) }
+        fields += 1
+        JSON.newline(&out, indent: 2)
+        JSON.writeString(key, to: &out)
+        out.append(contentsOf: ": ".utf8)
     }
 }

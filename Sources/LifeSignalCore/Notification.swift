@@ -266,6 +266,11 @@ public struct Feed: Equatable, Sendable {
     }
 
     public mutating func merge(_ other: Feed) {
+        // Merging into an empty feed (the first device's) takes it whole, sharing its storage.
+        if notifications.isEmpty && read.isEmpty && cleared.isEmpty && deliveries.isEmpty {
+            self = other
+            return
+        }
         for (id, notification) in other.notifications where notifications[id] == nil { notifications[id] = notification }
         read.formUnion(other.read)
         cleared.formUnion(other.cleared)

@@ -174,13 +174,22 @@ public struct ArchiveSegment: Equatable, Sendable {
 enum Files {
     /// Parses a file's JSON and refuses one written by a newer schema before its shape is
     /// judged (a newer file is not damaged, only not ours to read).
-    static func parse(_ bytes: [UInt8], path: String, backup: String?, supported: Int64) throws(StoreError) -> JSON {
+    ///
+    /// With `streaming`, the elements of that top-level array go to `each` as they are read
+    /// (see `JSONParser.parse(_:streaming:each:)`).
+    static func parse(
+        _ bytes: [UInt8], path: String, backup: String?, supported: Int64, streaming: (key: String, each: (JSON) -> Void)? = nil
+    ) throws(StoreError) -> JSON {
         if !bytes.isEmpty, bytes.allSatisfy({ $0 == 0 }) {
             throw .damaged(path: path, problem: "it holds only NUL bytes (typical after a crash during a write)", backup: backup)
         }
         let root: JSON
         do {
-            root = try JSONParser.parse(bytes)
+            if let streaming {
+                root = try JSONParser.parse(bytes, streaming: streaming.key, each: streaming.each)
+            } else {
+                root = try JSONParser.parse(bytes)
+            }
         } catch {
             throw .damaged(path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
         }

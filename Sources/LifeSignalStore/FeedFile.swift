@@ -6,9 +6,14 @@ import LifeSignalCore
 enum FeedFile {
     static let schemaVersion: Int64 = 1
 
+    /// The file's text, written a notification at a time (a feed may hold thousands).
     static func encode(_ feed: Feed) -> [UInt8] {
-        let notifications: [JSON] = feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map(encode)
-        let deliveries: [JSON] = feed.deliveries.sorted { ($0.key.notification, $0.key.channel) < ($1.key.notification, $1.key.channel) }.map { key, state in
+        var writer = JSONObjectWriter(capacity: 4096 + feed.notifications.count * 400 + feed.deliveries.count * 250)
+        writer.field("schemaVersion", .int(schemaVersion))
+        writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, encode)
+        writer.array("read", feed.read.sorted(), JSON.string)
+        writer.array("cleared", feed.cleared.sorted(), JSON.string)
+        writer.array("deliveries", feed.deliveries.sorted { ($0.key.notification, $0.key.channel) < ($1.key.notification, $1.key.channel) }) { key, state in
             .object(
                 JSONObject([
                     ("notification", .string(key.notification)), ("channel", .string(key.channel)), ("failures", .int(Int64(state.failures))),
@@ -16,15 +21,9 @@ enum FeedFile {
                     ("lastError", .optional(state.lastError)),
                 ]))
         }
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(schemaVersion)),
-                ("notifications", .array(notifications)),
-                ("read", .array(feed.read.sorted().map(JSON.string))),
-                ("cleared", .array(feed.cleared.sorted().map(JSON.string))),
-                ("deliveries", .array(deliveries)),
-            ]))
-        return json.serializedBytes(pretty: true) + [0x0A]
+        var bytes = writer.bytes()
+        bytes.append(0x0A)
+        return bytes
     }
 
     static func encode(_ n: Notification) -> JSON {
@@ -58,16 +57,27 @@ enum FeedFile {
             at: try o.required("at").timestamp(), subject: try Codec.id(o.required("subject")), recipient: recipient)
     }
 
+    /// A feed file's text as a feed. Its notifications are decoded one at a time as they are
+    /// parsed, never held as one JSON tree: a feed can hold thousands of them.
     static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> Feed {
-        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
+        var feed = Feed()
+        var index = 0
+        var problem: JSONShapeError?
+        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion, streaming: ("notifications", { element in
+            defer { index += 1 }
+            guard problem == nil else { return }
+            do throws(JSONShapeError) {
+                let n = try decodeNotification(JSONCursor(element, path: "notifications[\(index)]"))
+                feed.notifications[n.id] = n
+            } catch {
+                problem = error
+            }
+        }))
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
             try Files.checkVersion(o)
-            var feed = Feed()
-            for c in try o.required("notifications").array() {
-                let n = try decodeNotification(c)
-                feed.notifications[n.id] = n
-            }
+            _ = try o.required("notifications").array()
+            if let problem { throw problem }
             feed.read = Set(try o.required("read").array().map { c throws(JSONShapeError) in try c.string() })
             feed.cleared = Set(try o.required("cleared").array().map { c throws(JSONShapeError) in try c.string() })
             for c in try o.required("deliveries").array() {

@@ -97,11 +97,13 @@ public enum Posix {
             let start = bytes.count
             var failure: Int32 = 0
             var ended = false
-            bytes += [UInt8](unsafeUninitializedCapacity: max(capacity, 4096)) { buffer, initialized in
+            let chunk = [UInt8](unsafeUninitializedCapacity: max(capacity, 4096)) { buffer, initialized in
                 let n = retrying { Glibc_read(fd, buffer.baseAddress, buffer.count) }
                 if n < 0 { failure = errno } else if n == 0 { ended = true }
                 initialized = max(0, n)
             }
+            // The first chunk is normally the whole file: taken as it is, not copied.
+            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
             if failure != 0 { throw SystemError(operation: "read", path: path, code: failure) }
             if ended || bytes.count == start { break }
             capacity = 64 * 1024

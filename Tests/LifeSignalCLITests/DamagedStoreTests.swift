@@ -117,6 +117,35 @@ import Testing
         }
     }
 
+    // MARK: - feed.json
+
+    /// The feed is read notification by notification as it is parsed; damage anywhere in it,
+    /// including inside one notification, still stops every command that needs it, names the
+    /// file and the place, and changes nothing.
+    @Test(arguments: [
+        (StoreDamage.truncatedHalf, ["line ", ", column "]), (.nulFilled, ["NUL"]), (.badCharacterOnLine3, ["line 3, column 3"]),
+        (.duplicateKey, ["duplicate key"]), (.newerSchema, ["written by a newer lifesignal"]), (.wrongTypeFeedTime, ["notifications[0].at: expected a string"]),
+    ])
+    func damagedFeedStopsTheCommandsThatReadIt(_ damage: StoreDamage, _ expected: [String]) throws {
+        let fixture = try ReliabilityFixture.make()
+        // The reminder is due: noticing it writes the feed.
+        let now = "2026-03-02T08:40:00Z"
+        let list = fixture.home.run(["notify", "list"], now: now)
+        try #require(list.code == 0 && list.stdout.contains("Check-in Reminder"), "\(list.stdout) \(list.stderr)")
+        let feed = fixture.deviceDirectory + "/feed.json"
+        try damage.apply(to: feed, fixture: fixture)
+        let before = StoreSnapshot(fixture.home.path)
+        for command in [["notify", "list"], ["notify", "read", "--all"], ["status"]] {
+            let run = fixture.home.run(command, now: now)
+            let label = "\(damage) \(command.joined(separator: " "))"
+            #expect(run.code == 65, "\(label): exit \(run.code), stderr: \(run.stderr)")
+            #expect(run.stderr.contains(feed), "\(label): \(run.stderr)")
+            for text in expected { #expect(run.stderr.contains(text), "\(label) lacks \"\(text)\": \(run.stderr)") }
+            #expect(!run.stderr.contains("Fatal error"), "\(label) crashed: \(run.stderr)")
+            #expect(StoreSnapshot(fixture.home.path) == before, "\(label) changed the store")
+        }
+    }
+
     // MARK: - Archive segments
 
     @Test(arguments: SegmentStoreDamage.allCases)
@@ -245,6 +274,8 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memberMismatch, deviceMismatch, nulTail
     /// Counters the next append would overflow: refused as damage, never a trap.
     case seqAtInt64Max, checkInsAtInt64Max
+    /// feed.json only: a notification's time that is not a time.
+    case wrongTypeFeedTime
 
     static var allCases: [StoreDamage] {
         [
@@ -270,6 +301,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .seqAtInt64Max: return ["seq"]
         case .checkInsAtInt64Max: return ["checkIns"]
         case .wrongTypeSeq, .wrongTypeCheckIns, .wrongTypeMember, .nulTail: return []
+        case .wrongTypeFeedTime: return ["notifications[0].at"]
         }
     }
 
@@ -324,6 +356,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .wrongTypeMember: try replace(#/"member": "[^"]*"/#, "\"member\": 7")
         case .duplicateKey: try replace("\"schemaVersion\": 1,", "\"schemaVersion\": 1,\n  \"schemaVersion\": 1,")
         case .newerSchema: try replace("\"schemaVersion\": 1", "\"schemaVersion\": 99")
+        case .wrongTypeFeedTime: try replace(#/"at": "[^"]*"/#, "\"at\": 5")
         case .directory:
             try FileManager.default.removeItem(atPath: path)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)

@@ -10,6 +10,39 @@ import Testing
         #expect(try JSONParser.parse(value.serialized(pretty: true)) == value)
     }
 
+    /// The streaming object writer gives exactly the bytes of the whole tree, serialized.
+    @Test func objectWriterWritesWhatTheTreeWould() throws {
+        let items: [JSON] = [
+            ["id": "a\"b\\c\n\u{1}", "n": -3, "ok": true, "none": nil, "nested": ["x": [1, 2, ["deep": []]], "empty": [:]]],
+            [], [:], "plain", .double(1.5),
+        ]
+        var writer = JSONObjectWriter(capacity: 16)
+        writer.field("schemaVersion", 1)
+        writer.array("items", items) { $0 }
+        writer.array("none", [Int]()) { .int(Int64($0)) }
+        writer.array("names", ["é", "😀"], JSON.string)
+        writer.field("tail", ["k": "v"])
+        let whole: JSON = ["schemaVersion": 1, "items": .array(items), "none": [], "names": ["é", "😀"], "tail": ["k": "v"]]
+        #expect(writer.bytes() == whole.serializedBytes(pretty: true))
+        #expect(JSONObjectWriter(capacity: 0).bytes() == JSON.object(JSONObject()).serializedBytes(pretty: true))
+    }
+
+    /// Streaming hands over the elements of one top-level array and keeps everything else;
+    /// the syntax rules are the same.
+    @Test func streamingHandsOverOneArraysElements() throws {
+        let text = #"{"a": {"items": [9]}, "items": [1, {"x": [2]}, "s"], "b": [3]}"#
+        var seen: [JSON] = []
+        let root = try JSONParser.parse(Array(text.utf8), streaming: "items") { seen.append($0) }
+        #expect(seen == [1, ["x": [2]], "s"])
+        #expect(root == ["a": ["items": [9]], "items": [], "b": [3]])
+        for bad in [#"{"items": [1, 2,]}"#, #"{"items": [1], "items": [2]}"#, #"{"items": [1 2]}"#, "{\"items\": [\"\u{1}\"]}"] {
+            #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(bad.utf8), streaming: "items") { _ in } }
+            #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(bad) }
+        }
+        // Not an array: kept in the tree as it is.
+        #expect(try JSONParser.parse(Array(#"{"items": {"k": 1}}"#.utf8), streaming: "items") { _ in Issue.record("no elements") } == ["items": ["k": 1]])
+    }
+
     struct Bad: Sendable, CustomTestStringConvertible {
         var text: String
         var line: Int

@@ -264,3 +264,32 @@ import Testing
         #expect(try store.unreadCount().count == 0)
     }
 }
+
+/// `feed.json` is written a notification at a time; the text must be what the whole tree
+/// would serialize to, and read back as the same feed.
+@Suite struct FeedFileTests {
+    @Test func writtenFeedIsCanonicalAndReadsBack() throws {
+        let me = "0b5c2a51-7c3e-4d8e-9f10-1a2b3c4d5e6f", owner = "1c6d3b62-8d4f-4e9f-a021-2b3c4d5e6f70"
+        var feed = Feed()
+        for i in 0..<25 {
+            let recipient: LifeSignalCore.Notification.Recipient = i % 3 == 0 ? .external(owner: owner, id: "2d7e4c73-9e50-4fa0-b132-3c4d5e6f7081") : .member(me)
+            feed.add(
+                LifeSignalCore.Notification(
+                    kind: LifeSignalCore.Notification.Kind.allCases[i % LifeSignalCore.Notification.Kind.allCases.count], cause: "cause \(i)",
+                    message: "message \(i): “quoted” \"escaped\"\n", at: Timestamp(seconds: 1_772_355_600 + Int64(i % 7) * 60), subject: owner,
+                    recipient: recipient))
+        }
+        let ids = feed.notifications.keys.sorted()
+        feed.read = Set(ids.prefix(10))
+        feed.cleared = Set(ids.suffix(3))
+        feed.record(DeliveryAttempt(notification: ids[0], channel: "ntfy:https://ntfy.sh/x", succeeded: false, error: "HTTP 500"), at: Timestamp(seconds: 1_772_355_700))
+        feed.record(DeliveryAttempt(notification: ids[1], channel: "desktop:", succeeded: true, error: nil), at: Timestamp(seconds: 1_772_355_800))
+        let bytes = FeedFile.encode(feed)
+        let root = try JSONParser.parse(bytes)
+        #expect(bytes == root.serializedBytes(pretty: true) + [0x0A])
+        #expect(try FeedFile.decode(bytes, path: "feed.json", backup: nil) == feed)
+        let empty = FeedFile.encode(Feed())
+        #expect(try FeedFile.decode(empty, path: "feed.json", backup: nil) == Feed())
+        #expect(String(decoding: empty, as: UTF8.self) == "{\n  \"schemaVersion\": 1,\n  \"notifications\": [],\n  \"read\": [],\n  \"cleared\": [],\n  \"deliveries\": []\n}\n")
+    }
+}
