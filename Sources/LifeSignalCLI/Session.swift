@@ -90,8 +90,14 @@ struct Session {
     /// Runs a write under the store's lock, creating the profile with defaults if this is the
     /// first write, and says so once on stderr.
     func update<T>(creation: Store.Creation? = nil, announce: Bool = true, feed: Bool = false, _ body: (inout Transaction) throws -> T) throws(CLIError) -> T {
-        let creation = creation ?? .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil))
         let directory = try dataDirectory()
+        // The default profile's name comes from the password database, which can be slow (NSS,
+        // LDAP): it is looked up only when there is no profile yet. A profile that vanishes
+        // after this check is reported as missing (exit 66), never recreated silently.
+        let creation =
+            creation
+            ?? (Store.hasProfile(directory)
+                ? .never : .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)))
         do {
             var skipped: [StoreError] = []
             let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed) { transaction in

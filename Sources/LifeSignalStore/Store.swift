@@ -74,6 +74,9 @@ public struct Store: Sendable {
     public var identityPath: String { Store.identityPath(dataDirectory) }
 
     static func identityPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "identity.json") }
+
+    /// Whether `dataDirectory` has a profile (its identity file exists, readable or not).
+    public static func hasProfile(_ dataDirectory: String) -> Bool { Posix.exists(identityPath(dataDirectory)) }
     static func lockPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "lock") }
 
     public func memberDirectory(_ member: String) -> String { Paths.join(circleDirectory, "members", member) }
