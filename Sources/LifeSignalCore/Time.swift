@@ -27,7 +27,13 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
     /// Parses RFC 3339 (`2026-01-31T09:00:00Z`, `…+02:00`, optional fraction, which is
     /// truncated). Invalid calendar dates such as February 30 are refused, not rolled over.
     public init?(rfc3339 text: String) {
-        let b = Array(text.utf8)
+        // The text's own UTF-8, without copying it into an array: every stored time is parsed.
+        var text = text
+        guard let seconds = text.withUTF8({ Timestamp.parse(rfc3339: $0) }) else { return nil }
+        self.seconds = seconds
+    }
+
+    private static func parse(rfc3339 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func digits(_ start: Int, _ count: Int) -> Int64? {
             guard start + count <= b.count else { return nil }
             var value: Int64 = 0
@@ -72,28 +78,17 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
         let days = Civil.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         guard seconds >= Timestamp.earliest, seconds <= Timestamp.latest else { return nil }
-        self.seconds = seconds
+        return seconds
     }
 
     /// RFC 3339 in UTC with `Z`, e.g. `2026-01-31T09:00:00Z`.
-    public var rfc3339: String {
-        let c = Civil(seconds: seconds)
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
-    }
+    public var rfc3339: String { Civil(seconds: seconds).text(separator: UInt8(ascii: "T"), utc: true) }
 
     public var description: String { rfc3339 }
 
     /// `2026-01-31 10:00` in a zone `utcOffset` seconds east of UTC (the local zone's offset
     /// at this instant, supplied by the caller).
-    public func local(utcOffset: Int64) -> String {
-        let c = Civil(seconds: seconds &+ utcOffset)
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2))"
-    }
-}
-
-func pad(_ value: Int64, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    public func local(utcOffset: Int64) -> String { Civil(seconds: seconds &+ utcOffset).text(separator: 0x20, utc: false) }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms).
@@ -119,6 +114,44 @@ struct Civil {
         day = doy - (153 * mp + 2) / 5 + 1
         month = mp < 10 ? mp + 3 : mp - 9
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// `2026-01-31T09:00:00Z` (`utc`) or `2026-01-31 09:00`, written digit by digit: a log
+    /// write formats hundreds of times, and string interpolation cost most of a check-in.
+    func text(separator: UInt8, utc: Bool) -> String {
+        // Years outside 0…9999 (never stored; only a clock far off) keep their sign and digits.
+        guard (0...9999).contains(year) else {
+            func pad(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let date = "\(year)-\(pad(month))-\(pad(day))\(Character(Unicode.Scalar(separator)))\(pad(hour)):\(pad(minute))"
+            return utc ? date + ":\(pad(second))Z" : date
+        }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            var i = 0
+            func put(_ byte: UInt8) {
+                buffer[i] = byte
+                i += 1
+            }
+            func two(_ value: Int64) {
+                put(48 + UInt8(truncatingIfNeeded: value / 10))
+                put(48 + UInt8(truncatingIfNeeded: value % 10))
+            }
+            two(year / 100)
+            two(year % 100)
+            put(UInt8(ascii: "-"))
+            two(month)
+            put(UInt8(ascii: "-"))
+            two(day)
+            put(separator)
+            two(hour)
+            put(UInt8(ascii: ":"))
+            two(minute)
+            if utc {
+                put(UInt8(ascii: ":"))
+                two(second)
+                put(UInt8(ascii: "Z"))
+            }
+            return i
+        }
     }
 
     static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
