@@ -429,6 +429,11 @@ extension JSON {
         return out
     }
 
+    /// The same text, appended to `out` (for writers that put many values in one buffer).
+    public func serialize(into out: inout [UInt8], pretty: Bool = true) {
+        write(to: &out, pretty: pretty, indent: 0)
+    }
+
     fileprivate static func newline(_ out: inout [UInt8], indent: Int) {
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent))

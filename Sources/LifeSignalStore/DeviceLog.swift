@@ -54,19 +54,22 @@ public struct DeviceLog: Equatable, Sendable {
             ("clock", .int(clock)),
             ("state", Codec.encode(state, member: member)),
         ]
-        var out: [UInt8] = Array("{\n".utf8)
+        // Everything is appended to one buffer: a check-in rewrites up to 200 events.
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + events.count * 160)
+        out.append(contentsOf: "{\n".utf8)
         for (key, value) in fields {
-            out += JSON.string(key).serializedBytes(pretty: false)
-            out += Array(": ".utf8)
-            out += value.serializedBytes(pretty: false)
-            out += Array(",\n".utf8)
+            JSON.string(key).serialize(into: &out, pretty: false)
+            out.append(contentsOf: ": ".utf8)
+            value.serialize(into: &out, pretty: false)
+            out.append(contentsOf: ",\n".utf8)
         }
-        out += Array("\"events\": [".utf8)
+        out.append(contentsOf: "\"events\": [".utf8)
         for (i, event) in events.enumerated() {
-            out += Array((i == 0 ? "\n  " : ",\n  ").utf8)
-            out += Codec.encode(event).serializedBytes(pretty: false)
+            out.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
+            Codec.encode(event).serialize(into: &out, pretty: false)
         }
-        out += Array((events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
+        out.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
         return out
     }
 
