@@ -200,6 +200,10 @@ public enum Posix {
                 _ = unlink(backupTemp)
                 if link(path, backupTemp) != 0 { throw SystemError(operation: "link", path: backupTemp, code: errno) }
                 if rename(backupTemp, backup) != 0 { throw SystemError(operation: "rename", path: backup, code: errno) }
+                // When the backup already is the file (a writer killed after making the backup
+                // but before replacing the file), both names are links to one inode and rename
+                // does nothing, leaving the temporary name behind.
+                _ = unlink(backupTemp)
             }
             if rename(temp, path) != 0 { throw SystemError(operation: "rename", path: path, code: errno) }
         } catch {
