@@ -69,7 +69,9 @@ public struct MemberState: Equatable, Sendable {
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs
         }
-        checkInCount += other.checkInCount
+        // Each log's count is bounded; their sum saturates rather than trap on hostile files.
+        let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)
+        checkInCount = overflow ? .max : sum
     }
 
     /// The alert raised most recently that has not ended.

@@ -21,8 +21,8 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
     }
 
     /// Years 1970–9999 are accepted; anything else is not a time a person means.
-    static let earliest: Int64 = 0
-    static let latest: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
+    public static let earliest: Int64 = 0
+    public static let latest: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
 
     /// Parses RFC 3339 (`2026-01-31T09:00:00Z`, `…+02:00`, optional fraction, which is
     /// truncated). Invalid calendar dates such as February 30 are refused, not rolled over.

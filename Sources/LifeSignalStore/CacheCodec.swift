@@ -41,8 +41,20 @@ enum CacheCodec {
 
 /// Writes values in the cache's format.
 struct CacheWriter {
+    /// A string compared and hashed by its UTF-8 bytes: `String` equality treats canonically
+    /// equivalent text (é and e + ◌́) as one, but the cache must give back exactly the bytes
+    /// a full read would (names, notes, channel paths).
+    private struct Bytes: Hashable {
+        let text: String
+        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        func hash(into hasher: inout Hasher) {
+            var text = self.text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
     private var body: [UInt8] = []
-    private var index: [String: Int] = [:]
+    private var index: [Bytes: Int] = [:]
     private var table: [String] = []
 
     init() { body.reserveCapacity(8 << 10) }
@@ -53,10 +65,10 @@ struct CacheWriter {
     mutating func bool(_ value: Bool) { body.append(value ? 1 : 0) }
 
     mutating func string(_ value: String) {
-        if let i = index[value] {
+        if let i = index[Bytes(text: value)] {
             count(i)
         } else {
-            index[value] = table.count
+            index[Bytes(text: value)] = table.count
             count(table.count)
             table.append(value)
         }
@@ -143,6 +155,14 @@ struct CacheReader {
         let u = try uint()
         guard u <= UInt64(bytes.count - position) else { throw CacheCodec.Damaged() }
         return Int(u)
+    }
+
+    /// A signed number that must lie in `range`: the cache is held to the limits the logs are
+    /// held to, so a crafted one cannot carry a value that traps later (an overflowing sum).
+    mutating func int(in range: ClosedRange<Int64>) throws(CacheCodec.Damaged) -> Int64 {
+        let value = try int()
+        guard range.contains(value) else { throw CacheCodec.Damaged() }
+        return value
     }
 
     mutating func bool() throws(CacheCodec.Damaged) -> Bool {
@@ -287,9 +307,11 @@ extension CacheWriter {
 
 extension CacheReader {
     mutating func stamp() throws(CacheCodec.Damaged) -> Stamp {
-        let clock = try int(), at = try int()
-        return Stamp(clock: clock, at: Timestamp(seconds: at), device: try id(), seq: try int())
+        let clock = try int(in: 0...Codec.maximumCounter), at = try int(in: Timestamp.earliest...Timestamp.latest)
+        return Stamp(clock: clock, at: Timestamp(seconds: at), device: try id(), seq: try int(in: 1...Codec.maximumCounter))
     }
+
+    mutating func span() throws(CacheCodec.Damaged) -> TimeSpan { TimeSpan(seconds: try int(in: 1...Codec.maximumSpan)) }
 
     mutating func optionalStamp() throws(CacheCodec.Damaged) -> Stamp? { try bool() ? try stamp() : nil }
 
@@ -300,14 +322,14 @@ extension CacheReader {
             state.name = Stamped(value, try stamp())
         }
         if try bool() {
-            let value = TimeSpan(seconds: try int())
+            let value = try span()
             state.interval = Stamped(value, try stamp())
         }
         switch try count() {
         case 0: break
         case 1: state.reminder = Stamped(nil, try stamp())
         case 2:
-            let value = TimeSpan(seconds: try int())
+            let value = try span()
             state.reminder = Stamped(value, try stamp())
         default: throw CacheCodec.Damaged()
         }
@@ -338,7 +360,7 @@ extension CacheReader {
             let stamp = try stamp()
             state.lastCheckIn = MemberState.CheckIn(stamp: stamp, note: try optionalString())
         }
-        state.checkInCount = try int()
+        state.checkInCount = try int(in: 0...Codec.maximumCounter)
         return state
     }
 

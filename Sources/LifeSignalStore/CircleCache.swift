@@ -55,8 +55,8 @@ struct CircleCache {
             let circle = try r.string(), member = try r.string(), device = try r.string()
             guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device else { return nil }
             let entries = try r.entries()
-            var cache = CircleCache(circle: circle, member: member, device: device, entries: entries, own: try r.circle(), others: try r.circle(), othersClock: try r.int())
-            cache.unread = try r.bool() ? Int(clamping: try r.int()) : nil
+            var cache = CircleCache(circle: circle, member: member, device: device, entries: entries, own: try r.circle(), others: try r.circle(), othersClock: try r.int(in: 0...Codec.maximumCounter))
+            cache.unread = try r.bool() ? Int(try r.int(in: 0...Codec.maximumCounter)) : nil
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
             return cache

@@ -75,9 +75,12 @@ enum Codec {
         return Event(seq: seq, at: at, clock: clock, body: body)
     }
 
+    /// The longest interval or reminder a file may hold (a century).
+    static let maximumSpan: Int64 = 100 * 366 * 86_400
+
     static func span(_ cursor: JSONCursor) throws(JSONShapeError) -> TimeSpan {
         let seconds = try cursor.int()
-        guard seconds > 0, seconds <= 100 * 366 * 86_400 else { throw cursor.fail("must be a positive number of seconds") }
+        guard seconds > 0, seconds <= maximumSpan else { throw cursor.fail("must be a positive number of seconds") }
         return TimeSpan(seconds: seconds)
     }
 

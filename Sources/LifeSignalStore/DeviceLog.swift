@@ -87,6 +87,9 @@ public struct DeviceLog: Equatable, Sendable {
             log.archivedThrough = try o.required("archivedThrough").int()
             let clockCursor = try o.required("clock")
             log.clock = try clockCursor.int()
+            // Every write counts on from the highest clock in the circle: one log's clock
+            // at the top of Int64 must not stop every device from checking in.
+            guard (0...Codec.maximumCounter).contains(log.clock) else { throw clockCursor.fail("must be from 0 to \(Codec.maximumCounter)") }
             log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
             log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
             var previous = log.archivedThrough

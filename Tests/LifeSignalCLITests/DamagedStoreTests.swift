@@ -26,7 +26,7 @@ import Testing
         try expectRefused(fixture, file: fixture.identity, damage: damage, backup: fixture.identity + ".bak")
     }
 
-    @Test(arguments: StoreDamage.allCases + [.memberMismatch, .deviceMismatch, .nulTail, .seqAtInt64Max, .checkInsAtInt64Max])
+    @Test(arguments: StoreDamage.allCases + [.memberMismatch, .deviceMismatch, .nulTail, .seqAtInt64Max, .checkInsAtInt64Max, .clockAtInt64Max])
     func damagedLogStopsEveryCommand(_ damage: StoreDamage) throws {
         let fixture = try ReliabilityFixture.make()
         try #require(FileManager.default.fileExists(atPath: fixture.log + ".bak"))
@@ -86,6 +86,24 @@ import Testing
             #expect([0, 3, 4].contains(run.code), "\(label): exit \(run.code), stderr: \(run.stderr)")
             #expect(run.stderr.contains("lifesignal: warning: left out another device's records, which cannot be read: \(other): line 3, column"), "\(label): \(run.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == damaged, "\(label) changed the other device's file")
+        }
+    }
+
+    /// A synced log whose clock is at the top of Int64 (every write counts on from the
+    /// highest clock in the circle) is left out with a warning; check-ins go on.
+    @Test func anotherDevicesLogWithAClockAtTheTopIsSkipped() throws {
+        let fixture = try ReliabilityFixture.make()
+        let otherDevice = UUID().uuidString.lowercased()
+        let otherDirectory = fixture.memberDirectory + "/" + otherDevice
+        try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: false)
+        let other = otherDirectory + "/log.json"
+        let text = try String(contentsOfFile: fixture.log, encoding: .utf8).replacingOccurrences(of: fixture.device, with: otherDevice)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: other))
+        try StoreDamage.clockAtInt64Max.apply(to: other, fixture: fixture)
+        for command in [["checkin"], ["checkin", "--note", "again"], ["status"]] {
+            let run = runBounded(fixture.home, command)
+            #expect([0, 3, 4].contains(run.code), "\(command): exit \(run.code), stderr: \(run.stderr)")
+            #expect(run.stderr.contains("left out another device's records") && run.stderr.contains("clock"), "\(command): \(run.stderr)")
         }
     }
 
@@ -273,7 +291,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     // `allCases` below leaves them out.
     case memberMismatch, deviceMismatch, nulTail
     /// Counters the next append would overflow: refused as damage, never a trap.
-    case seqAtInt64Max, checkInsAtInt64Max
+    case seqAtInt64Max, checkInsAtInt64Max, clockAtInt64Max
     /// feed.json only: a notification's time that is not a time.
     case wrongTypeFeedTime
 
@@ -300,6 +318,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .memberMismatch, .deviceMismatch: return ["folder"]
         case .seqAtInt64Max: return ["seq"]
         case .checkInsAtInt64Max: return ["checkIns"]
+        case .clockAtInt64Max: return ["clock"]
         case .wrongTypeSeq, .wrongTypeCheckIns, .wrongTypeMember, .nulTail: return []
         case .wrongTypeFeedTime: return ["notifications[0].at"]
         }
@@ -381,6 +400,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
                         .replacing(Regex<Substring>(verbatim: "\"seq\": \(last),"), with: "\"seq\": \(Int64.max),")
                         .replacing(Regex<Substring>(verbatim: "\"lastSeq\": \(last),"), with: "\"lastSeq\": \(Int64.max),").utf8))
         case .checkInsAtInt64Max: try replace(#/"checkIns": ?\d+/#, "\"checkIns\": \(Int64.max)")
+        case .clockAtInt64Max: try replace(#/"clock": ?\d+,\n/#, "\"clock\": \(Int64.max),\n")
         case .deviceMismatch:
             // The member line comes first; replace the device id on the "device" line only.
             try replace("\"device\": \"\(fixture.device)\"", "\"device\": \"\(UUID().uuidString.lowercased())\"")

@@ -5,6 +5,20 @@ import Testing
 /// The circle's rules as tables: reciprocal roles, the order in which logs arrive not
 /// mattering, ping ends, dependents' status priority and sort order.
 @Suite struct CircleTests {
+    /// Each log's count is bounded when read, but a circle of many hostile logs could still
+    /// add up past Int64: the sum saturates instead of trapping.
+    @Test func checkInCountsSaturateWhenMerged() {
+        var a = MemberState(), b = MemberState()
+        a.checkInCount = .max - 1
+        b.checkInCount = 5
+        a.merge(b)
+        #expect(a.checkInCount == .max)
+        var c = MemberState()
+        c.checkInCount = 2
+        c.merge(b)
+        #expect(c.checkInCount == 7)
+    }
+
     static let ana = "00000000-0000-4000-8000-00000000000a"
     static let bea = "00000000-0000-4000-8000-00000000000b"
     static let carl = "00000000-0000-4000-8000-00000000000c"

@@ -86,13 +86,48 @@ import Testing
         #expect(try Self.roundTrip(CircleState()) == CircleState())
     }
 
-    @Test func extremeNumbersComeBack() throws {
-        var circle = CircleState()
+    /// The cache is held to the limits the logs are held to: a crafted cache with a count at
+    /// the top of Int64 would otherwise overflow when merged (a trap on every run).
+    @Test(arguments: 0..<7)
+    func numbersOutsideTheLogsLimitsAreRefused(case index: Int) throws {
+        let stamp = Stamp(clock: 3, at: Timestamp(seconds: 1_772_355_600), device: Self.phone, seq: 4)
         var state = MemberState()
-        state.interval = Stamped(TimeSpan(seconds: .max), Stamp(clock: .max, at: Timestamp(seconds: .min), device: Self.phone, seq: .min))
-        state.checkInCount = -1
+        state.name = Stamped("Ana", stamp)
+        state.interval = Stamped(.hours(24), stamp)
+        switch index {
+        case 0: state.checkInCount = .max
+        case 1: state.checkInCount = -1
+        case 2: state.interval = Stamped(TimeSpan(seconds: 0), stamp)
+        case 3: state.interval = Stamped(TimeSpan(seconds: .max), stamp)
+        case 4: state.name = Stamped("Ana", Stamp(clock: .max, at: stamp.at, device: Self.phone, seq: 4))
+        case 5: state.name = Stamped("Ana", Stamp(clock: 3, at: Timestamp(seconds: .min), device: Self.phone, seq: 4))
+        default: state.name = Stamped("Ana", Stamp(clock: 3, at: stamp.at, device: Self.phone, seq: 0))
+        }
+        var circle = CircleState()
         circle.members[Self.ana] = state
-        #expect(try Self.roundTrip(circle) == circle)
+        #expect(throws: CacheCodec.Damaged.self) { try Self.roundTrip(circle) }
+        // Within the limits, the same state comes back.
+        var fine = CircleState()
+        var within = MemberState()
+        within.checkInCount = Codec.maximumCounter
+        within.interval = Stamped(TimeSpan(seconds: Codec.maximumSpan), Stamp(clock: Codec.maximumCounter, at: Timestamp(seconds: Timestamp.latest), device: Self.phone, seq: Codec.maximumCounter))
+        fine.members[Self.ana] = within
+        #expect(try Self.roundTrip(fine) == fine)
+    }
+
+    /// Text comes back byte for byte: canonically equivalent spellings (é and e + ◌́), which
+    /// Swift's String equality treats as one, stay different strings.
+    @Test func equivalentSpellingsKeepTheirBytes() throws {
+        let composed = "Jos\u{E9}", decomposed = "Jose\u{301}"
+        #expect(composed == decomposed)
+        var circle = CircleState()
+        var a = MemberState(), b = MemberState()
+        a.name = Stamped(composed, Self.stamp(1))
+        b.name = Stamped(decomposed, Self.stamp(2))
+        circle.members = [Self.ana: a, Self.bea: b]
+        let back = try Self.roundTrip(circle)
+        #expect(back.members[Self.ana]?.name.map { Array($0.value.utf8) } == Array(composed.utf8))
+        #expect(back.members[Self.bea]?.name.map { Array($0.value.utf8) } == Array(decomposed.utf8))
     }
 
     /// Each distinct string is written once, however often it is used.
