@@ -4,6 +4,8 @@
 /// library's `contains(_:)`, `firstRange(of:)` and `replacing(_:with:)` for strings: those live
 /// in `_StringProcessing`, and using any of them links its regex engine into the binary, whose
 /// thousands of relocations every run of lifesignal pays for at start-up (`scripts/bench`).
+/// They compare UTF-8 bytes, not characters: right for paths, URLs and quoting, not for
+/// matching what people read (a name spelled with a combining accent is other bytes).
 extension String {
     public var trimmingWhitespace: String {
         var scalars = Substring(self)
