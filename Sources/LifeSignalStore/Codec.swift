@@ -137,31 +137,19 @@ enum Codec {
 
     // MARK: State summary of one device's events
 
-    /// A stamp's fields; `explicitDevice` adds the device, for files that hold several
-    /// devices' facts (the private cache). In a device's own log the device is implied.
-    ///
-    /// The cache's form also writes the time as seconds: it is read on every run and never by
-    /// people, and parsing an RFC 3339 text per stamp was a large part of reading it.
-    static func stamp(_ s: Stamp, explicitDevice: Bool) -> [(key: String, value: JSON)] {
-        if explicitDevice {
-            return [("at", .int(s.at.seconds)), ("clock", .int(s.clock)), ("seq", .int(s.seq)), ("device", .string(s.device))]
-        }
-        return [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))]
+    /// A stamp's fields. Its device is implied: a log holds only its own device's stamps.
+    static func stamp(_ s: Stamp) -> [(key: String, value: JSON)] {
+        [("at", .string(s.at.rfc3339)), ("clock", .int(s.clock)), ("seq", .int(s.seq))]
     }
 
-    /// Reads a stamp; `device` is the implied device, or nil when each stamp names its own
-    /// (the cache's form).
-    static func stamp(_ entry: JSONObjectCursor, device: String?) throws(JSONShapeError) -> Stamp {
+    /// Reads a stamp of `device`, the device whose log holds it.
+    static func stamp(_ entry: JSONObjectCursor, device: String) throws(JSONShapeError) -> Stamp {
         let clock = try entry.required("clock").int(), seq = try entry.required("seq").int()
-        if let device {
-            return Stamp(clock: clock, at: try entry.required("at").timestamp(), device: device, seq: seq)
-        }
-        return Stamp(clock: clock, at: Timestamp(seconds: try entry.required("at").int()), device: try entry.required("device").string(), seq: seq)
+        return Stamp(clock: clock, at: try entry.required("at").timestamp(), device: device, seq: seq)
     }
 
-    static func encode(_ state: MemberState, explicitDevice: Bool = false) -> JSON {
+    static func encode(_ state: MemberState) -> JSON {
         var o = JSONObject()
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { Codec.stamp(s, explicitDevice: explicitDevice) }
         if let name = state.name { o["name"] = .object(JSONObject([("value", .string(name.value))] + stamp(name.stamp))) }
         if let interval = state.interval {
             o["interval"] = .object(JSONObject([("seconds", .int(interval.value.seconds))] + stamp(interval.stamp)))
@@ -191,7 +179,7 @@ enum Codec {
         return .object(o)
     }
 
-    static func decodeState(_ cursor: JSONCursor, device: String?) throws(JSONShapeError) -> MemberState {
+    static func decodeState(_ cursor: JSONCursor, device: String) throws(JSONShapeError) -> MemberState {
         let o = try cursor.object()
         var state = MemberState()
         func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp { try Codec.stamp(entry, device: device) }
@@ -242,7 +230,7 @@ extension Codec {
     /// contacts and pings this device wrote. Every stamp in it is this device's.
     static func encode(_ circle: CircleState, member: String) -> JSON {
         guard case .object(var o) = encode(circle.members[member] ?? MemberState()) else { return .null }
-        for (key, value) in encodeFacts(circle, explicitDevice: false) { o[key] = value }
+        for (key, value) in encodeFacts(circle) { o[key] = value }
         return .object(o)
     }
 
@@ -253,32 +241,8 @@ extension Codec {
         return circle
     }
 
-    /// A merged `CircleState` of many devices (the private cache): every member, and stamps
-    /// that name their device.
-    static func encodeMerged(_ circle: CircleState) -> JSON {
-        var o = JSONObject()
-        o["members"] = .array(
-            circle.members.sorted { $0.key < $1.key }.map { id, state in
-                .object(JSONObject([("id", .string(id)), ("state", encode(state, explicitDevice: true))]))
-            })
-        for (key, value) in encodeFacts(circle, explicitDevice: true) { o[key] = value }
-        return .object(o)
-    }
-
-    static func decodeMerged(_ cursor: JSONCursor) throws(JSONShapeError) -> CircleState {
-        var circle = CircleState()
-        let o = try cursor.object()
-        for c in try o.required("members").array() {
-            let e = try c.object()
-            circle.members[try id(e.required("id"))] = try decodeState(e.required("state"), device: nil)
-        }
-        try decodeFacts(o, device: nil, into: &circle)
-        return circle
-    }
-
     /// Relations, external contacts and pings.
-    static func encodeFacts(_ circle: CircleState, explicitDevice: Bool) -> [(key: String, value: JSON)] {
-        func stamp(_ s: Stamp) -> [(key: String, value: JSON)] { Codec.stamp(s, explicitDevice: explicitDevice) }
+    static func encodeFacts(_ circle: CircleState) -> [(key: String, value: JSON)] {
         let relations: JSON = .array(
             circle.relations.sorted { ($0.key.low, $0.key.high) < ($1.key.low, $1.key.high) }.map { pair, value in
                 .object(JSONObject([("low", .string(pair.low)), ("high", .string(pair.high)), ("roles", value.value.map(encode) ?? .null)] + stamp(value.stamp)))
@@ -303,7 +267,7 @@ extension Codec {
         return [("relations", relations), ("externals", .array(externals)), ("pings", pings)]
     }
 
-    static func decodeFacts(_ o: JSONObjectCursor, device: String?, into circle: inout CircleState) throws(JSONShapeError) {
+    static func decodeFacts(_ o: JSONObjectCursor, device: String, into circle: inout CircleState) throws(JSONShapeError) {
         func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp { try Codec.stamp(entry, device: device) }
         for c in try o.required("relations").array() {
             let e = try c.object()
