@@ -71,13 +71,7 @@ import Testing
     /// device from checking in: it is left out with a warning naming it, and left untouched.
     @Test func damagedLogOfAnotherDeviceIsSkippedWithAWarning() throws {
         let fixture = try ReliabilityFixture.make()
-        let otherDevice = UUID().uuidString.lowercased()
-        let otherDirectory = fixture.memberDirectory + "/" + otherDevice
-        try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: false)
-        let other = otherDirectory + "/log.json"
-        let text = try String(contentsOfFile: fixture.log, encoding: .utf8).replacingOccurrences(of: fixture.device, with: otherDevice)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: other))
-        try StoreDamage.badCharacterOnLine3.apply(to: other, fixture: fixture)
+        let other = try fixture.anotherDevicesLog(damaged: .badCharacterOnLine3)
         let damaged = try Data(contentsOf: URL(fileURLWithPath: other))
         for command in Self.commands {
             let run = runBounded(fixture.home, command)
@@ -93,17 +87,12 @@ import Testing
     /// highest clock in the circle) is left out with a warning; check-ins go on.
     @Test func anotherDevicesLogWithAClockAtTheTopIsSkipped() throws {
         let fixture = try ReliabilityFixture.make()
-        let otherDevice = UUID().uuidString.lowercased()
-        let otherDirectory = fixture.memberDirectory + "/" + otherDevice
-        try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: false)
-        let other = otherDirectory + "/log.json"
-        let text = try String(contentsOfFile: fixture.log, encoding: .utf8).replacingOccurrences(of: fixture.device, with: otherDevice)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: other))
-        try StoreDamage.clockAtInt64Max.apply(to: other, fixture: fixture)
+        let other = try fixture.anotherDevicesLog(damaged: .clockAtInt64Max)
         for command in [["checkin"], ["checkin", "--note", "again"], ["status"]] {
             let run = runBounded(fixture.home, command)
             #expect([0, 3, 4].contains(run.code), "\(command): exit \(run.code), stderr: \(run.stderr)")
             #expect(run.stderr.contains("left out another device's records") && run.stderr.contains("clock"), "\(command): \(run.stderr)")
+            #expect(run.stderr.contains(other), "\(command) does not name the log: \(run.stderr)")
         }
     }
 
@@ -478,6 +467,19 @@ struct ReliabilityFixture {
     var deviceDirectory: String { memberDirectory + "/" + device }
     var log: String { deviceDirectory + "/log.json" }
     var archiveDirectory: String { deviceDirectory + "/archive" }
+
+    /// A copy of this device's log as the log of another device of the same member, with
+    /// `damage` applied; returns its path.
+    func anotherDevicesLog(damaged damage: StoreDamage) throws -> String {
+        let otherDevice = UUID().uuidString.lowercased()
+        let otherDirectory = memberDirectory + "/" + otherDevice
+        try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: false)
+        let other = otherDirectory + "/log.json"
+        let text = try String(contentsOfFile: log, encoding: .utf8).replacingOccurrences(of: device, with: otherDevice)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: other))
+        try damage.apply(to: other, fixture: self)
+        return other
+    }
 
     /// Check-ins in the synthetic log that `growPastArchive` writes before its one check-in.
     static let syntheticCheckIns = 197
