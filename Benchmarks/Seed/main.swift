@@ -1,3 +1,6 @@
+import LifeSignalCore
+import LifeSignalStore
+
 // lifesignal-bench-seed: writes a benchmark store through the real store code.
 //
 //     lifesignal-bench-seed <data-dir> typical|ten-year
@@ -20,8 +23,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import LifeSignalCore
-import LifeSignalStore
 
 /// The fixed instant the generated history leads up to, and the shape of each store.
 enum Seed {
@@ -41,8 +42,11 @@ enum Seed {
     }
 
     static let shapes: [String: Shape] = [
-        "typical": Shape(name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5, notifications: 300),
-        "ten-year": Shape(name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24, notifications: 10_000),
+        "typical": Shape(
+            name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5, notifications: 300),
+        "ten-year": Shape(
+            name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24,
+            notifications: 10_000),
     ]
 
     static let notes = [
@@ -98,7 +102,8 @@ if access(Paths.join(dataDirectory, "identity.json"), F_OK) == 0 {
 
 let last = now - shape.lastBeforeNow
 let first = Timestamp(seconds: last.seconds - Int64(shape.count - 1) * shape.step.seconds)
-let profile = NewProfile(name: "Bench Mark", interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)
+let profile = NewProfile(
+    name: "Bench Mark", interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)
 
 var written = 0
 var transactions = 0
@@ -134,9 +139,13 @@ do {
         let peerData = Paths.join(peerRoot, "\(peer)")
         let peerProfile = NewProfile(name: "Peer \(peer)", interval: .hours(24), reminder: .minutes(30), circle: circle)
         let peerFirst = Timestamp(seconds: now.seconds - 365 * 86_400 + Int64(peer) * 600)
-        let code = try Store.update(dataDirectory: peerData, lockTimeout: 5, creation: .ifMissing(peerProfile), now: peerFirst) { transaction in
+        let code = try Store.update(
+            dataDirectory: peerData, lockTimeout: 5, creation: .ifMissing(peerProfile), now: peerFirst
+        ) { transaction in
             for day in 0..<365 {
-                transaction.record(.checkIn(note: day % 7 == 0 ? "weekly note \(day)" : nil), at: Timestamp(seconds: peerFirst.seconds + Int64(day) * 86_400))
+                transaction.record(
+                    .checkIn(note: day % 7 == 0 ? "weekly note \(day)" : nil),
+                    at: Timestamp(seconds: peerFirst.seconds + Int64(day) * 86_400))
             }
             return transaction.memberState.code?.value ?? ""
         }.value
@@ -154,7 +163,8 @@ do {
         var generator = SystemRandomNumberGenerator()
         for external in 0..<10 {
             let contact = ExternalContact(
-                name: "External \(external)", notify: ["ntfy:https://ntfy.sh/bench-\(external)"], email: ["person\(external)@example.org"],
+                name: "External \(external)", notify: ["ntfy:https://ntfy.sh/bench-\(external)"],
+                email: ["person\(external)@example.org"],
                 phone: ["+4420794609\(10 + external)"])
             transaction.record(.externalSet(id: Identifier.make(using: &generator), contact: contact), at: last)
         }
@@ -168,10 +178,12 @@ do {
 do {
     for i in (shape.count - tailDays)..<shape.count {
         let run = checkInTime(i) - .minutes(20)
-        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: run, feed: true) { transaction in
+        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: run, feed: true) {
+            transaction in
             transaction.noticeDue(now: run)
         }
-        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: checkInTime(i)) { transaction in
+        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: checkInTime(i)) {
+            transaction in
             transaction.record(.checkIn(note: note(i)), at: checkInTime(i))
         }
         written += 1
@@ -185,7 +197,8 @@ do {
 // over the feed's 30 days (10,000 in a month is a stress shape, not a likely one). Nine in ten
 // are read, as they would be. The pings themselves are not in the logs: only the feed grows.
 do {
-    _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last, feed: true) { transaction in
+    _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last, feed: true) {
+        transaction in
         let me = transaction.member
         let circle = transaction.circle
         let dependents = circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }
@@ -200,8 +213,10 @@ do {
             let cause = "bench-ping-\(round)"
             let made =
                 Notifications.pingSent(cause, from: me, to: dependent, at: sent, circle: circle)
-                + Notifications.pingEnded(cause, from: me, to: dependent, end: .answered, at: sent + .minutes(7), circle: circle)
-            for notification in made where notification.recipient == .member(me) && transaction.feed.notifications.count < shape.notifications {
+                + Notifications.pingEnded(
+                    cause, from: me, to: dependent, end: .answered, at: sent + .minutes(7), circle: circle)
+            for notification in made
+            where notification.recipient == .member(me) && transaction.feed.notifications.count < shape.notifications {
                 if transaction.notice(notification), round % 10 != 0 { read.append(notification.id) }
             }
             round += 1
@@ -232,8 +247,14 @@ if stat(store.logPath(member: store.identity.member, device: store.identity.devi
 }
 
 print("store \(shape.name) at \(dataDirectory)")
-print("  events: \(written) check-ins (+4 profile events) from \(first.rfc3339) to \(last.rfc3339), \(transactions) transactions of up to \(Seed.batchSize)")
-print("  check-in count in folded state: \(state.checkInCount); status at \(now.rfc3339): \(status.phase); contacts: \(contacts)")
-print("  notifications in the feed: \((try? store.memberFeed().feed.notifications.count) ?? -1), unread: \((try? store.unreadCount().count) ?? -1)")
+print(
+    "  events: \(written) check-ins (+4 profile events) from \(first.rfc3339) to \(last.rfc3339), \(transactions) transactions of up to \(Seed.batchSize)"
+)
+print(
+    "  check-in count in folded state: \(state.checkInCount); status at \(now.rfc3339): \(status.phase); contacts: \(contacts)"
+)
+print(
+    "  notifications in the feed: \((try? store.memberFeed().feed.notifications.count) ?? -1), unread: \((try? store.unreadCount().count) ?? -1)"
+)
 print("  files: \(files) (\(segments) archive segments); total bytes: \(bytes); log.json bytes: \(logBytes)")
 print("  peers' data directories are in \(peerRoot)")

@@ -37,7 +37,8 @@ enum CLIError: Error {
     var message: String {
         switch self {
         case .usage(let message, _): return message
-        case .invalidValue(let message), .configuration(let message), .outputFailed(let message), .unavailable(let message):
+        case .invalidValue(let message), .configuration(let message), .outputFailed(let message),
+            .unavailable(let message):
             return message
         case .store(let error): return error.message
         }

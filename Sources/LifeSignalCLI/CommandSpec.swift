@@ -36,7 +36,9 @@ struct OptionSpec: Sendable {
     static func flag(_ long: String, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: nil, kind: nil, help: help)
     }
-    static func value(_ long: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind, _ help: String) -> OptionSpec {
+    static func value(_ long: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind, _ help: String)
+        -> OptionSpec
+    {
         OptionSpec(long: long, short: short, valueName: valueName, kind: kind, help: help)
     }
     static func values(_ long: String, _ valueName: String, _ kind: ValueKind, _ help: String) -> OptionSpec {

@@ -17,19 +17,22 @@ enum CommandTable {
 
     static let root = CommandSpec(
         name: "lifesignal",
-        abstract: "A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch over you are told.",
+        abstract:
+            "A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch over you are told.",
         discussion: """
             Run 'lifesignal checkin' to record that you are OK; 'lifesignal status' shows where you stand. \
             Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
             """,
         subcommands: [
-            InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec, NotifyCommand.spec, StatusCommand.spec,
+            InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec,
+            NotifyCommand.spec, StatusCommand.spec,
             CompletionCommand.spec, ManCommand.spec, CompleteCommand.spec,
         ])
 
     static let helpTopics: [HelpTopic] = [
         HelpTopic(name: "exit-codes", abstract: "What each exit status means.", text: { exitCodeTable() }),
-        HelpTopic(name: "environment", abstract: "Environment variables lifesignal reads.", text: { environmentText() }),
+        HelpTopic(
+            name: "environment", abstract: "Environment variables lifesignal reads.", text: { environmentText() }),
     ]
 
     static func exitCodeTable() -> String {

@@ -89,12 +89,14 @@ enum Completions {
 
     /// Quotes a word for bash and zsh: as is when it is plainly safe, else in single quotes.
     static func shellWord(_ text: String) -> String {
-        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", "@", "%", "+", ",", ":": return true
-            default: return false
+        let safe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", "@", "%", "+", ",", ":": return true
+                default: return false
+                }
             }
-        }
         return safe ? text : "'" + text.replacingEvery("'", with: "'\\''") + "'"
     }
 
@@ -457,7 +459,8 @@ enum Completions {
     }
 
     private static func zshFunctionName(_ path: [String]) -> String {
-        (["_lifesignal"] + path.map { name in String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }) }).joined(separator: "_")
+        (["_lifesignal"] + path.map { name in String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }) }).joined(
+            separator: "_")
     }
 
     private static func zshFunction(_ node: Node) -> String {
@@ -690,15 +693,23 @@ enum Completions {
             var lines: [String] = []
             if node.acceptsHelp {
                 for sub in node.subcommands {
-                    lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_needs_command " + key)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))")
+                    lines.append(
+                        "complete -c lifesignal -n \(fishQuote("__lifesignal_needs_command " + key)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))"
+                    )
                 }
-                lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_needs_command " + key)) -a help -d \(fishQuote(helpAbstract(atTop: node.path.isEmpty)))")
+                lines.append(
+                    "complete -c lifesignal -n \(fishQuote("__lifesignal_needs_command " + key)) -a help -d \(fishQuote(helpAbstract(atTop: node.path.isEmpty)))"
+                )
                 for sub in node.subcommands {
-                    lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_helping " + key)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))")
+                    lines.append(
+                        "complete -c lifesignal -n \(fishQuote("__lifesignal_helping " + key)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))"
+                    )
                 }
                 if node.path.isEmpty {
                     for topic in topics {
-                        lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_helping ''")) -a \(fishQuote(topic.name)) -d \(fishQuote(topic.abstract))")
+                        lines.append(
+                            "complete -c lifesignal -n \(fishQuote("__lifesignal_helping ''")) -a \(fishQuote(topic.name)) -d \(fishQuote(topic.abstract))"
+                        )
                     }
                 }
             }
@@ -708,7 +719,9 @@ enum Completions {
             for (index, argument) in node.spec.arguments.enumerated() {
                 let action = fishValues(values(for: argument))
                 guard !action.isEmpty else { continue }
-                lines.append("complete -c lifesignal -n \(fishQuote("__lifesignal_argument \(key) \(index + 1)"))\(action) -d \(fishQuote(argument.help))")
+                lines.append(
+                    "complete -c lifesignal -n \(fishQuote("__lifesignal_argument \(key) \(index + 1)"))\(action) -d \(fishQuote(argument.help))"
+                )
             }
             guard !lines.isEmpty else { continue }
             out += "\n# lifesignal\(node.path.isEmpty ? "" : " " + node.key)\n" + lines.joined(separator: "\n") + "\n"

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import LifeSignalCore
 
 /// Everything a run of lifesignal takes from the outside world, gathered by `main.swift`.
 /// Commands never read the environment, the clock or the terminal any other way, so tests

@@ -22,13 +22,19 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .overdue: return "status, checkin status: the deadline has passed without a check-in."
         case .alertActive: return "status, alert status: an emergency alert is active (this wins over 3 and 4)."
         case .usage: return "Usage error: unknown command or option, missing or bad value."
-        case .dataError: return "A data file is damaged, unreadable or from a newer lifesignal; or a value breaks a rule (unknown contact, reminder not shorter than the interval). Nothing was changed."
+        case .dataError:
+            return
+                "A data file is damaged, unreadable or from a newer lifesignal; or a value breaks a rule (unknown contact, reminder not shorter than the interval). Nothing was changed."
         case .noProfile: return "No profile yet in the data directory (nothing to show)."
         case .unavailable: return "A program lifesignal needs is missing or failed (e.g. qrencode)."
         case .cannotCreate: return "The data directory or a file in it cannot be created."
         case .ioError: return "Reading or writing failed (disk full, I/O error, output closed)."
-        case .tryAgain: return "Try again later: another lifesignal held the lock too long, or notifications are still waiting to be delivered (notify deliver)."
-        case .configuration: return "Bad environment: LIFESIGNAL_HOME, LIFESIGNAL_NOW or LIFESIGNAL_LOCK_TIMEOUT malformed, or no home directory."
+        case .tryAgain:
+            return
+                "Try again later: another lifesignal held the lock too long, or notifications are still waiting to be delivered (notify deliver)."
+        case .configuration:
+            return
+                "Bad environment: LIFESIGNAL_HOME, LIFESIGNAL_NOW or LIFESIGNAL_LOCK_TIMEOUT malformed, or no home directory."
         }
     }
 }

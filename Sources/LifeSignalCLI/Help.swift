@@ -39,7 +39,8 @@ enum Help {
         let pad = String(repeating: " ", count: labelColumn)
         let lines = lines(help, width: max(20, width - labelColumn))
         let head = "  " + label
-        var out = head.count >= labelColumn - 1
+        var out =
+            head.count >= labelColumn - 1
             ? head + "\n" + pad + (lines.first ?? "")
             : head + String(repeating: " ", count: labelColumn - head.count) + (lines.first ?? "")
         for line in lines.dropFirst() { out += "\n" + pad + line }

@@ -113,7 +113,8 @@ enum ManPage {
             }
             if !node.subcommands.isEmpty {
                 out += ".Pp\nSubcommands:\n"
-                out += node.subcommands.map { ".Cm \(macroWords($0.name))" }.joined(separator: " ,\n") + " ;\nsee below.\n"
+                out +=
+                    node.subcommands.map { ".Cm \(macroWords($0.name))" }.joined(separator: " ,\n") + " ;\nsee below.\n"
             }
         }
         out += ".It Cm help Op Ar command | topic\n"
@@ -323,7 +324,8 @@ enum ManPage {
 
     /// The rest of a command's `.It` line: its arguments (options are listed below it).
     static func itemTail(_ node: Completions.Node) -> String {
-        node.spec.arguments.map { $0.optional ? " Op Ar \(macroWords($0.name))" : " Ar \(macroWords($0.name))" }.joined()
+        node.spec.arguments.map { $0.optional ? " Op Ar \(macroWords($0.name))" : " Ar \(macroWords($0.name))" }
+            .joined()
     }
 
     /// `Fl q , Fl -quiet` or `Fl -note Ar text`.

@@ -41,17 +41,23 @@ enum Parser {
             case "home":
                 // Checked like any other value, so `--home=` is a usage error (64), not a
                 // bad environment (78) found later by DataLocation.
-                if let value, let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
+                if let value, let kind = option.kind {
+                    try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
+                }
                 invocation.global.home = value
             default:
                 if let value, option.repeatable {
-                    if let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
+                    if let kind = option.kind {
+                        try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
+                    }
                     invocation.lists[option.long, default: []].append(value)
                 } else if let value {
                     if invocation.options[option.long] != nil {
                         throw usage("'\(written)' was given more than once; give it once")
                     }
-                    if let kind = option.kind { try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path) }
+                    if let kind = option.kind {
+                        try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
+                    }
                     invocation.options[option.long] = value
                 } else {
                     invocation.flags.insert(option.long)
@@ -120,7 +126,9 @@ enum Parser {
                             value = String(letters)
                             letters.removeAll()
                         } else {
-                            guard index < arguments.count else { throw usage("Missing value for '-\(letter) <\(option.valueName ?? "value")>'.") }
+                            guard index < arguments.count else {
+                                throw usage("Missing value for '-\(letter) <\(option.valueName ?? "value")>'.")
+                            }
                             value = arguments[index]
                             index += 1
                         }
@@ -146,7 +154,9 @@ enum Parser {
                 if spec.arguments.isEmpty {
                     let names = spec.visibleSubcommands.map(\.name) + ["help"]
                     // "Unknown subcommand 'stat' of 'checkin'": the unknown word first, as for commands.
-                    let what = invocation.path.isEmpty ? "command '\(token)'" : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
+                    let what =
+                        invocation.path.isEmpty
+                        ? "command '\(token)'" : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
                     throw usage("Unknown \(what)." + Suggest.phrase(for: token, among: names))
                 }
             }
@@ -169,9 +179,12 @@ enum Parser {
             var resolved: [String] = []
             for name in helpPath {
                 guard let next = target.subcommand(named: name) else {
-                    let names = target.visibleSubcommands.map(\.name) + (resolved.isEmpty ? CommandTable.helpTopics.map(\.name) : [])
+                    let names =
+                        target.visibleSubcommands.map(\.name)
+                        + (resolved.isEmpty ? CommandTable.helpTopics.map(\.name) : [])
                     throw CLIError.usage(
-                        message: "No help for '\((resolved + [name]).joined(separator: " "))': unknown command." + Suggest.phrase(for: name, among: names),
+                        message: "No help for '\((resolved + [name]).joined(separator: " "))': unknown command."
+                            + Suggest.phrase(for: name, among: names),
                         command: resolved)
                 }
                 target = next
@@ -201,17 +214,25 @@ enum Parser {
         case .duration:
             if TimeSpan(parsing: value) == nil { throw bad("give a duration such as 45m, 8h or 1d12h.") }
         case .durationOrOff:
-            if value != "off", TimeSpan(parsing: value) == nil { throw bad("give a duration such as 30m or 2h, or 'off'.") }
+            if value != "off", TimeSpan(parsing: value) == nil {
+                throw bad("give a duration such as 30m or 2h, or 'off'.")
+            }
         case .time:
             if Timestamp(rfc3339: value) == nil, TimeSpan(parsing: value) == nil {
-                throw bad("give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago.")
+                throw bad(
+                    "give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago."
+                )
             }
         case .count:
-            guard let n = Int(value), n >= 1, n <= 1_000_000 else { throw bad("give a whole number from 1 to 1000000.") }
+            guard let n = Int(value), n >= 1, n <= 1_000_000 else {
+                throw bad("give a whole number from 1 to 1000000.")
+            }
         case .choice(let choices):
             if !choices.contains(value) {
                 let list = choices.map { "'\($0)'" }
-                let joined = list.count > 1 ? list.dropLast().joined(separator: ", ") + " or " + (list.last ?? "") : list.joined()
+                let joined =
+                    list.count > 1
+                    ? list.dropLast().joined(separator: ", ") + " or " + (list.last ?? "") : list.joined()
                 throw bad("please provide one of \(joined).")
             }
         }
@@ -235,7 +256,8 @@ enum Suggest {
     /// Edit distance counting a swap of two neighbouring letters as one edit (optimal string
     /// alignment), so "chekcin" is one edit from "checkin" and "Bae" one from "Bea".
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        let a = Array(a.lowercased())
+        let b = Array(b.lowercased())
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

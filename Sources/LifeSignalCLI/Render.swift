@@ -7,7 +7,11 @@ enum Render {
     static func checkInJSON(_ status: CheckInStatus) -> JSON {
         let last: JSON =
             status.lastCheckIn.map { last in
-                .object(JSONObject([("at", .string(last.at.rfc3339)), ("note", .optional(last.note)), ("device", .string(last.stamp.device))]))
+                .object(
+                    JSONObject([
+                        ("at", .string(last.at.rfc3339)), ("note", .optional(last.note)),
+                        ("device", .string(last.stamp.device)),
+                    ]))
             } ?? .null
         return .object(
             JSONObject([
@@ -88,7 +92,8 @@ extension Render {
         guard let roles = circle.roles(of: me, toward: id), roles.dependent else { return nil }
         let ping = circle.pendingPing(from: me, to: id)
         let member = circle.members[id] ?? MemberState()
-        return DependentStatus(member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
+        return DependentStatus(
+            member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
     }
 
     /// A dependent member of mine and their live status.
@@ -101,7 +106,9 @@ extension Render {
     static func dependents(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Dependent] {
         var list: [Dependent] = []
         for contact in contacts {
-            if let status = dependentStatus(contact.id, circle: circle, me: me, now: now) { list.append(Dependent(contact: contact, status: status)) }
+            if let status = dependentStatus(contact.id, circle: circle, me: me, now: now) {
+                list.append(Dependent(contact: contact, status: status))
+            }
         }
         return DependentStatus.sorted(list, status: { $0.status }, name: { $0.contact.name })
     }
@@ -133,7 +140,13 @@ extension Render {
     static func contactJSON(_ contact: Contact, circle: (state: CircleState, me: String)?, session: Session) -> JSON {
         var o = JSONObject([
             ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),
-            ("roles", .object(JSONObject([("responder", .bool(contact.roles.responder)), ("dependent", .bool(contact.roles.dependent))]))),
+            (
+                "roles",
+                .object(
+                    JSONObject([
+                        ("responder", .bool(contact.roles.responder)), ("dependent", .bool(contact.roles.dependent)),
+                    ]))
+            ),
             ("since", .string(contact.since.at.rfc3339)),
         ])
         if let external = contact.external {
@@ -142,7 +155,9 @@ extension Render {
             o["phone"] = .array(external.phone.map(JSON.string))
         }
         if let circle, contact.kind == .member {
-            o["status"] = dependentStatus(contact.id, circle: circle.state, me: circle.me, now: session.now).map(dependentJSON) ?? .null
+            o["status"] =
+                dependentStatus(contact.id, circle: circle.state, me: circle.me, now: session.now).map(dependentJSON)
+                ?? .null
         }
         return .object(o)
     }

@@ -24,7 +24,9 @@ public enum LifeSignal {
             case .helpTopic(let name, let g):
                 global = g
                 var output = Output(context: context, global: g)
-                if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) { try output.raw(topic.text()) }
+                if let topic = CommandTable.helpTopics.first(where: { $0.name == name }) {
+                    try output.raw(topic.text())
+                }
                 try output.flush()
                 return ExitCode.ok.rawValue
             case .version(let g):

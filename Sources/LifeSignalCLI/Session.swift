@@ -18,7 +18,9 @@ struct Session {
         self.global = global
         if let text = context.environment["LIFESIGNAL_NOW"], !text.isEmpty {
             guard let time = Timestamp(rfc3339: text) else {
-                throw .configuration("LIFESIGNAL_NOW is not an RFC 3339 time: \"\(text)\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock")
+                throw .configuration(
+                    "LIFESIGNAL_NOW is not an RFC 3339 time: \"\(text)\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"
+                )
             }
             now = time
         } else {
@@ -26,7 +28,8 @@ struct Session {
         }
         if let text = context.environment["LIFESIGNAL_LOCK_TIMEOUT"], !text.isEmpty {
             guard let seconds = Int(text), (0...3600).contains(seconds) else {
-                throw .configuration("LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"\(text)\"")
+                throw .configuration(
+                    "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"\(text)\"")
             }
             lockTimeout = seconds
         } else {
@@ -40,7 +43,8 @@ struct Session {
         do {
             return try DataLocation.resolve(
                 homeFlag: global.home, environment: context.environment, platform: DataLocation.currentPlatform,
-                accountHome: context.environment["HOME"].map { $0.hasPrefix("/") } == true ? nil : context.account()?.home,
+                accountHome: context.environment["HOME"].map { $0.hasPrefix("/") } == true
+                    ? nil : context.account()?.home,
                 workingDirectory: context.workingDirectory)
         } catch {
             throw .configuration(error.message)
@@ -69,7 +73,9 @@ struct Session {
 
     func warn(_ skipped: [StoreError]) {
         for problem in skipped {
-            output.note("warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file.")
+            output.note(
+                "warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+            )
         }
     }
 
@@ -89,7 +95,10 @@ struct Session {
 
     /// Runs a write under the store's lock, creating the profile with defaults if this is the
     /// first write, and says so once on stderr.
-    func update<T>(creation: Store.Creation? = nil, announce: Bool = true, feed: Bool = false, _ body: (inout Transaction) throws -> T) throws(CLIError) -> T {
+    func update<T>(
+        creation: Store.Creation? = nil, announce: Bool = true, feed: Bool = false,
+        _ body: (inout Transaction) throws -> T
+    ) throws(CLIError) -> T {
         let directory = try dataDirectory()
         // The default profile's name comes from the password database, which can be slow (NSS,
         // LDAP): it is looked up only when there is no profile yet. A profile that vanishes
@@ -97,10 +106,16 @@ struct Session {
         let creation =
             creation
             ?? (Store.hasProfile(directory)
-                ? .never : .ifMissing(NewProfile(name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)))
+                ? .never
+                : .ifMissing(
+                    NewProfile(
+                        name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder,
+                        circle: nil)))
         do {
             var skipped: [StoreError] = []
-            let (value, created) = try Store.update(dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed) { transaction in
+            let (value, created) = try Store.update(
+                dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed
+            ) { transaction in
                 skipped = transaction.skipped
                 return try body(&transaction)
             }
@@ -142,7 +157,8 @@ struct Output {
     init(context: Context, global: GlobalOptions) {
         self.context = context
         self.global = global
-        let noColor = (context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || context.environment["TERM"] == "dumb"
+        let noColor =
+            (context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || context.environment["TERM"] == "dumb"
         color = context.stdoutIsTerminal && !noColor && !global.noColor
     }
 
@@ -180,7 +196,9 @@ struct Output {
                 pipeClosed = true
                 return
             }
-            throw .outputFailed("cannot write to standard output: \(failure). Anything the command recorded was kept; check with 'lifesignal status'")
+            throw .outputFailed(
+                "cannot write to standard output: \(failure). Anything the command recorded was kept; check with 'lifesignal status'"
+            )
         }
     }
 

@@ -150,7 +150,9 @@ public struct CircleState: Equatable, Sendable {
                 externals[owner] = contacts
                 continue
             }
-            for (id, value) in contacts { externals[owner, default: [:]][id] = Stamped.latest(externals[owner]?[id], value) }
+            for (id, value) in contacts {
+                externals[owner, default: [:]][id] = Stamped.latest(externals[owner]?[id], value)
+            }
         }
         if pings.isEmpty {
             pings = other.pings
@@ -181,13 +183,17 @@ public struct CircleState: Equatable, Sendable {
     /// The members `member` is linked with.
     public func linkedMembers(of member: String) -> [String] {
         relations.compactMap { pair, value in
-            guard value.value.map({ !$0.isEmpty }) ?? false, pair.low == member || pair.high == member else { return nil }
+            guard value.value.map({ !$0.isEmpty }) ?? false, pair.low == member || pair.high == member else {
+                return nil
+            }
             return pair.other(than: member)
         }.sorted()
     }
 
     public func externalContacts(of member: String) -> [(id: String, contact: ExternalContact, stamp: Stamp)] {
-        (externals[member] ?? [:]).compactMap { id, value in value.value.map { (id, $0, value.stamp) } }.sorted { $0.id < $1.id }
+        (externals[member] ?? [:]).compactMap { id, value in value.value.map { (id, $0, value.stamp) } }.sorted {
+            $0.id < $1.id
+        }
     }
 
     /// The member whose current invite code is `code`.

@@ -19,13 +19,18 @@ extension CircleState {
     public func contacts(of member: String) -> [Contact] {
         var list: [Contact] = []
         for other in linkedMembers(of: member) {
-            guard let roles = roles(of: member, toward: other), let stamp = relationStamp(member, other) else { continue }
+            guard let roles = roles(of: member, toward: other), let stamp = relationStamp(member, other) else {
+                continue
+            }
             let name = members[other]?.name?.value ?? "(unnamed \(other.prefix(8)))"
             list.append(Contact(id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil))
         }
         for (id, entry) in externals[member] ?? [:] {
             guard let contact = entry.value else { continue }
-            list.append(Contact(id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false), since: entry.stamp, external: contact))
+            list.append(
+                Contact(
+                    id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false),
+                    since: entry.stamp, external: contact))
         }
         // Sort keys computed once, not in every comparison.
         let keys = list.map { $0.name.lowercased() }
@@ -79,7 +84,10 @@ public enum Address {
             let topic = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
             guard topic.count == 1, let name = topic.first, (1...64).contains(name.count),
                 name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" })
-            else { return "an ntfy URL ends in one topic name of letters, digits, - or _ (e.g. ntfy:https://ntfy.sh/my-topic)" }
+            else {
+                return
+                    "an ntfy URL ends in one topic name of letters, digits, - or _ (e.g. ntfy:https://ntfy.sh/my-topic)"
+            }
             return nil
         }
         if uri.hasPrefix("https://") || uri.hasPrefix("http://") {
@@ -93,9 +101,11 @@ public enum Address {
             return nil
         }
         if uri.hasPrefix("exec:") {
-            return String(uri.dropFirst(5)).trimmingWhitespace.isEmpty ? "exec: needs a command, e.g. exec:/usr/local/bin/page-me" : nil
+            return String(uri.dropFirst(5)).trimmingWhitespace.isEmpty
+                ? "exec: needs a command, e.g. exec:/usr/local/bin/page-me" : nil
         }
-        return "unknown kind of channel; use desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (webhook), apprise:URL or exec:COMMAND"
+        return
+            "unknown kind of channel; use desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (webhook), apprise:URL or exec:COMMAND"
     }
 
     static func problem(withWebURL url: String) -> String? {
@@ -106,10 +116,11 @@ public enum Address {
         if authority.isEmpty { return "it has no host" }
         if authority.contains(where: { $0 == " " || $0 == "\\" }) { return "the host contains a space or backslash" }
         if !secure {
-            let host = authority.split(separator: "@").last.map { h -> Substring in
-                if h.hasPrefix("[") { return h.prefix { $0 != "]" } + "]" }
-                return h.prefix { $0 != ":" }
-            } ?? ""
+            let host =
+                authority.split(separator: "@").last.map { h -> Substring in
+                    if h.hasPrefix("[") { return h.prefix { $0 != "]" } + "]" }
+                    return h.prefix { $0 != ":" }
+                } ?? ""
             guard host == "localhost" || host.hasPrefix("127.") || host == "[::1]" else {
                 return "plain http is only allowed to this machine (localhost); use https://"
             }
@@ -121,14 +132,22 @@ public enum Address {
     /// spaces or control characters — CR/LF would allow header injection.
     public static func problem(withEmail address: String) -> String? {
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, let local = parts.first, let domain = parts.last else { return "an e-mail address has exactly one @" }
+        guard parts.count == 2, let local = parts.first, let domain = parts.last else {
+            return "an e-mail address has exactly one @"
+        }
         if local.isEmpty || local.utf8.count > 64 { return "the part before @ is empty or too long" }
         if address.utf8.count > 254 { return "the address is longer than 254 characters" }
-        if address.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "<>(),;:\\\"[]".unicodeScalars.contains($0) }) {
+        if address.unicodeScalars.contains(where: {
+            $0.value <= 0x20 || $0.value == 0x7F || "<>(),;:\\\"[]".unicodeScalars.contains($0)
+        }) {
             return "it contains a space, control character or one of <>(),;:\\\"[]"
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } && !$0.hasPrefix("-") && !$0.hasSuffix("-") })
+        guard labels.count >= 2,
+            labels.allSatisfy({
+                !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                    && !$0.hasPrefix("-") && !$0.hasSuffix("-")
+            })
         else { return "the domain after @ must look like example.org" }
         return nil
     }
@@ -137,7 +156,9 @@ public enum Address {
     /// and parentheses are allowed for readability and removed by `normalizedPhone`.
     public static func problem(withPhone number: String) -> String? {
         let digits = normalizedPhone(number)
-        guard digits.hasPrefix("+") else { return "write it in international form starting with +, e.g. +44 20 7946 0958" }
+        guard digits.hasPrefix("+") else {
+            return "write it in international form starting with +, e.g. +44 20 7946 0958"
+        }
         let rest = digits.dropFirst()
         guard (2...15).contains(rest.count), rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.first != "0" else {
             return "after + come 2 to 15 digits, the first not 0"

@@ -78,6 +78,8 @@ public struct DependentStatus: Equatable, Sendable {
             self.name = name.lowercased()
         }
 
-        static func < (a: SortKey, b: SortKey) -> Bool { (a.priority, a.timeLeft, a.name) < (b.priority, b.timeLeft, b.name) }
+        static func < (a: SortKey, b: SortKey) -> Bool {
+            (a.priority, a.timeLeft, a.name) < (b.priority, b.timeLeft, b.name)
+        }
     }
 }

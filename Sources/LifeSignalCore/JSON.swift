@@ -97,7 +97,9 @@ public enum JSONParser {
     /// entries never exists as one tree (which is several times the size of its text). The
     /// returned object has an empty array under `key`. The syntax is checked exactly as by
     /// `parse`, and `each` may have seen elements before an error later in the text.
-    public static func parse(_ bytes: [UInt8], streaming key: String, each: (JSON) -> Void) throws(JSONSyntaxError) -> JSON {
+    public static func parse(_ bytes: [UInt8], streaming key: String, each: (JSON) -> Void) throws(JSONSyntaxError)
+        -> JSON
+    {
         let result: Result<JSON, JSONSyntaxError> = withoutActuallyEscaping(each) { sink in
             bytes.withUnsafeBufferPointer { buffer in
                 var scanner = Scanner(bytes: buffer)
@@ -299,7 +301,9 @@ public enum JSONParser {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                     index += 1
                 }
-                guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit must follow the exponent") }
+                guard index < bytes.count, isDigit(bytes[index]) else {
+                    throw error("a digit must follow the exponent")
+                }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -375,7 +379,8 @@ public enum JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
                     else { throw error("a lone surrogate \\u escape") }
                     index += 2
                     let low = try hex4()
@@ -485,7 +490,11 @@ extension JSON {
         // Most strings need no escape: their UTF-8 is copied whole.
         var text = value
         let plain = text.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) else { return false }
+            guard
+                !bytes.contains(where: {
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F
+                })
+            else { return false }
             out.append(contentsOf: bytes)
             return true
         }
@@ -532,7 +541,9 @@ public struct JSONObjectWriter {
     }
 
     /// A field whose value is an array, each element made only when it is written.
-    public mutating func array<Elements: Sequence>(_ key: String, _ elements: Elements, _ element: (Elements.Element) -> JSON) {
+    public mutating func array<Elements: Sequence>(
+        _ key: String, _ elements: Elements, _ element: (Elements.Element) -> JSON
+    ) {
         open(key)
         var count = 0
         for item in elements {

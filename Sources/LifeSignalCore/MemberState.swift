@@ -76,7 +76,9 @@ public struct MemberState: Equatable, Sendable {
 
     /// The alert raised most recently that has not ended.
     public var activeAlert: AlertRecord? {
-        alerts.values.filter { $0.isActive }.max { ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id) }
+        alerts.values.filter { $0.isActive }.max {
+            ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id)
+        }
     }
 
     public var effectivePreferences: FeedPreferences { preferences?.value ?? FeedPreferences() }

@@ -106,7 +106,9 @@ public struct Notification: Equatable, Sendable {
         id = Notification.id(kind: kind, cause: cause, subject: subject, recipient: recipient)
     }
 
-    public init(id: String, kind: Kind, title: String, message: String, at: Timestamp, subject: String, recipient: Recipient) {
+    public init(
+        id: String, kind: Kind, title: String, message: String, at: Timestamp, subject: String, recipient: Recipient
+    ) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -262,7 +264,8 @@ public struct Feed: Equatable, Sendable {
     }
 
     public mutating func record(_ attempt: DeliveryAttempt, at time: Timestamp) {
-        deliveries[DeliveryKey(notification: attempt.notification, channel: attempt.channel), default: DeliveryState()].record(attempt, at: time)
+        deliveries[DeliveryKey(notification: attempt.notification, channel: attempt.channel), default: DeliveryState()]
+            .record(attempt, at: time)
     }
 
     public mutating func merge(_ other: Feed) {
@@ -271,7 +274,9 @@ public struct Feed: Equatable, Sendable {
             self = other
             return
         }
-        for (id, notification) in other.notifications where notifications[id] == nil { notifications[id] = notification }
+        for (id, notification) in other.notifications where notifications[id] == nil {
+            notifications[id] = notification
+        }
         read.formUnion(other.read)
         cleared.formUnion(other.cleared)
         for (key, state) in other.deliveries { deliveries[key, default: DeliveryState()].merge(state) }
@@ -289,7 +294,9 @@ public struct Feed: Equatable, Sendable {
     }
 
     /// The recipient's visible feed, newest first.
-    public func entries(for recipient: Notification.Recipient, category: Notification.Category? = nil, unreadOnly: Bool = false) -> [Notification] {
+    public func entries(
+        for recipient: Notification.Recipient, category: Notification.Category? = nil, unreadOnly: Bool = false
+    ) -> [Notification] {
         notifications.values.filter { n in
             n.recipient == recipient && !cleared.contains(n.id) && (category.map { n.kind.category == $0 } ?? true)
                 && (!unreadOnly || !read.contains(n.id))
@@ -297,6 +304,7 @@ public struct Feed: Equatable, Sendable {
     }
 
     public func unreadCount(for recipient: Notification.Recipient) -> Int {
-        notifications.values.filter { $0.recipient == recipient && !read.contains($0.id) && !cleared.contains($0.id) }.count
+        notifications.values.filter { $0.recipient == recipient && !read.contains($0.id) && !cleared.contains($0.id) }
+            .count
     }
 }

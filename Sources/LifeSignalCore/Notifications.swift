@@ -19,8 +19,11 @@ public enum Notifications {
     /// Who is told of `member`'s alerts and missed check-ins: responders who are members, and
     /// external contacts.
     public static func responders(of member: String, in circle: CircleState) -> [Notification.Recipient] {
-        let members = circle.linkedMembers(of: member).filter { circle.roles(of: member, toward: $0)?.responder ?? false }
-        return members.map { .member($0) } + circle.externalContacts(of: member).map { .external(owner: member, id: $0.id) }
+        let members = circle.linkedMembers(of: member).filter {
+            circle.roles(of: member, toward: $0)?.responder ?? false
+        }
+        return members.map { .member($0) }
+            + circle.externalContacts(of: member).map { .external(owner: member, id: $0.id) }
     }
 
     /// Whether `me`'s device looks after `recipient`: me, or one of my external contacts.
@@ -57,13 +60,19 @@ public enum Notifications {
         if let deadline = status.deadline {
             if status.phase == .dueSoon, let reminderAt = status.reminderAt, let lead = status.reminder {
                 let late = now.seconds - reminderAt.seconds > 15 * 60
-                let text = late
+                let text =
+                    late
                     ? "Your check-in will expire in \((deadline - now).short), at \(utc(deadline)). Check in now."
                     : "Your check-in will expire in \(lead.short). Check in now."
-                found.append(Notification(kind: .checkInReminder, cause: "\(deadline.seconds)", message: text, at: reminderAt, subject: me, recipient: .member(me)))
+                found.append(
+                    Notification(
+                        kind: .checkInReminder, cause: "\(deadline.seconds)", message: text, at: reminderAt,
+                        subject: me, recipient: .member(me)))
             }
             if status.phase == .overdue {
-                found += missed(member: me, deadline: deadline, circle: circle, now: now, recipients: [.member(me)] + responders(of: me, in: circle))
+                found += missed(
+                    member: me, deadline: deadline, circle: circle, now: now,
+                    recipients: [.member(me)] + responders(of: me, in: circle))
             }
         }
         // My dependents' missed deadlines, told to me.
@@ -79,15 +88,28 @@ public enum Notifications {
             let who = name(other, in: circle)
             let cause = "\(record.stamp.device)|\(record.stamp.seq)"
             guard let value = record.value, !value.isEmpty else {
-                found.append(Notification(kind: .contactRemoved, cause: cause, message: "You and \(who) are no longer linked.", at: record.stamp.at, subject: other, recipient: .member(me)))
+                found.append(
+                    Notification(
+                        kind: .contactRemoved, cause: cause, message: "You and \(who) are no longer linked.",
+                        at: record.stamp.at, subject: other, recipient: .member(me)))
                 continue
             }
             let roles = me == pair.low ? value : value.reciprocal
-            let known = feed.notifications.values.contains { ($0.kind == .contactAdded || $0.kind == .roleChanged) && $0.subject == other && $0.at < record.stamp.at }
+            let known = feed.notifications.values.contains {
+                ($0.kind == .contactAdded || $0.kind == .roleChanged) && $0.subject == other && $0.at < record.stamp.at
+            }
             if known {
-                found.append(Notification(kind: .roleChanged, cause: cause, message: "Your link with \(who) changed: \(who) is now your \(roles.text.lowercased()).", at: record.stamp.at, subject: other, recipient: .member(me)))
+                found.append(
+                    Notification(
+                        kind: .roleChanged, cause: cause,
+                        message: "Your link with \(who) changed: \(who) is now your \(roles.text.lowercased()).",
+                        at: record.stamp.at, subject: other, recipient: .member(me)))
             } else {
-                found.append(Notification(kind: .contactAdded, cause: cause, message: "You and \(who) are now linked: \(who) is your \(roles.text.lowercased()).", at: record.stamp.at, subject: other, recipient: .member(me)))
+                found.append(
+                    Notification(
+                        kind: .contactAdded, cause: cause,
+                        message: "You and \(who) are now linked: \(who) is your \(roles.text.lowercased()).",
+                        at: record.stamp.at, subject: other, recipient: .member(me)))
             }
         }
         // All-clears: someone whose miss was told has checked in since.
@@ -98,13 +120,16 @@ public enum Notifications {
             found.append(
                 Notification(
                     kind: .dependentCheckedIn, cause: "\(notification.at.seconds)",
-                    message: "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(notification.at)).",
+                    message:
+                        "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(notification.at)).",
                     at: last.at, subject: subject, recipient: notification.recipient))
         }
         return found.filter { serves($0.recipient, me: me) }
     }
 
-    static func missed(member: String, deadline: Timestamp, circle: CircleState, now: Timestamp, recipients: [Notification.Recipient]) -> [Notification] {
+    static func missed(
+        member: String, deadline: Timestamp, circle: CircleState, now: Timestamp, recipients: [Notification.Recipient]
+    ) -> [Notification] {
         let lateBy = now - deadline
         let late = lateBy.seconds > 15 * 60 ? " Noticed \(lateBy.short) after the deadline." : ""
         let who = name(member, in: circle)
@@ -113,7 +138,8 @@ public enum Notifications {
             if recipient == .member(member) {
                 return Notification(
                     kind: .missedCheckIn, cause: "\(deadline.seconds)",
-                    message: "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)",
+                    message:
+                        "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)",
                     at: deadline, subject: member, recipient: recipient)
             }
             return Notification(
@@ -125,62 +151,104 @@ public enum Notifications {
 
     // MARK: - Made by commands when their cause happens
 
-    public static func alertRaised(_ alert: AlertRecord, member: String, at: Timestamp, circle: CircleState) -> [Notification] {
+    public static func alertRaised(_ alert: AlertRecord, member: String, at: Timestamp, circle: CircleState)
+        -> [Notification]
+    {
         let who = name(member, in: circle)
         let extra = alert.message.map { " Message: “\($0)”." } ?? ""
         return [
-            Notification(kind: .alertActivated, cause: alert.id, message: "Your emergency alert has been activated. Your responders have been notified.\(extra)", at: at, subject: member, recipient: .member(member))
+            Notification(
+                kind: .alertActivated, cause: alert.id,
+                message: "Your emergency alert has been activated. Your responders have been notified.\(extra)", at: at,
+                subject: member, recipient: .member(member))
         ]
             + responders(of: member, in: circle).map { recipient in
-                Notification(kind: .dependentAlert, cause: alert.id, message: "ALERT: \(who) needs help! \(who) has activated their emergency alert.\(extra)", at: at, subject: member, recipient: recipient)
+                Notification(
+                    kind: .dependentAlert, cause: alert.id,
+                    message: "ALERT: \(who) needs help! \(who) has activated their emergency alert.\(extra)", at: at,
+                    subject: member, recipient: recipient)
             }
     }
 
-    public static func alertEnded(_ alert: AlertRecord, member: String, at: Timestamp, circle: CircleState) -> [Notification] {
+    public static func alertEnded(_ alert: AlertRecord, member: String, at: Timestamp, circle: CircleState)
+        -> [Notification]
+    {
         let who = name(member, in: circle)
         return [
-            Notification(kind: .alertDeactivated, cause: alert.id, message: "Your emergency alert has been deactivated. Your responders have been told you are safe.", at: at, subject: member, recipient: .member(member))
+            Notification(
+                kind: .alertDeactivated, cause: alert.id,
+                message: "Your emergency alert has been deactivated. Your responders have been told you are safe.",
+                at: at, subject: member, recipient: .member(member))
         ]
             + responders(of: member, in: circle).map { recipient in
-                Notification(kind: .dependentAlertResolved, cause: alert.id, message: "\(who) has deactivated their emergency alert - situation resolved.", at: at, subject: member, recipient: recipient)
+                Notification(
+                    kind: .dependentAlertResolved, cause: alert.id,
+                    message: "\(who) has deactivated their emergency alert - situation resolved.", at: at,
+                    subject: member, recipient: recipient)
             }
     }
 
-    public static func pingSent(_ ping: String, from: String, to: String, at: Timestamp, circle: CircleState) -> [Notification] {
+    public static func pingSent(_ ping: String, from: String, to: String, at: Timestamp, circle: CircleState)
+        -> [Notification]
+    {
         [
-            Notification(kind: .pingSent, cause: ping, message: "You sent a ping to \(name(to, in: circle)).", at: at, subject: to, recipient: .member(from)),
-            Notification(kind: .pingReceived, cause: ping, message: "\(name(from, in: circle)) has sent you a ping: are you OK? Answer with 'lifesignal ping respond --all'.", at: at, subject: from, recipient: .member(to)),
+            Notification(
+                kind: .pingSent, cause: ping, message: "You sent a ping to \(name(to, in: circle)).", at: at,
+                subject: to, recipient: .member(from)),
+            Notification(
+                kind: .pingReceived, cause: ping,
+                message:
+                    "\(name(from, in: circle)) has sent you a ping: are you OK? Answer with 'lifesignal ping respond --all'.",
+                at: at, subject: from, recipient: .member(to)),
         ]
     }
 
-    public static func pingEnded(_ ping: String, from: String, to: String, end: Ping.End, at: Timestamp, circle: CircleState) -> [Notification] {
-        let pinger = name(from, in: circle), dependent = name(to, in: circle)
+    public static func pingEnded(
+        _ ping: String, from: String, to: String, end: Ping.End, at: Timestamp, circle: CircleState
+    ) -> [Notification] {
+        let pinger = name(from, in: circle)
+        let dependent = name(to, in: circle)
         switch end {
         case .answered:
-            return [Notification(kind: .pingResponded, cause: ping, message: "\(dependent) has responded to your ping.", at: at, subject: to, recipient: .member(from))]
+            return [
+                Notification(
+                    kind: .pingResponded, cause: ping, message: "\(dependent) has responded to your ping.", at: at,
+                    subject: to, recipient: .member(from))
+            ]
         case .cleared:
             return [
-                Notification(kind: .pingCanceled, cause: ping, message: "You cancelled the ping to \(dependent).", at: at, subject: to, recipient: .member(from)),
-                Notification(kind: .pingCanceled, cause: ping, message: "\(pinger) cancelled their ping.", at: at, subject: from, recipient: .member(to)),
+                Notification(
+                    kind: .pingCanceled, cause: ping, message: "You cancelled the ping to \(dependent).", at: at,
+                    subject: to, recipient: .member(from)),
+                Notification(
+                    kind: .pingCanceled, cause: ping, message: "\(pinger) cancelled their ping.", at: at, subject: from,
+                    recipient: .member(to)),
             ]
         case .roleRemoved:
             return [
-                Notification(kind: .pingCanceled, cause: ping, message: "The ping to \(dependent) was cancelled when the dependent role was removed.", at: at, subject: to, recipient: .member(from))
+                Notification(
+                    kind: .pingCanceled, cause: ping,
+                    message: "The ping to \(dependent) was cancelled when the dependent role was removed.", at: at,
+                    subject: to, recipient: .member(from))
             ]
         }
     }
 
     public static func allPingsCleared(member: String, count: Int, at: Timestamp, cause: String) -> Notification {
         Notification(
-            kind: .allPingsCleared, cause: cause, message: "You've checked in and responded to all pings (\(count)).", at: at, subject: member, recipient: .member(member))
+            kind: .allPingsCleared, cause: cause, message: "You've checked in and responded to all pings (\(count)).",
+            at: at, subject: member, recipient: .member(member))
     }
 
     /// A channel that keeps failing, told to the member whose device delivers through it.
-    public static func channelFailing(_ channel: String, error: String, member: String, at: Timestamp, failures: Int) -> Notification {
+    public static func channelFailing(_ channel: String, error: String, member: String, at: Timestamp, failures: Int)
+        -> Notification
+    {
         Notification(
             // At most one warning per channel per day, and again on a later day if it still fails.
             kind: .system, cause: "channel|\(channel)|\(at.seconds / 86_400)",
-            message: "Delivery through \(channel) has failed \(failures) times: \(error). Notifications for it stay pending; check it with 'lifesignal notify test'.",
+            message:
+                "Delivery through \(channel) has failed \(failures) times: \(error). Notifications for it stay pending; check it with 'lifesignal notify test'.",
             at: at, subject: member, recipient: .member(member))
     }
 }

@@ -88,7 +88,9 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
 
     /// `2026-01-31 10:00` in a zone `utcOffset` seconds east of UTC (the local zone's offset
     /// at this instant, supplied by the caller).
-    public func local(utcOffset: Int64) -> String { Civil(seconds: seconds &+ utcOffset).text(separator: 0x20, utc: false) }
+    public func local(utcOffset: Int64) -> String {
+        Civil(seconds: seconds &+ utcOffset).text(separator: 0x20, utc: false)
+    }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms).
@@ -122,7 +124,8 @@ struct Civil {
         // Years outside 0…9999 (never stored; only a clock far off) keep their sign and digits.
         guard (0...9999).contains(year) else {
             func pad(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            let date = "\(year)-\(pad(month))-\(pad(day))\(Character(Unicode.Scalar(separator)))\(pad(hour)):\(pad(minute))"
+            let date =
+                "\(year)-\(pad(month))-\(pad(day))\(Character(Unicode.Scalar(separator)))\(pad(hour)):\(pad(minute))"
             return utc ? date + ":\(pad(second))Z" : date
         }
         return String(unsafeUninitializedCapacity: 20) { buffer in

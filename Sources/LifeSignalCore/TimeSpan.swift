@@ -62,7 +62,8 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
         let useDays = magnitude >= 3 * 86_400
         let d = useDays ? magnitude / 86_400 : 0
         let h = useDays ? magnitude % 86_400 / 3600 : magnitude / 3600
-        let m = magnitude % 3600 / 60, s = magnitude % 60
+        let m = magnitude % 3600 / 60
+        let s = magnitude % 60
         var text = ""
         func append(_ value: UInt64, _ unit: String) {
             if value > 0 { text += (text.isEmpty ? "" : " ") + String(value) + unit }
@@ -78,7 +79,9 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// zero — `1d 4h`, `2d`, `3h 12m`, `3h`, `12m`; under a minute, seconds (`40s`).
     public var short: String {
         let magnitude = seconds.magnitude
-        let d = magnitude / 86_400, h = magnitude % 86_400 / 3600, m = magnitude % 3600 / 60
+        let d = magnitude / 86_400
+        let h = magnitude % 86_400 / 3600
+        let m = magnitude % 3600 / 60
         if d > 0 { return h > 0 ? "\(d)d \(h)h" : "\(d)d" }
         if h > 0 { return m > 0 ? "\(h)h \(m)m" : "\(h)h" }
         if m > 0 { return "\(m)m" }

@@ -113,7 +113,9 @@ struct CacheReader {
 
     init(_ bytes: [UInt8]) throws(CacheCodec.Damaged) {
         let h = CacheCodec.headerSize
-        guard bytes.count >= h, bytes[0..<7].elementsEqual(CacheCodec.magic), bytes[7] == CacheCodec.format else { throw CacheCodec.Damaged() }
+        guard bytes.count >= h, bytes[0..<7].elementsEqual(CacheCodec.magic), bytes[7] == CacheCodec.format else {
+            throw CacheCodec.Damaged()
+        }
         var stored: UInt64 = 0
         for i in (8..<h).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
         guard CacheCodec.checksum(bytes[h...]) == stored else { throw CacheCodec.Damaged() }
@@ -307,11 +309,15 @@ extension CacheWriter {
 
 extension CacheReader {
     mutating func stamp() throws(CacheCodec.Damaged) -> Stamp {
-        let clock = try int(in: 0...Codec.maximumCounter), at = try int(in: Timestamp.earliest...Timestamp.latest)
-        return Stamp(clock: clock, at: Timestamp(seconds: at), device: try id(), seq: try int(in: 1...Codec.maximumCounter))
+        let clock = try int(in: 0...Codec.maximumCounter)
+        let at = try int(in: Timestamp.earliest...Timestamp.latest)
+        return Stamp(
+            clock: clock, at: Timestamp(seconds: at), device: try id(), seq: try int(in: 1...Codec.maximumCounter))
     }
 
-    mutating func span() throws(CacheCodec.Damaged) -> TimeSpan { TimeSpan(seconds: try int(in: 1...Codec.maximumSpan)) }
+    mutating func span() throws(CacheCodec.Damaged) -> TimeSpan {
+        TimeSpan(seconds: try int(in: 1...Codec.maximumSpan))
+    }
 
     mutating func optionalStamp() throws(CacheCodec.Damaged) -> Stamp? { try bool() ? try stamp() : nil }
 
@@ -375,7 +381,8 @@ extension CacheReader {
         let relations = try count()
         circle.relations.reserveCapacity(relations)
         for _ in 0..<relations {
-            let low = try id(), high = try id()
+            let low = try id()
+            let high = try id()
             guard low < high else { throw CacheCodec.Damaged() }
             let code = try count()
             guard code <= 4 else { throw CacheCodec.Damaged() }
@@ -393,7 +400,8 @@ extension CacheReader {
                 let id = try id()
                 var contact: ExternalContact?
                 if try bool() {
-                    contact = ExternalContact(name: try string(), notify: try strings(), email: try strings(), phone: try strings())
+                    contact = ExternalContact(
+                        name: try string(), notify: try strings(), email: try strings(), phone: try strings())
                 }
                 contacts[id] = Stamped(contact, try stamp())
             }

@@ -39,7 +39,9 @@ public enum ChildProcess {
         for directory in path.split(separator: ":", omittingEmptySubsequences: true) {
             let candidate = Paths.join(String(directory), program)
             var info = stat()
-            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+                return candidate
+            }
         }
         return nil
     }
@@ -50,9 +52,13 @@ public enum ChildProcess {
     ) throws(Failure) -> Result {
         guard let program = arguments.first else { throw .spawnFailed(program: "", reason: "no program given") }
         let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
-        guard let executable = locate(program, path: searchPath) else { throw .notFound(program: program, path: searchPath) }
+        guard let executable = locate(program, path: searchPath) else {
+            throw .notFound(program: program, path: searchPath)
+        }
 
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
         guard closeOnExecPipe(&input), closeOnExecPipe(&output), closeOnExecPipe(&errors) else {
             let reason = String(cString: strerror(errno))
             for fd in input + output + errors where fd >= 0 { close(fd) }
@@ -88,7 +94,9 @@ public enum ChildProcess {
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(spawnNewSession | closeOthers | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(spawnNewSession | closeOthers | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -108,7 +116,8 @@ public enum ChildProcess {
             throw .spawnFailed(program: program, reason: String(cString: strerror(spawned)))
         }
 
-        var result = Result(status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false, pid: pid)
+        var result = Result(
+            status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false, pid: pid)
         var stdinFD: Int32 = input[1]
         var stdinOffset = 0
         if stdin.isEmpty {
@@ -184,7 +193,11 @@ public enum ChildProcess {
                     let room = max(0, outputLimit - current)
                     if n > room { result.truncated = true }
                     if room > 0 {
-                        if isOut { result.stdout += buffer[0..<min(n, room)] } else { result.stderr += buffer[0..<min(n, room)] }
+                        if isOut {
+                            result.stdout += buffer[0..<min(n, room)]
+                        } else {
+                            result.stderr += buffer[0..<min(n, room)]
+                        }
                     }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(entry.fd)

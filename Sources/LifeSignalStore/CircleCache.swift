@@ -30,7 +30,9 @@ struct CircleCache {
 
     /// The unread count, when the feed files it was counted from are unchanged.
     var currentUnread: Int? {
-        guard let unread, feedEntries.allSatisfy({ Posix.key(Paths.join(circle, $0.path)) == $0.key }) else { return nil }
+        guard let unread, feedEntries.allSatisfy({ Posix.key(Paths.join(circle, $0.path)) == $0.key }) else {
+            return nil
+        }
         return unread
     }
 
@@ -52,10 +54,15 @@ struct CircleCache {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         do throws(CacheCodec.Damaged) {
             var r = try CacheReader(bytes)
-            let circle = try r.string(), member = try r.string(), device = try r.string()
-            guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device else { return nil }
+            let circle = try r.string()
+            let member = try r.string()
+            let device = try r.string()
+            guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device
+            else { return nil }
             let entries = try r.entries()
-            var cache = CircleCache(circle: circle, member: member, device: device, entries: entries, own: try r.circle(), others: try r.circle(), othersClock: try r.int(in: 0...Codec.maximumCounter))
+            var cache = CircleCache(
+                circle: circle, member: member, device: device, entries: entries, own: try r.circle(),
+                others: try r.circle(), othersClock: try r.int(in: 0...Codec.maximumCounter))
             cache.unread = try r.bool() ? Int(try r.int(in: 0...Codec.maximumCounter)) : nil
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
@@ -103,7 +110,8 @@ extension CacheReader {
         list.reserveCapacity(n)
         for _ in 0..<n {
             let path = try string()
-            let key = Posix.FileKey(device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
+            let key = Posix.FileKey(
+                device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
             list.append(CircleCache.Entry(path: path, key: key))
         }
         return list

@@ -9,7 +9,10 @@ enum Codec {
     static let maximumCounter: Int64 = 1 << 53
 
     static func encode(_ event: Event) -> JSON {
-        var object = JSONObject([("seq", .int(event.seq)), ("at", .string(event.at.rfc3339)), ("clock", .int(event.clock)), ("type", .string(event.body.typeName))])
+        var object = JSONObject([
+            ("seq", .int(event.seq)), ("at", .string(event.at.rfc3339)), ("clock", .int(event.clock)),
+            ("type", .string(event.body.typeName)),
+        ])
         switch event.body {
         case .checkIn(let note): if let note { object["note"] = .string(note) }
         case .nameSet(let name): object["name"] = .string(name)
@@ -56,18 +59,25 @@ enum Codec {
             body = .checkIn(note: note)
         case "nameSet": body = .nameSet(try o.required("name").string())
         case "intervalSet": body = .intervalSet(try span(o.required("seconds")))
-        case "reminderSet": body = .reminderSet(try o.optional("seconds").map { c throws(JSONShapeError) in try span(c) })
+        case "reminderSet":
+            body = .reminderSet(try o.optional("seconds").map { c throws(JSONShapeError) in try span(c) })
         case "codeSet": body = .codeSet(try o.required("code").string())
         case "relationSet":
-            body = .relationSet(member: try id(o.required("member")), roles: try o.optional("roles").map { c throws(JSONShapeError) in try roles(c) })
+            body = .relationSet(
+                member: try id(o.required("member")),
+                roles: try o.optional("roles").map { c throws(JSONShapeError) in try roles(c) })
         case "externalSet":
-            body = .externalSet(id: try id(o.required("id")), contact: try o.optional("contact").map { c throws(JSONShapeError) in try external(c) })
+            body = .externalSet(
+                id: try id(o.required("id")),
+                contact: try o.optional("contact").map { c throws(JSONShapeError) in try external(c) })
         case "pingSent": body = .pingSent(id: try id(o.required("id")), to: try id(o.required("to")))
         case "pingEnded":
             let endCursor = try o.required("end")
             guard let end = Ping.End(rawValue: try endCursor.string()) else { throw endCursor.fail("unknown ping end") }
-            body = .pingEnded(id: try id(o.required("id")), from: try id(o.required("from")), to: try id(o.required("to")), end: end)
-        case "alertRaised": body = .alertRaised(id: try id(o.required("id")), message: try o.optional("message")?.string())
+            body = .pingEnded(
+                id: try id(o.required("id")), from: try id(o.required("from")), to: try id(o.required("to")), end: end)
+        case "alertRaised":
+            body = .alertRaised(id: try id(o.required("id")), message: try o.optional("message")?.string())
         case "alertEnded": body = .alertEnded(id: try id(o.required("id")))
         case "preferencesSet": body = .preferencesSet(try preferences(o.required("preferences")))
         case let other: throw type.fail("unknown event type \"\(other)\"")
@@ -112,7 +122,9 @@ enum Codec {
         func strings(_ key: String) throws(JSONShapeError) -> [String] {
             try o.required(key).array().map { c throws(JSONShapeError) in try c.string() }
         }
-        return ExternalContact(name: try o.required("name").string(), notify: try strings("notify"), email: try strings("email"), phone: try strings("phone"))
+        return ExternalContact(
+            name: try o.required("name").string(), notify: try strings("notify"), email: try strings("email"),
+            phone: try strings("phone"))
     }
 
     static func encode(_ p: FeedPreferences) -> JSON {
@@ -127,7 +139,9 @@ enum Codec {
         let o = try cursor.object()
         var p = FeedPreferences()
         if let c = o.optional("category") {
-            guard let category = Notification.Category(rawValue: try c.string()) else { throw c.fail("unknown category") }
+            guard let category = Notification.Category(rawValue: try c.string()) else {
+                throw c.fail("unknown category")
+            }
             p.category = category
         }
         p.unreadOnly = try o.required("unreadOnly").bool()
@@ -144,20 +158,26 @@ enum Codec {
 
     /// Reads a stamp of `device`, the device whose log holds it.
     static func stamp(_ entry: JSONObjectCursor, device: String) throws(JSONShapeError) -> Stamp {
-        let clock = try entry.required("clock").int(), seq = try entry.required("seq").int()
+        let clock = try entry.required("clock").int()
+        let seq = try entry.required("seq").int()
         return Stamp(clock: clock, at: try entry.required("at").timestamp(), device: device, seq: seq)
     }
 
     static func encode(_ state: MemberState) -> JSON {
         var o = JSONObject()
-        if let name = state.name { o["name"] = .object(JSONObject([("value", .string(name.value))] + stamp(name.stamp))) }
+        if let name = state.name {
+            o["name"] = .object(JSONObject([("value", .string(name.value))] + stamp(name.stamp)))
+        }
         if let interval = state.interval {
             o["interval"] = .object(JSONObject([("seconds", .int(interval.value.seconds))] + stamp(interval.stamp)))
         }
         if let reminder = state.reminder {
-            o["reminder"] = .object(JSONObject([("seconds", .optional(reminder.value?.seconds))] + stamp(reminder.stamp)))
+            o["reminder"] = .object(
+                JSONObject([("seconds", .optional(reminder.value?.seconds))] + stamp(reminder.stamp)))
         }
-        if let code = state.code { o["code"] = .object(JSONObject([("value", .string(code.value))] + stamp(code.stamp))) }
+        if let code = state.code {
+            o["code"] = .object(JSONObject([("value", .string(code.value))] + stamp(code.stamp)))
+        }
         if let last = state.lastCheckIn {
             var entry = JSONObject(stamp(last.stamp))
             if let note = last.note { entry["note"] = .string(note) }
@@ -220,7 +240,9 @@ enum Codec {
         }
         let count = try o.required("checkIns")
         state.checkInCount = try count.int()
-        guard (0...maximumCounter).contains(state.checkInCount) else { throw count.fail("must be from 0 to \(maximumCounter)") }
+        guard (0...maximumCounter).contains(state.checkInCount) else {
+            throw count.fail("must be from 0 to \(maximumCounter)")
+        }
         return state
     }
 }
@@ -234,7 +256,8 @@ extension Codec {
         return .object(o)
     }
 
-    static func decodeCircle(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError) -> CircleState {
+    static func decodeCircle(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError) -> CircleState
+    {
         var circle = CircleState()
         circle.members[member] = try decodeState(cursor, device: device)
         try decodeFacts(cursor.object(), device: device, into: &circle)
@@ -245,17 +268,30 @@ extension Codec {
     static func encodeFacts(_ circle: CircleState) -> [(key: String, value: JSON)] {
         let relations: JSON = .array(
             circle.relations.sorted { ($0.key.low, $0.key.high) < ($1.key.low, $1.key.high) }.map { pair, value in
-                .object(JSONObject([("low", .string(pair.low)), ("high", .string(pair.high)), ("roles", value.value.map(encode) ?? .null)] + stamp(value.stamp)))
+                .object(
+                    JSONObject(
+                        [
+                            ("low", .string(pair.low)), ("high", .string(pair.high)),
+                            ("roles", value.value.map(encode) ?? .null),
+                        ] + stamp(value.stamp)))
             })
         var externals: [JSON] = []
         for (owner, contacts) in circle.externals.sorted(by: { $0.key < $1.key }) {
             for (id, value) in contacts.sorted(by: { $0.key < $1.key }) {
-                externals.append(.object(JSONObject([("owner", .string(owner)), ("id", .string(id)), ("contact", value.value.map(encode) ?? .null)] + stamp(value.stamp))))
+                externals.append(
+                    .object(
+                        JSONObject(
+                            [
+                                ("owner", .string(owner)), ("id", .string(id)),
+                                ("contact", value.value.map(encode) ?? .null),
+                            ] + stamp(value.stamp))))
             }
         }
         let pings: JSON = .array(
             circle.pings.values.sorted { $0.id < $1.id }.map { ping in
-                var entry = JSONObject([("id", .string(ping.id)), ("from", .string(ping.from)), ("to", .string(ping.to))])
+                var entry = JSONObject([
+                    ("id", .string(ping.id)), ("from", .string(ping.from)), ("to", .string(ping.to)),
+                ])
                 entry["sent"] = ping.sent.map { .object(JSONObject(stamp($0))) } ?? .null
                 if let kind = ping.endKind, let end = ping.endStamp {
                     entry["end"] = .object(JSONObject([("kind", .string(kind.rawValue))] + stamp(end)))
@@ -267,11 +303,14 @@ extension Codec {
         return [("relations", relations), ("externals", .array(externals)), ("pings", pings)]
     }
 
-    static func decodeFacts(_ o: JSONObjectCursor, device: String, into circle: inout CircleState) throws(JSONShapeError) {
+    static func decodeFacts(_ o: JSONObjectCursor, device: String, into circle: inout CircleState)
+        throws(JSONShapeError)
+    {
         func stamp(_ entry: JSONObjectCursor) throws(JSONShapeError) -> Stamp { try Codec.stamp(entry, device: device) }
         for c in try o.required("relations").array() {
             let e = try c.object()
-            let low = try id(e.required("low")), high = try id(e.required("high"))
+            let low = try id(e.required("low"))
+            let high = try id(e.required("high"))
             guard low < high else { throw c.fail("low must sort before high") }
             let value = try e.optional("roles").map { c throws(JSONShapeError) in try roles(c) }
             circle.relations[Pair(low, high)] = Stamped(value, try stamp(e))
@@ -279,16 +318,20 @@ extension Codec {
         for c in try o.required("externals").array() {
             let e = try c.object()
             let value = try e.optional("contact").map { c throws(JSONShapeError) in try external(c) }
-            circle.externals[try id(e.required("owner")), default: [:]][try id(e.required("id"))] = Stamped(value, try stamp(e))
+            circle.externals[try id(e.required("owner")), default: [:]][try id(e.required("id"))] = Stamped(
+                value, try stamp(e))
         }
         for c in try o.required("pings").array() {
             let e = try c.object()
-            var ping = Ping(id: try id(e.required("id")), from: try id(e.required("from")), to: try id(e.required("to")))
+            var ping = Ping(
+                id: try id(e.required("id")), from: try id(e.required("from")), to: try id(e.required("to")))
             if let sent = e.optional("sent") { ping.sent = try stamp(sent.object()) }
             if let end = e.optional("end") {
                 let endObject = try end.object()
                 let kindCursor = try endObject.required("kind")
-                guard let kind = Ping.End(rawValue: try kindCursor.string()) else { throw kindCursor.fail("unknown ping end") }
+                guard let kind = Ping.End(rawValue: try kindCursor.string()) else {
+                    throw kindCursor.fail("unknown ping end")
+                }
                 ping.endKind = kind
                 ping.endStamp = try stamp(endObject)
             }

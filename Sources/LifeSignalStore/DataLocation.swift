@@ -28,13 +28,17 @@ public enum DataLocation {
             guard !flag.isEmpty else { throw Problem(message: "--home needs a directory, but the value is empty") }
             if flag.hasPrefix("/") { return Paths.normalize(flag) }
             guard let cwd = workingDirectory else {
-                throw Problem(message: "--home \(flag) is relative and the working directory is unknown; give an absolute path")
+                throw Problem(
+                    message: "--home \(flag) is relative and the working directory is unknown; give an absolute path")
             }
             return Paths.normalize(Paths.join(cwd, flag))
         }
         if let value = environment["LIFESIGNAL_HOME"], !value.isEmpty {
             guard value.hasPrefix("/") else {
-                throw Problem(message: "LIFESIGNAL_HOME must be an absolute path, but it is \"\(value)\"; set it to a path starting with /")
+                throw Problem(
+                    message:
+                        "LIFESIGNAL_HOME must be an absolute path, but it is \"\(value)\"; set it to a path starting with /"
+                )
             }
             return Paths.normalize(value)
         }
@@ -48,7 +52,8 @@ public enum DataLocation {
             home = account
         } else {
             throw Problem(
-                message: "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
+                message:
+                    "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
             )
         }
         switch platform {

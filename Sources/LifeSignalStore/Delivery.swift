@@ -57,11 +57,15 @@ public enum Delivery {
 
     /// Variables passed through from lifesignal's own environment, when set: what programs
     /// need to find each other and reach a desktop session, nothing else (no tokens, no keys).
-    static let passedThrough = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]
+    static let passedThrough = [
+        "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY",
+        "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
+    ]
 
     /// One attempt, in seconds at most `timeout` (+ the grace to end the process group).
     public static func send(
-        _ notification: Notification, through uri: String, subjectName: String, environment: [String: String], timeout: Double
+        _ notification: Notification, through uri: String, subjectName: String, environment: [String: String],
+        timeout: Double
     ) -> DeliveryAttempt {
         func outcome(_ succeeded: Bool, _ error: String?) -> DeliveryAttempt {
             DeliveryAttempt(notification: notification.id, channel: uri, succeeded: succeeded, error: error)
@@ -87,11 +91,15 @@ public enum Delivery {
         switch channel {
         case .desktop:
             env["LIFESIGNAL_URGENCY"] = notification.kind.isEmergency ? "critical" : "normal"
-            arguments = ["sh", "-c", #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#]
+            arguments = [
+                "sh", "-c",
+                #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#,
+            ]
             input = []
         case .mail(let address):
             arguments = ["sendmail", "-t", "-i"]
-            input = Array(Mail.message(notification, to: address, from: env["USER"] ?? env["LOGNAME"] ?? "lifesignal").utf8)
+            input = Array(
+                Mail.message(notification, to: address, from: env["USER"] ?? env["LOGNAME"] ?? "lifesignal").utf8)
         case .ntfy(let url):
             arguments = ["curl", "--config", "-"]
             let tags = notification.kind.isEmergency ? "rotating_light" : "bell"
@@ -108,38 +116,54 @@ public enum Delivery {
             input = Array(
                 Curl.config([
                     ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Content-Type: application/json"),
-                    ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", String(decoding: json, as: UTF8.self)),
+                    ("header", "X-LifeSignal-Id: \(notification.id)"),
+                    ("data-raw", String(decoding: json, as: UTF8.self)),
                 ]).utf8)
         case .apprise(let url):
             env["LIFESIGNAL_APPRISE_URL"] = url
             env["LIFESIGNAL_APPRISE_TYPE"] = notification.kind.isEmergency ? "failure" : "info"
             // The body on stdin (apprise reads it when -b is absent); the title through the
             // environment, expanded by a constant command line.
-            arguments = ["sh", "-c", #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#]
+            arguments = [
+                "sh", "-c",
+                #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#,
+            ]
             input = Array(notification.message.utf8)
         case .exec(let command):
             arguments = ["sh", "-c", command]
         }
         // For shell-run programs, look the real program up first, so "not installed" names it.
-        if arguments.first == "sh", channel.program != "sh", ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil {
-            return outcome(false, "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
+        if arguments.first == "sh", channel.program != "sh",
+            ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil
+        {
+            return outcome(
+                false,
+                "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
         }
         do {
-            let result = try ChildProcess.run(arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
+            let result = try ChildProcess.run(
+                arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
             if result.succeeded { return outcome(true, nil) }
             // The last few lines, not just the last: msmtp (as sendmail) ends with a generic
             // "could not send mail" after the line with the server's reason (e.g. "550 5.1.1
             // …"), and that reason is what the user needs to read in cron's mail.
             let said = String(decoding: result.stderr.isEmpty ? result.stdout : result.stderr, as: UTF8.self)
-                .split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }.suffix(3).joined(separator: "; ")
+                .split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }.suffix(3).joined(
+                    separator: "; ")
             let detail = said.isEmpty ? "" : ": \(said.prefix(300))"
-            if result.timedOut { return outcome(false, "\(channel.program) did not finish within \(Int(timeout))s and was stopped\(detail)") }
-            if let signal = result.signal { return outcome(false, "\(channel.program) was ended by signal \(signal)\(detail)") }
+            if result.timedOut {
+                return outcome(
+                    false, "\(channel.program) did not finish within \(Int(timeout))s and was stopped\(detail)")
+            }
+            if let signal = result.signal {
+                return outcome(false, "\(channel.program) was ended by signal \(signal)\(detail)")
+            }
             return outcome(false, "\(channel.program) exited with status \(result.status ?? -1)\(detail)")
         } catch {
             switch error {
             case .notFound(let program, let path):
-                return outcome(false, "\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
+                return outcome(
+                    false, "\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
             case .spawnFailed(let program, let reason):
                 return outcome(false, "could not start \(program): \(reason)")
             }
@@ -191,7 +215,9 @@ enum Mail {
         var out = ""
         var i = 0
         while i < bytes.count {
-            let b0 = Int(bytes[i]), b1 = i + 1 < bytes.count ? Int(bytes[i + 1]) : 0, b2 = i + 2 < bytes.count ? Int(bytes[i + 2]) : 0
+            let b0 = Int(bytes[i])
+            let b1 = i + 1 < bytes.count ? Int(bytes[i + 1]) : 0
+            let b2 = i + 2 < bytes.count ? Int(bytes[i + 2]) : 0
             out.append(table[b0 >> 2])
             out.append(table[((b0 & 3) << 4) | (b1 >> 4)])
             out.append(i + 1 < bytes.count ? table[((b1 & 15) << 2) | (b2 >> 6)] : "=")
@@ -209,7 +235,8 @@ enum Mail {
         let text = time.rfc3339  // 2026-03-01T09:00:00Z
         let parts = Array(text)
         guard parts.count >= 19, let month = Int(String(parts[5...6])), (1...12).contains(month) else { return text }
-        return "\(weekday), \(String(parts[8...9])) \(months[month - 1]) \(String(parts[0...3])) \(String(parts[11...18])) +0000"
+        return
+            "\(weekday), \(String(parts[8...9])) \(months[month - 1]) \(String(parts[0...3])) \(String(parts[11...18])) +0000"
     }
 }
 

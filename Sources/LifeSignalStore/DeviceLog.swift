@@ -74,14 +74,20 @@ public struct DeviceLog: Equatable, Sendable {
     }
 
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
-    static func decode(_ bytes: [UInt8], path: String, member: String, device: String, backup: String?) throws(StoreError) -> DeviceLog {
+    static func decode(_ bytes: [UInt8], path: String, member: String, device: String, backup: String?)
+        throws(StoreError) -> DeviceLog
+    {
         let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
             try Files.checkVersion(o)
             var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
             guard log.member == member, log.device == device else {
-                throw JSONShapeError(path: "member", message: "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)")
+                throw JSONShapeError(
+                    path: "member",
+                    message:
+                        "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
+                )
             }
             log.lastSeq = try o.required("lastSeq").int()
             log.archivedThrough = try o.required("archivedThrough").int()
@@ -89,7 +95,9 @@ public struct DeviceLog: Equatable, Sendable {
             log.clock = try clockCursor.int()
             // Every write counts on from the highest clock in the circle: one log's clock
             // at the top of Int64 must not stop every device from checking in.
-            guard (0...Codec.maximumCounter).contains(log.clock) else { throw clockCursor.fail("must be from 0 to \(Codec.maximumCounter)") }
+            guard (0...Codec.maximumCounter).contains(log.clock) else {
+                throw clockCursor.fail("must be from 0 to \(Codec.maximumCounter)")
+            }
             log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
             log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
             var previous = log.archivedThrough
@@ -99,14 +107,16 @@ public struct DeviceLog: Equatable, Sendable {
                 }
                 previous = event.seq
                 guard event.clock <= log.clock else {
-                    throw JSONShapeError(path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
+                    throw JSONShapeError(
+                        path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
                 }
             }
             guard (0...Codec.maximumCounter).contains(log.archivedThrough) else {
                 throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Codec.maximumCounter)")
             }
             guard log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
-                throw JSONShapeError(path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
+                throw JSONShapeError(
+                    path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
             }
             return log
         } catch {
@@ -167,7 +177,8 @@ public struct ArchiveSegment: Equatable, Sendable {
             }
             let events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
             guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
-                throw JSONShapeError(path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
+                throw JSONShapeError(
+                    path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
             }
             return events
         } catch {
@@ -184,10 +195,12 @@ enum Files {
     /// With `streaming`, the elements of that top-level array go to `each` as they are read
     /// (see `JSONParser.parse(_:streaming:each:)`).
     static func parse(
-        _ bytes: [UInt8], path: String, backup: String?, supported: Int64, streaming: (key: String, each: (JSON) -> Void)? = nil
+        _ bytes: [UInt8], path: String, backup: String?, supported: Int64,
+        streaming: (key: String, each: (JSON) -> Void)? = nil
     ) throws(StoreError) -> JSON {
         if !bytes.isEmpty, bytes.allSatisfy({ $0 == 0 }) {
-            throw .damaged(path: path, problem: "it holds only NUL bytes (typical after a crash during a write)", backup: backup)
+            throw .damaged(
+                path: path, problem: "it holds only NUL bytes (typical after a crash during a write)", backup: backup)
         }
         let root: JSON
         do {
@@ -197,7 +210,8 @@ enum Files {
                 root = try JSONParser.parse(bytes)
             }
         } catch {
-            throw .damaged(path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
+            throw .damaged(
+                path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
         }
         if case .object(let o) = root, case .int(let version)? = o["schemaVersion"], version > supported {
             throw .newerSchema(path: path, found: version, supported: supported)

@@ -13,11 +13,16 @@ enum FeedFile {
         writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, encode)
         writer.array("read", feed.read.sorted(), JSON.string)
         writer.array("cleared", feed.cleared.sorted(), JSON.string)
-        writer.array("deliveries", feed.deliveries.sorted { ($0.key.notification, $0.key.channel) < ($1.key.notification, $1.key.channel) }) { key, state in
+        writer.array(
+            "deliveries",
+            feed.deliveries.sorted { ($0.key.notification, $0.key.channel) < ($1.key.notification, $1.key.channel) }
+        ) { key, state in
             .object(
                 JSONObject([
-                    ("notification", .string(key.notification)), ("channel", .string(key.channel)), ("failures", .int(Int64(state.failures))),
-                    ("lastAttempt", .optional(state.lastAttempt?.rfc3339)), ("deliveredAt", .optional(state.deliveredAt?.rfc3339)),
+                    ("notification", .string(key.notification)), ("channel", .string(key.channel)),
+                    ("failures", .int(Int64(state.failures))),
+                    ("lastAttempt", .optional(state.lastAttempt?.rfc3339)),
+                    ("deliveredAt", .optional(state.deliveredAt?.rfc3339)),
                     ("lastError", .optional(state.lastError)),
                 ]))
         }
@@ -36,7 +41,8 @@ enum FeedFile {
         }
         return .object(
             JSONObject([
-                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)), ("title", .string(n.title)), ("message", .string(n.message)),
+                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)), ("title", .string(n.title)),
+                ("message", .string(n.message)),
                 ("at", .string(n.at.rfc3339)), ("subject", .string(n.subject)), ("recipient", .object(recipient)),
             ]))
     }
@@ -44,7 +50,9 @@ enum FeedFile {
     static func decodeNotification(_ cursor: JSONCursor) throws(JSONShapeError) -> Notification {
         let o = try cursor.object()
         let typeCursor = try o.required("type")
-        guard let kind = Notification.Kind(rawValue: try typeCursor.string()) else { throw typeCursor.fail("unknown notification type") }
+        guard let kind = Notification.Kind(rawValue: try typeCursor.string()) else {
+            throw typeCursor.fail("unknown notification type")
+        }
         let r = try o.required("recipient").object()
         let recipient: Notification.Recipient
         if let member = r.optional("member") {
@@ -53,7 +61,8 @@ enum FeedFile {
             recipient = .external(owner: try Codec.id(r.required("owner")), id: try Codec.id(r.required("external")))
         }
         return Notification(
-            id: try o.required("id").string(), kind: kind, title: try o.required("title").string(), message: try o.required("message").string(),
+            id: try o.required("id").string(), kind: kind, title: try o.required("title").string(),
+            message: try o.required("message").string(),
             at: try o.required("at").timestamp(), subject: try Codec.id(o.required("subject")), recipient: recipient)
     }
 
@@ -63,16 +72,21 @@ enum FeedFile {
         var feed = Feed()
         var index = 0
         var problem: JSONShapeError?
-        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion, streaming: ("notifications", { element in
-            defer { index += 1 }
-            guard problem == nil else { return }
-            do throws(JSONShapeError) {
-                let n = try decodeNotification(JSONCursor(element, path: "notifications[\(index)]"))
-                feed.notifications[n.id] = n
-            } catch {
-                problem = error
-            }
-        }))
+        let root = try Files.parse(
+            bytes, path: path, backup: backup, supported: schemaVersion,
+            streaming: (
+                "notifications",
+                { element in
+                    defer { index += 1 }
+                    guard problem == nil else { return }
+                    do throws(JSONShapeError) {
+                        let n = try decodeNotification(JSONCursor(element, path: "notifications[\(index)]"))
+                        feed.notifications[n.id] = n
+                    } catch {
+                        problem = error
+                    }
+                }
+            ))
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
             try Files.checkVersion(o)
@@ -89,7 +103,10 @@ enum FeedFile {
                 state.lastAttempt = try e.optional("lastAttempt")?.timestamp()
                 state.deliveredAt = try e.optional("deliveredAt")?.timestamp()
                 state.lastError = try e.optional("lastError")?.string()
-                feed.deliveries[DeliveryKey(notification: try e.required("notification").string(), channel: try e.required("channel").string())] = state
+                feed.deliveries[
+                    DeliveryKey(
+                        notification: try e.required("notification").string(),
+                        channel: try e.required("channel").string())] = state
             }
             return feed
         } catch {
@@ -99,7 +116,9 @@ enum FeedFile {
 }
 
 extension Store {
-    public func feedPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "feed.json") }
+    public func feedPath(member: String, device: String) -> String {
+        Paths.join(deviceDirectory(member: member, device: device), "feed.json")
+    }
 
     /// A device's feed; empty when it has none yet.
     func readFeed(member: String, device: String) throws(StoreError) -> Feed {
@@ -123,7 +142,8 @@ extension Store {
         var feedEntries: [CircleCache.Entry] = []
         for device in try devices(of: identity.member) {
             let path = feedPath(member: identity.member, device: device)
-            feedEntries.append(CircleCache.Entry(path: "members/\(identity.member)/\(device)/feed.json", key: Posix.key(path)))
+            feedEntries.append(
+                CircleCache.Entry(path: "members/\(identity.member)/\(device)/feed.json", key: Posix.key(path)))
         }
         let loaded = try memberFeed()
         let count = loaded.feed.unreadCount(for: .member(identity.member))
@@ -138,7 +158,8 @@ extension Store {
     /// This member's feed, merged from all their devices: this device's must be readable,
     /// another device's that is not is skipped (and reported).
     public func memberFeed() throws(StoreError) -> (feed: Feed, own: Feed, skipped: [StoreError]) {
-        var merged = Feed(), own = Feed()
+        var merged = Feed()
+        var own = Feed()
         var skipped: [StoreError] = []
         for device in try devices(of: identity.member) {
             do {

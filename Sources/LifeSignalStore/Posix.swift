@@ -70,7 +70,8 @@ public enum Posix {
 
     /// As `read`, also giving the key of the version read — taken from the open file before
     /// reading, so a change during the read makes the key look stale, never the bytes.
-    public static func read(_ path: String, limit: Int = 64 << 20, key: inout FileKey) throws(SystemError) -> ReadResult {
+    public static func read(_ path: String, limit: Int = 64 << 20, key: inout FileKey) throws(SystemError) -> ReadResult
+    {
         key = .missing
         // O_NONBLOCK: a FIFO put in a file's place must not hang the command.
         let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
@@ -98,7 +99,7 @@ public enum Posix {
             var failure: Int32 = 0
             var ended = false
             let chunk = [UInt8](unsafeUninitializedCapacity: max(capacity, 4096)) { buffer, initialized in
-                let n = retrying { Glibc_read(fd, buffer.baseAddress, buffer.count) }
+                let n = retrying { systemRead(fd, buffer.baseAddress, buffer.count) }
                 if n < 0 { failure = errno } else if n == 0 { ended = true }
                 initialized = max(0, n)
             }
@@ -172,9 +173,12 @@ public enum Posix {
     /// `backup`, the old file is first hard-linked to `backup` (the last good copy).
     ///
     /// `durable: false` skips both fsyncs, for a cache that may be lost but must never be torn.
-    public static func replace(_ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true, mode: mode_t = 0o600) throws(SystemError) {
+    public static func replace(
+        _ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true, mode: mode_t = 0o600
+    ) throws(SystemError) {
         let directory = Paths.parent(of: path)
-        let temp = Paths.join(directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+        let temp = Paths.join(
+            directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
         let fd = retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         if fd < 0 { throw SystemError(operation: "create", path: temp, code: errno) }
         var closed = false
@@ -187,7 +191,7 @@ public enum Posix {
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { buffer -> Int in
                     guard let base = buffer.baseAddress else { return 0 }
-                    return retrying { Glibc_write(fd, base + offset, buffer.count - offset) }
+                    return retrying { systemWrite(fd, base + offset, buffer.count - offset) }
                 }
                 if n < 0 { throw SystemError(operation: "write", path: temp, code: errno) }
                 offset += n
@@ -241,10 +245,10 @@ public enum Posix {
 }
 
 // `read` and `write` are shadowed by the enum's own names inside `Posix`.
-@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+@inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
 }
 
@@ -281,7 +285,9 @@ public enum Paths {
     /// cross a symlink, so it is the file system's to resolve).
     public static func normalize(_ path: String) -> String {
         // Most paths are already clean; splitting and joining them showed up in start-up.
-        if !path.includes("//") && !path.includes("/./") && !path.hasSuffix("/") && !path.hasSuffix("/.") && !path.hasPrefix("./") && path != "." {
+        if !path.includes("//") && !path.includes("/./") && !path.hasSuffix("/") && !path.hasSuffix("/.")
+            && !path.hasPrefix("./") && path != "."
+        {
             return path.isEmpty ? "." : path
         }
         let absolute = path.hasPrefix("/")

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import LifeSignalCore
 
 /// Which member and device this data directory is, and where its circle is. Private to this
 /// machine: `identity.json` in the data directory, outside the circle.
@@ -32,7 +33,8 @@ public struct Identity: Equatable, Sendable {
             try Files.checkVersion(o)
             let member = try o.required("member")
             let device = try o.required("device")
-            let identity = Identity(member: try member.string(), device: try device.string(), circle: try o.optional("circle")?.string())
+            let identity = Identity(
+                member: try member.string(), device: try device.string(), circle: try o.optional("circle")?.string())
             guard Identifier.isValid(identity.member) else { throw member.fail("is not a lifesignal id") }
             guard Identifier.isValid(identity.device) else { throw device.fail("is not a lifesignal id") }
             if let circle = identity.circle, !circle.hasPrefix("/") {
@@ -90,8 +92,12 @@ public struct Store: Sendable {
         guard let mode = Posix.directoryMode(circleDirectory), mode & 0o040 != 0 else { return (0o700, 0o600) }
         return (0o700 | (mode & 0o2070), 0o640)
     }
-    public func deviceDirectory(member: String, device: String) -> String { Paths.join(memberDirectory(member), device) }
-    public func logPath(member: String, device: String) -> String { Paths.join(deviceDirectory(member: member, device: device), "log.json") }
+    public func deviceDirectory(member: String, device: String) -> String {
+        Paths.join(memberDirectory(member), device)
+    }
+    public func logPath(member: String, device: String) -> String {
+        Paths.join(deviceDirectory(member: member, device: device), "log.json")
+    }
 
     /// Reads a circle folder that no data directory of ours uses yet (for `init --member`).
     public static func peek(circle: String) throws(StoreError) -> CircleRead {
@@ -101,7 +107,9 @@ public struct Store: Sendable {
 
     /// Opens an existing data directory; `notInitialized` when nothing was ever recorded.
     public static func open(dataDirectory: String) throws(StoreError) -> Store {
-        guard let identity = try readIdentity(dataDirectory) else { throw .notInitialized(dataDirectory: dataDirectory) }
+        guard let identity = try readIdentity(dataDirectory) else {
+            throw .notInitialized(dataDirectory: dataDirectory)
+        }
         return Store(dataDirectory: dataDirectory, identity: identity)
     }
 
@@ -116,14 +124,16 @@ public struct Store: Sendable {
             case .contents(let b): bytes = b
             case .missing:
                 if Posix.exists(backup) {
-                    throw StoreError.damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+                    throw StoreError.damaged(
+                        path: path, problem: "it is missing although its backup exists", backup: backup)
                 }
                 return nil
             }
         } catch let error as SystemError {
             if error.code == ENOTDIR {
                 // A part of the data directory's path is a file: it cannot exist there at all.
-                throw StoreError.cannotCreate(path: dataDirectory, reason: "a part of that path is a file, not a directory")
+                throw StoreError.cannotCreate(
+                    path: dataDirectory, reason: "a part of that path is a file, not a directory")
             }
             throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
         } catch let error as StoreError {
@@ -166,11 +176,10 @@ public struct Store: Sendable {
             }
             return nil
         case .contents(let bytes):
-            return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: Posix.exists(backup) ? backup : nil)
+            return try DeviceLog.decode(
+                bytes, path: path, member: member, device: device, backup: Posix.exists(backup) ? backup : nil)
         }
     }
-
-
 
     /// The members that have a folder in the circle.
     public func members() throws(StoreError) -> [String] {
@@ -221,13 +230,16 @@ public struct Store: Sendable {
     /// was built, else from every log (and then the cache is rebuilt).
     public func snapshot() throws(StoreError) -> Snapshot {
         if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
-            return Snapshot(own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [], unread: cache.currentUnread)
+            return Snapshot(
+                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
+                unread: cache.currentUnread)
         }
         let read = try readCircle()
         let snapshot = split(read)
         if read.skipped.isEmpty {
             CircleCache(
-                circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries, own: snapshot.own,
+                circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
+                own: snapshot.own,
                 others: snapshot.others, othersClock: snapshot.othersClock
             ).save(dataDirectory)
         }
@@ -236,7 +248,8 @@ public struct Store: Sendable {
 
     /// Separates this device's log from the others'.
     func split(_ read: CircleRead) -> Snapshot {
-        var own = CircleState(), others = CircleState()
+        var own = CircleState()
+        var others = CircleState()
         var clock: Int64 = 0
         for log in read.logs {
             if log.member == identity.member && log.device == identity.device {
@@ -268,7 +281,8 @@ public struct Store: Sendable {
             }
             for device in devices {
                 let relative = "members/\(member)/\(device)"
-                read.entries.append(CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
+                read.entries.append(
+                    CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
                 var key = Posix.FileKey.missing
                 do {
                     if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
@@ -284,13 +298,17 @@ public struct Store: Sendable {
 
     /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
     /// Reads the archive segments only as far back as the request needs.
-    public func checkIns(of member: String, in read: CircleRead, limit: Int?, since: Timestamp?) throws(StoreError) -> [MemberState.CheckIn] {
+    public func checkIns(of member: String, in read: CircleRead, limit: Int?, since: Timestamp?) throws(StoreError)
+        -> [MemberState.CheckIn]
+    {
         let logs = read.logs.filter { $0.member == member }
         var found: [MemberState.CheckIn] = []
         func take(_ events: [Event], device: String) {
             for event in events {
                 guard case .checkIn(let note) = event.body, since.map({ event.at >= $0 }) ?? true else { continue }
-                found.append(MemberState.CheckIn(stamp: Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq), note: note))
+                found.append(
+                    MemberState.CheckIn(
+                        stamp: Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq), note: note))
             }
         }
         var segments: [(log: DeviceLog, segment: ArchiveSegment)] = []
@@ -318,7 +336,8 @@ public struct Store: Sendable {
             let bytes: [UInt8]
             do {
                 guard case .contents(let b) = try Posix.read(path) else {
-                    throw StoreError.damaged(path: path, problem: "the segment vanished while it was being read", backup: nil)
+                    throw StoreError.damaged(
+                        path: path, problem: "the segment vanished while it was being read", backup: nil)
                 }
                 bytes = b
             } catch let error as SystemError {
@@ -433,7 +452,8 @@ extension Store {
             try Posix.makeDirectories(dataDirectory)
         } catch {
             if error.code == EEXIST || error.code == ENOTDIR {
-                throw StoreError.cannotCreate(path: dataDirectory, reason: "a part of that path is a file, not a directory")
+                throw StoreError.cannotCreate(
+                    path: dataDirectory, reason: "a part of that path is a file, not a directory")
             }
             throw StoreError.cannotCreate(path: error.path, reason: error.reason)
         }
@@ -446,7 +466,9 @@ extension Store {
             if error.code == EISDIR || error.code == ELOOP || error.code == ENXIO {
                 // Something other than a plain file sits where the lock file belongs.
                 throw StoreError.unreadable(
-                    path: error.path, reason: "\(error.reason); it must be a plain file (lifesignal creates it again if it is removed)", backup: nil)
+                    path: error.path,
+                    reason: "\(error.reason); it must be a plain file (lifesignal creates it again if it is removed)",
+                    backup: nil)
             }
             throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
         }
@@ -458,10 +480,13 @@ extension Store {
         if let identity = try readIdentity(dataDirectory) {
             store = Store(dataDirectory: dataDirectory, identity: identity)
         } else {
-            guard case .ifMissing(let profile) = creation else { throw StoreError.notInitialized(dataDirectory: dataDirectory) }
+            guard case .ifMissing(let profile) = creation else {
+                throw StoreError.notInitialized(dataDirectory: dataDirectory)
+            }
             var generator = SystemRandomNumberGenerator()
             let identity = Identity(
-                member: profile.joining ?? Identifier.make(using: &generator), device: Identifier.make(using: &generator), circle: profile.circle)
+                member: profile.joining ?? Identifier.make(using: &generator),
+                device: Identifier.make(using: &generator), circle: profile.circle)
             store = Store(dataDirectory: dataDirectory, identity: identity)
             try write(identity.encoded(), to: store.identityPath, backup: false)
             created = true
@@ -524,7 +549,8 @@ extension Store {
             // again (and delivered again), never a fact lost.
             transaction.ownFeed.prune(now: now)
             let path = store.feedPath(member: member, device: device)
-            try write(FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path), mode: store.sharing.files)
+            try write(
+                FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path), mode: store.sharing.files)
         }
         // Refresh the cache with what this write knows: everyone else as read before it, and
         // this device's directory and log as they are now. The directories above this device's
@@ -533,9 +559,12 @@ extension Store {
         if transaction.skipped.isEmpty, !entries.isEmpty, !created, existing != nil {
             let own = "members/\(member)/\(device)"
             entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory)))
-            entries.append(CircleCache.Entry(path: own + "/log.json", key: Posix.key(store.logPath(member: member, device: device))))
+            entries.append(
+                CircleCache.Entry(
+                    path: own + "/log.json", key: Posix.key(store.logPath(member: member, device: device))))
             var cache = CircleCache(
-                circle: store.circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
+                circle: store.circleDirectory, member: member, device: device, entries: entries,
+                own: transaction.log.state,
                 others: transaction.others, othersClock: transaction.othersClock)
             if !transaction.feedChanged {
                 cache.unread = carried.unread

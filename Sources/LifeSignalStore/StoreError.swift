@@ -24,19 +24,23 @@ extension StoreError {
     public var message: String {
         switch self {
         case .notInitialized(let dir):
-            return "no lifesignal profile in \(dir) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first"
+            return
+                "no lifesignal profile in \(dir) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first"
         case .damaged(let path, let problem, let backup):
             return "\(path) is damaged: \(problem). Nothing was changed. \(backupAdvice(path: path, backup: backup))"
         case .newerSchema(let path, let found, let supported):
-            return "\(path) was written by a newer lifesignal (schema \(found); this one understands up to \(supported)). Nothing was changed; upgrade lifesignal to use this data"
+            return
+                "\(path) was written by a newer lifesignal (schema \(found); this one understands up to \(supported)). Nothing was changed; upgrade lifesignal to use this data"
         case .unreadable(let path, let reason, let backup):
             return "cannot read \(path): \(reason). Nothing was changed. \(backupAdvice(path: path, backup: backup))"
         case .cannotCreate(let path, let reason):
-            return "cannot create \(path): \(reason); check that the parent directory exists and is writable, or choose another place with --home"
+            return
+                "cannot create \(path): \(reason); check that the parent directory exists and is writable, or choose another place with --home"
         case .io(let path, let operation, let reason):
             return "\(operation) failed for \(path): \(reason); nothing was recorded, try again once the disk is fixed"
         case .lockBusy(let path, let waited):
-            return "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
+            return
+                "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
         case .conflict(let message):
             return message
         }
@@ -48,7 +52,8 @@ extension StoreError {
         switch self {
         case .damaged(let path, let problem, _): return "\(path): \(problem)"
         case .newerSchema(let path, let found, let supported):
-            return "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
+            return
+                "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
         case .unreadable(let path, let reason, _): return "\(path): \(reason)"
         default: return message
         }

@@ -1,3 +1,6 @@
+import LifeSignalCLI
+import LifeSignalCore
+
 // Wires the real world into a Context and runs lifesignal. Nothing else belongs here.
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -6,19 +9,19 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import LifeSignalCLI
-import LifeSignalCore
 
 /// The password database entry, read only when a command needs it.
 func lookUpAccount() -> Account? {
     var passwdEntry = passwd()
     var passwdResult: UnsafeMutablePointer<passwd>? = nil
     var passwdBuffer = [CChar](repeating: 0, count: 16_384)
-    guard getpwuid_r(getuid(), &passwdEntry, &passwdBuffer, passwdBuffer.count, &passwdResult) == 0, passwdResult != nil else {
+    guard getpwuid_r(getuid(), &passwdEntry, &passwdBuffer, passwdBuffer.count, &passwdResult) == 0, passwdResult != nil
+    else {
         return nil
     }
     return Account(
-        name: passwdEntry.pw_name.map { String(cString: $0) }, fullName: passwdEntry.pw_gecos.map { String(cString: $0) },
+        name: passwdEntry.pw_name.map { String(cString: $0) },
+        fullName: passwdEntry.pw_gecos.map { String(cString: $0) },
         home: passwdEntry.pw_dir.map { String(cString: $0) })
 }
 
@@ -45,7 +48,8 @@ func run() -> Int32 {
         pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             let buffer = UnsafeBufferPointer(start: bytes, count: length)
             if let equals = buffer.firstIndex(of: UInt8(ascii: "=")) {
-                environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(decoding: buffer[(equals + 1)...], as: UTF8.self)
+                environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(
+                    decoding: buffer[(equals + 1)...], as: UTF8.self)
             }
         }
         entry += 1

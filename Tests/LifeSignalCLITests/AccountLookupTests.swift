@@ -16,8 +16,12 @@ import Testing
         var stderr = ""
         func run(_ arguments: [String]) -> Int32 {
             let context = Context(
-                arguments: arguments, environment: ["LIFESIGNAL_HOME": home.path, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "HOME": home.path],
-                clock: { Timestamp(seconds: 0) }, utcOffset: { _ in 0 }, stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false,
+                arguments: arguments,
+                environment: [
+                    "LIFESIGNAL_HOME": home.path, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "HOME": home.path,
+                ],
+                clock: { Timestamp(seconds: 0) }, utcOffset: { _ in 0 }, stdinIsTerminal: false,
+                stdoutIsTerminal: false, stderrIsTerminal: false,
                 terminalColumns: nil,
                 account: {
                     calls.count += 1

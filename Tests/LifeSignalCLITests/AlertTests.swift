@@ -10,11 +10,16 @@ import Testing
 
     /// Runs `lifesignal <arguments>` on a pseudo-terminal (util-linux `script`), typing `input`.
     /// The terminal echoes the input and ends lines with CR LF; they come back as LF.
-    static func onTerminal(_ home: TempHome, _ arguments: String, input: String, now: String = "2026-03-01T09:00:00Z") -> Run {
+    static func onTerminal(_ home: TempHome, _ arguments: String, input: String, now: String = "2026-03-01T09:00:00Z")
+        -> Run
+    {
         let environment = [
-            "LIFESIGNAL_HOME": home.path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home.path, "SHELL": "/bin/sh", "TERM": "xterm", "LIFESIGNAL_NOW": now,
+            "LIFESIGNAL_HOME": home.path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home.path, "SHELL": "/bin/sh",
+            "TERM": "xterm", "LIFESIGNAL_NOW": now,
         ]
-        var run = lifesignal(["-qec", "'\(Binary.path)' \(arguments)", "/dev/null"], environment: environment, stdin: input, executable: "/usr/bin/script")
+        var run = lifesignal(
+            ["-qec", "'\(Binary.path)' \(arguments)", "/dev/null"], environment: environment, stdin: input,
+            executable: "/usr/bin/script")
         run.stdout = run.stdout.replacingOccurrences(of: "\r\n", with: "\n")
         return run
     }
@@ -29,7 +34,8 @@ import Testing
             refused.stderr
                 == usageError(
                     "Refusing to raise an alert without confirmation: there is no terminal to ask on. Pass --yes to confirm.",
-                    usage: "lifesignal alert activate [--message <text>] [--yes]", command: "lifesignal alert activate"))
+                    usage: "lifesignal alert activate [--message <text>] [--yes]", command: "lifesignal alert activate")
+        )
         let status = home.run(["alert", "status"])
         #expect(status.code == 0)
         #expect(status.stdout == "No emergency alert is active.\n")
@@ -40,14 +46,18 @@ import Testing
     @Test func activateStatusDeactivate() throws {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
-        let raised = home.run(["alert", "activate", "--yes", "--message", "At the lake, ankle hurt"], now: "2026-03-01T10:00:00Z")
+        let raised = home.run(
+            ["alert", "activate", "--yes", "--message", "At the lake, ankle hurt"], now: "2026-03-01T10:00:00Z")
         #expect(raised.code == 5)
         #expect(raised.stdout == "Emergency alert activated. Your responders are being notified.\n")
         #expect(raised.stderr == "")
 
         let status = home.run(["alert", "status"], now: "2026-03-01T10:12:00Z")
         #expect(status.code == 5)
-        #expect(status.stdout == "Emergency alert active since 2026-03-01 10:00 (12m ago): “At the lake, ankle hurt”\nEnd it with 'lifesignal alert deactivate'.\n")
+        #expect(
+            status.stdout
+                == "Emergency alert active since 2026-03-01 10:00 (12m ago): “At the lake, ankle hurt”\nEnd it with 'lifesignal alert deactivate'.\n"
+        )
         let json = jsonObject(home.run(["alert", "status", "--json"], now: "2026-03-01T10:12:00Z").stdout)
         #expect(json["active"] as? Bool == true)
         let alert = try #require(json["alert"] as? [String: Any])
@@ -59,16 +69,24 @@ import Testing
         // Again: nothing changes, and it says so.
         let again = home.run(["alert", "activate", "--yes", "--message", "another"], now: "2026-03-01T10:15:00Z")
         #expect(again.code == 5)
-        #expect(again.stdout == "An emergency alert is already active, since 2026-03-01 10:00 (15m ago). Nothing changed.\n")
-        let againJSON = jsonObject(home.run(["alert", "activate", "--yes", "--json"], now: "2026-03-01T10:15:00Z").stdout)
+        #expect(
+            again.stdout == "An emergency alert is already active, since 2026-03-01 10:00 (15m ago). Nothing changed.\n"
+        )
+        let againJSON = jsonObject(
+            home.run(["alert", "activate", "--yes", "--json"], now: "2026-03-01T10:15:00Z").stdout)
         #expect(againJSON["activated"] as? Bool == false)
         #expect((againJSON["alert"] as? [String: Any])?["id"] as? String == alert["id"] as? String)
-        #expect(home.run(["alert", "history", "--json"]).stdout.components(separatedBy: "\"startedAt\"").count == 2, "still one alert")
+        #expect(
+            home.run(["alert", "history", "--json"]).stdout.components(separatedBy: "\"startedAt\"").count == 2,
+            "still one alert")
 
         // Deactivating needs confirmation too.
         let refused = home.run(["alert", "deactivate"], now: "2026-03-01T10:20:00Z")
         #expect(refused.code == 64)
-        #expect(refused.stderr.hasPrefix("lifesignal: error: Refusing to end the alert without confirmation: there is no terminal to ask on. Pass --yes to confirm.\n"))
+        #expect(
+            refused.stderr.hasPrefix(
+                "lifesignal: error: Refusing to end the alert without confirmation: there is no terminal to ask on. Pass --yes to confirm.\n"
+            ))
         #expect(home.run(["alert", "status"], now: "2026-03-01T10:20:00Z").code == 5)
 
         let ended = home.run(["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z")
@@ -107,10 +125,15 @@ import Testing
                 2026-03-01 10:00  →  2026-03-01 11:02  1:02:03  Hiking the ridge
 
                 """)
-        let alerts = jsonObject(home.run(["alert", "history", "--json"], now: "2026-03-03T07:00:05Z").stdout)["alerts"] as? [[String: Any]] ?? []
+        let alerts =
+            jsonObject(home.run(["alert", "history", "--json"], now: "2026-03-03T07:00:05Z").stdout)["alerts"]
+            as? [[String: Any]] ?? []
         #expect(alerts.count == 3)
         #expect(alerts.map { $0["durationSeconds"] as? Int } == [5, 754, 3723])
-        #expect(alerts.map { $0["startedAt"] as? String } == ["2026-03-03T07:00:00Z", "2026-03-02T08:00:00Z", "2026-03-01T10:00:00Z"])
+        #expect(
+            alerts.map { $0["startedAt"] as? String } == [
+                "2026-03-03T07:00:00Z", "2026-03-02T08:00:00Z", "2026-03-01T10:00:00Z",
+            ])
         #expect(alerts[0]["endedAt"] is NSNull)
         #expect(alerts[2]["endedAt"] as? String == "2026-03-01T11:02:03Z")
         #expect(alerts[2]["message"] as? String == "Hiking the ridge")
@@ -141,11 +164,14 @@ import Testing
         #expect(overdue.stdout.contains("  EMERGENCY ALERT ACTIVE since 2026-03-01 10:00 (1d 3h ago)\n"))
         #expect(overdue.stdout.contains("  Status          OVERDUE\n"))
         #expect(overdue.stdout.contains("  Deadline        2026-03-02 12:00 (1h ago)\n"))
-        #expect(home.run(["checkin", "status"], now: "2026-03-02T13:00:00Z").code == 4, "the check-in status is about the countdown only")
+        #expect(
+            home.run(["checkin", "status"], now: "2026-03-02T13:00:00Z").code == 4,
+            "the check-in status is about the countdown only")
         let dueSoon = home.run(["status"], now: "2026-03-02T11:45:00Z")
         #expect(dueSoon.code == 5, "…and over due soon (3)")
         // The countdown went on: the missed check-in is noticed while the alert is active.
-        let feed = notifications(home.run(["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T13:00:00Z"))
+        let feed = notifications(
+            home.run(["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T13:00:00Z"))
         #expect(feed.map { $0["title"] as? String } == ["Missed Check-in"])
         // Ending the alert leaves the countdown's answer.
         #expect(home.run(["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-02T13:00:00Z").code == 0)
@@ -158,7 +184,10 @@ import Testing
         let run = home.run(["alert", "activate", "--yes", "--message", "line one\nline two"])
         #expect(run.code == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr.hasPrefix("lifesignal: error: The value for '--message <text>' is invalid: the message contains a control character such as a newline.\n"))
+        #expect(
+            run.stderr.hasPrefix(
+                "lifesignal: error: The value for '--message <text>' is invalid: the message contains a control character such as a newline.\n"
+            ))
         #expect(home.run(["alert", "status"]).code == 0)
     }
 
@@ -170,13 +199,18 @@ import Testing
         home.run(["checkin", "--quiet"])
         let no = Self.onTerminal(home, "alert activate --message 'On the trail'", input: "n\n")
         #expect(no.code == 0)
-        #expect(no.stdout.contains("Activate an emergency alert? All your responders will be told at once. [y/N] No alert was raised.\n"))
+        #expect(
+            no.stdout.contains(
+                "Activate an emergency alert? All your responders will be told at once. [y/N] No alert was raised.\n"))
         #expect(home.run(["alert", "status"]).code == 0, "'n' raised nothing")
         #expect(home.run(["alert", "history"]).stdout == "No alerts yet.\n")
 
         let yes = Self.onTerminal(home, "alert activate --message 'On the trail'", input: "y\n")
         #expect(yes.code == 5)
-        #expect(yes.stdout.contains("Activate an emergency alert? All your responders will be told at once. [y/N] Emergency alert activated. Your responders are being notified.\n"))
+        #expect(
+            yes.stdout.contains(
+                "Activate an emergency alert? All your responders will be told at once. [y/N] Emergency alert activated. Your responders are being notified.\n"
+            ))
         let status = home.run(["alert", "status"])
         #expect(status.code == 5)
         #expect(status.stdout.hasPrefix("Emergency alert active since 2026-03-01 09:00 (now): “On the trail”\n"))
@@ -187,14 +221,17 @@ import Testing
         let home = TempHome()
         home.run(["checkin", "--quiet"])
         #expect(home.run(["alert", "activate", "--yes", "--quiet"]).code == 5)
-        let question = "Are you sure you want to deactivate the alert? This will notify your responders that you are safe. [y/N] "
+        let question =
+            "Are you sure you want to deactivate the alert? This will notify your responders that you are safe. [y/N] "
         let no = Self.onTerminal(home, "alert deactivate", input: "n\n")
         #expect(no.code == 5)
         #expect(no.stdout.contains(question + "The alert is still active.\n"))
         #expect(home.run(["alert", "status"]).code == 5)
         let yes = Self.onTerminal(home, "alert deactivate", input: "y\n", now: "2026-03-01T09:05:00Z")
         #expect(yes.code == 0)
-        #expect(yes.stdout.contains(question + "Emergency alert deactivated. Your responders are being told you are safe.\n"))
+        #expect(
+            yes.stdout.contains(
+                question + "Emergency alert deactivated. Your responders are being told you are safe.\n"))
         #expect(home.run(["alert", "status"]).code == 0)
         // --yes on a terminal does not ask.
         let direct = Self.onTerminal(home, "alert activate --yes", input: "")
@@ -208,11 +245,13 @@ import Testing
         let h = Household()
         h.join(["Ana", "Bea", "Carl"], now: "2026-03-01T08:00:00Z")
         #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: "2026-03-01T08:00:00Z").code == 0)
-        #expect(h.run("ana", ["contacts", "add", h.code("carl"), "--dependent"], now: "2026-03-01T08:00:00Z").code == 0)
+        #expect(
+            h.run("ana", ["contacts", "add", h.code("carl"), "--dependent"], now: "2026-03-01T08:00:00Z").code == 0)
         h.run("carl", ["checkin", "--quiet"], now: "2026-03-01T08:00:00Z")
         h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T08:00:00Z")
         // Carl went quiet (overdue since 08:00); Bea, on time, raises an alert.
-        let raised = h.run("bea", ["alert", "activate", "--yes", "--message", "Car broke down on the A9"], now: "2026-03-02T08:30:00Z")
+        let raised = h.run(
+            "bea", ["alert", "activate", "--yes", "--message", "Car broke down on the A9"], now: "2026-03-02T08:30:00Z")
         #expect(raised.code == 5)
         let now = "2026-03-02T09:00:00Z"
         let list = h.run("ana", ["contacts", "list"], now: now)
@@ -223,23 +262,35 @@ import Testing
                 Carl  Dependent              Non-responsive 1h ago
 
                 """)
-        let contacts = jsonObject(h.run("ana", ["contacts", "list", "--json"], now: now).stdout)["contacts"] as? [[String: Any]] ?? []
+        let contacts =
+            jsonObject(h.run("ana", ["contacts", "list", "--json"], now: now).stdout)["contacts"] as? [[String: Any]]
+            ?? []
         let bea = try #require(contacts.first?["status"] as? [String: Any])
         #expect(bea["kind"] as? String == "alert")
         #expect(bea["since"] as? String == "2026-03-02T08:30:00Z")
         let status = h.run("ana", ["status"], now: now)
-        #expect(status.stdout.contains("Needs attention\n  Bea           Sent out an alert 30m ago\n  Carl          Non-responsive 1h ago\n"))
-        let attention = jsonObject(h.run("ana", ["status", "--json"], now: now).stdout)["needsAttention"] as? [[String: Any]] ?? []
+        #expect(
+            status.stdout.contains(
+                "Needs attention\n  Bea           Sent out an alert 30m ago\n  Carl          Non-responsive 1h ago\n"))
+        let attention =
+            jsonObject(h.run("ana", ["status", "--json"], now: now).stdout)["needsAttention"] as? [[String: Any]] ?? []
         #expect(attention.map { $0["name"] as? String } == ["Bea", "Carl"])
         // Ana's feed has it, with Bea's message.
         let feed = notifications(h.run("ana", ["notify", "list", "--category", "alerts", "--json"], now: now))
         #expect(feed.first?["title"] as? String == "Dependent Emergency Alert")
-        #expect(feed.first?["message"] as? String == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Car broke down on the A9”.")
+        #expect(
+            feed.first?["message"] as? String
+                == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Car broke down on the A9”."
+        )
         // Bea ends it: Ana sees a countdown again and is told it is resolved.
         #expect(h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-02T09:10:00Z").code == 0)
-        #expect(h.run("ana", ["contacts", "list"], now: "2026-03-02T09:10:00Z").stdout.contains("Bea   Dependent              22h 50m\n"))
-        let resolved = notifications(h.run("ana", ["notify", "list", "--category", "alerts", "--json"], now: "2026-03-02T09:10:00Z"))
+        #expect(
+            h.run("ana", ["contacts", "list"], now: "2026-03-02T09:10:00Z").stdout.contains(
+                "Bea   Dependent              22h 50m\n"))
+        let resolved = notifications(
+            h.run("ana", ["notify", "list", "--category", "alerts", "--json"], now: "2026-03-02T09:10:00Z"))
         #expect(resolved.map { $0["title"] as? String } == ["Dependent Alert Resolved", "Dependent Emergency Alert"])
-        #expect(resolved.first?["message"] as? String == "Bea has deactivated their emergency alert - situation resolved.")
+        #expect(
+            resolved.first?["message"] as? String == "Bea has deactivated their emergency alert - situation resolved.")
     }
 }

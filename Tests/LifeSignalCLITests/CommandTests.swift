@@ -9,7 +9,9 @@ private let defaultsNote =
     "check in every 24h, a reminder 30m before the deadline. Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'.\n"
 
 /// The rows `init` prints after its first line.
-private func initRows(_ data: String, circle: String? = nil, interval: String = "24h", reminder: String = "30m before the deadline") -> String {
+private func initRows(
+    _ data: String, circle: String? = nil, interval: String = "24h", reminder: String = "30m before the deadline"
+) -> String {
     """
       Data directory  \(data)
       Circle          \(circle ?? data + "/circle")
@@ -26,11 +28,15 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(run.stderr == "")
         #expect(run.code == 0)
         #expect(
-            run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, interval: "8h", reminder: "1h before the deadline")
+            run.stdout == "Set up lifesignal for Ann.\n"
+                + initRows(home.path, interval: "8h", reminder: "1h before the deadline")
                 + "Check in now with 'lifesignal checkin'.\n")
         #expect(home.exists("identity.json"))
         let status = home.run(["checkin", "status"])
-        #expect(status.stdout == "Status          no check-in yet\nReminder        1h before the deadline\nInterval        8h\nRun 'lifesignal checkin' to start your countdown.\n")
+        #expect(
+            status.stdout
+                == "Status          no check-in yet\nReminder        1h before the deadline\nInterval        8h\nRun 'lifesignal checkin' to start your countdown.\n"
+        )
         #expect(status.code == 0)
     }
 
@@ -41,14 +47,18 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(run.stderr == "")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasPrefix("Set up lifesignal for ") == true)
-        #expect(lines.dropFirst().joined(separator: "\n") == initRows(home.path) + "Check in now with 'lifesignal checkin'.\n")
+        #expect(
+            lines.dropFirst().joined(separator: "\n") == initRows(home.path)
+                + "Check in now with 'lifesignal checkin'.\n")
     }
 
     @Test func reminderOffOnFirstRun() {
         let home = TempHome()
         let run = home.run(["init", "--name", "Ann", "--reminder", "off"])
         #expect(run.code == 0)
-        #expect(run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, reminder: "off") + "Check in now with 'lifesignal checkin'.\n")
+        #expect(
+            run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, reminder: "off")
+                + "Check in now with 'lifesignal checkin'.\n")
     }
 
     @Test func rerunChangesOnlyWhatIsGiven() {
@@ -62,7 +72,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
                 + initRows(home.path, interval: "16h", reminder: "off") + "Check in now with 'lifesignal checkin'.\n")
         // Only the interval: the name and reminder stay.
         let again = home.run(["init", "--interval", "48h"])
-        #expect(again.stdout == "lifesignal is already set up here for Bea; changed interval 48h.\n" + initRows(home.path, interval: "48h", reminder: "off") + "Check in now with 'lifesignal checkin'.\n")
+        #expect(
+            again.stdout == "lifesignal is already set up here for Bea; changed interval 48h.\n"
+                + initRows(home.path, interval: "48h", reminder: "off") + "Check in now with 'lifesignal checkin'.\n")
     }
 
     @Test func rerunWithNothingOrTheSameValuesChangesNothing() {
@@ -73,7 +85,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(bare.code == 0)
         #expect(bare.stderr == "")
         // Checked in already, so no "Check in now" line.
-        #expect(bare.stdout == "lifesignal is already set up here for Ann; nothing changed.\n" + initRows(home.path, interval: "8h"))
+        #expect(
+            bare.stdout == "lifesignal is already set up here for Ann; nothing changed.\n"
+                + initRows(home.path, interval: "8h"))
         let same = home.run(["init", "--name", "Ann", "--interval", "8h", "--reminder", "30m"])
         #expect(same.stdout == bare.stdout)
         // Nothing changed means the countdown did not move either.
@@ -81,11 +95,14 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
     }
 
     @Test func circleAbsolute() throws {
-        let home = TempHome(), shared = TempHome()
+        let home = TempHome()
+        let shared = TempHome()
         let circle = shared.path + "/family"
         let run = home.run(["init", "--name", "Ann", "--circle", circle + "/"])
         #expect(run.code == 0)
-        #expect(run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: circle) + "Check in now with 'lifesignal checkin'.\n")
+        #expect(
+            run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: circle)
+                + "Check in now with 'lifesignal checkin'.\n")
         #expect(home.run(["checkin"]).code == 0)
         // The records are in the circle, not in the data directory.
         let members = try FileManager.default.contentsOfDirectory(atPath: circle + "/members")
@@ -96,19 +113,25 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
     }
 
     @Test func circleRelativeIsResolvedFromTheWorkingDirectory() {
-        let home = TempHome(), work = TempHome()
+        let home = TempHome()
+        let work = TempHome()
         let run = home.run(["init", "--name", "Ann", "--circle", "./sync//shared/"], directory: work.path)
         #expect(run.stderr == "")
         #expect(run.code == 0)
-        #expect(run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: work.path + "/sync/shared") + "Check in now with 'lifesignal checkin'.\n")
+        #expect(
+            run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: work.path + "/sync/shared")
+                + "Check in now with 'lifesignal checkin'.\n")
         home.run(["checkin"])
         #expect(work.exists("sync/shared/members"))
         // The absolute path was kept: a check-in from elsewhere uses the same circle.
-        #expect(jsonObject(home.run(["status", "--json"], directory: "/").stdout)["circle"] as? String == work.path + "/sync/shared")
+        #expect(
+            jsonObject(home.run(["status", "--json"], directory: "/").stdout)["circle"] as? String == work.path
+                + "/sync/shared")
     }
 
     @Test func aDifferentCircleIsRefused() {
-        let home = TempHome(), shared = TempHome()
+        let home = TempHome()
+        let shared = TempHome()
         home.run(["init", "--name", "Ann", "--circle", shared.path + "/a"])
         let run = home.run(["init", "--circle", shared.path + "/b"])
         #expect(run.code == 65)
@@ -153,7 +176,8 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
             run.stderr
                 == usageError(
                     "The value for '--name <name>' is invalid: the name is empty.",
-                    usage: "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]",
+                    usage:
+                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]",
                     command: "lifesignal init"))
     }
 }
@@ -163,12 +187,18 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let home = TempHome()
         let first = home.run(["checkin"])
         #expect(first.code == 0)
-        #expect(first.stdout == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n")
+        #expect(
+            first.stdout
+                == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n"
+        )
         #expect(first.stderr.hasPrefix("lifesignal: created a profile for "))
         #expect(first.stderr.hasSuffix(" in \(home.path): " + defaultsNote))
         let second = home.run(["checkin"], now: "2026-03-01T15:30:00Z")
         #expect(second.stderr == "")
-        #expect(second.stdout == "Checked in at 2026-03-01 15:30.\nNext deadline 2026-03-02 15:30 (in 1d); reminder at 2026-03-02 15:00.\n")
+        #expect(
+            second.stdout
+                == "Checked in at 2026-03-01 15:30.\nNext deadline 2026-03-02 15:30 (in 1d); reminder at 2026-03-02 15:00.\n"
+        )
     }
 
     @Test func quietFirstCheckInPrintsNothing() {
@@ -197,7 +227,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
                 Interval        24h
 
                 """)
-        #expect(home.run(["checkin", "history"], now: "2026-03-01T12:00:00Z").stdout == "2026-03-01 09:00  3h ago       leaving for the hills\n")
+        #expect(
+            home.run(["checkin", "history"], now: "2026-03-01T12:00:00Z").stdout
+                == "2026-03-01 09:00  3h ago       leaving for the hills\n")
     }
 
     @Test func badNoteIsAUsageError() {
@@ -213,7 +245,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(!home.exists("identity.json"))
         let long = home.run(["checkin", "--note", String(repeating: "x", count: 501)])
         #expect(long.code == 64)
-        #expect(long.stderr.hasPrefix("lifesignal: error: The value for '--note <text>' is invalid: the note is longer than 500 characters.\n"))
+        #expect(
+            long.stderr.hasPrefix(
+                "lifesignal: error: The value for '--note <text>' is invalid: the note is longer than 500 characters.\n"
+            ))
     }
 
     @Test func checkInWithReminderOffHasNoReminderTime() {
@@ -227,7 +262,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let home = TempHome()
         // A POSIX zone one hour east of UTC, so no tz database is needed.
         let run = home.run(["checkin"], environment: ["TZ": "CET-1"])
-        #expect(run.stdout == "Checked in at 2026-03-01 10:00.\nNext deadline 2026-03-02 10:00 (in 1d); reminder at 2026-03-02 09:30.\n")
+        #expect(
+            run.stdout
+                == "Checked in at 2026-03-01 10:00.\nNext deadline 2026-03-02 10:00 (in 1d); reminder at 2026-03-02 09:30.\n"
+        )
         // JSON stays in UTC.
         let json = jsonObject(home.run(["checkin", "status", "--json"], environment: ["TZ": "CET-1"]).stdout)
         #expect(json["deadline"] as? String == "2026-03-02T09:00:00Z")
@@ -338,15 +376,20 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
 
     @Test func limit() {
         let home = threeCheckIns()
-        #expect(home.run(["checkin", "history", "--limit", "2"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
-        #expect(home.run(["checkin", "history", "--limit=1"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n")
+        #expect(
+            home.run(["checkin", "history", "--limit", "2"], now: later).stdout
+                == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
+        #expect(
+            home.run(["checkin", "history", "--limit=1"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n"
+        )
         let bad = home.run(["checkin", "history", "--limit", "0"], now: later)
         #expect(bad.code == 64)
         #expect(
             bad.stderr
                 == usageError(
                     "The value '0' is invalid for '--limit <n>': give a whole number from 1 to 1000000.",
-                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]", command: "lifesignal checkin history"))
+                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]",
+                    command: "lifesignal checkin history"))
     }
 
     @Test func sinceAnRFC3339Time() {
@@ -355,16 +398,27 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let run = home.run(["checkin", "history", "--since", "2026-03-05T09:00:00Z"], now: later)
         #expect(run.stdout == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
         // With an offset: 2026-03-05T10:00:00+02:00 is 08:00Z.
-        #expect(home.run(["checkin", "history", "--since", "2026-03-05T10:00:00+02:00"], now: later).stdout == run.stdout)
-        #expect(home.run(["checkin", "history", "--since", "2026-03-05T09:00:01Z"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n")
+        #expect(
+            home.run(["checkin", "history", "--since", "2026-03-05T10:00:00+02:00"], now: later).stdout == run.stdout)
+        #expect(
+            home.run(["checkin", "history", "--since", "2026-03-05T09:00:01Z"], now: later).stdout
+                == "2026-03-09 21:00  12h ago      third\n")
     }
 
     @Test func sinceADuration() {
         let home = threeCheckIns()
-        #expect(home.run(["checkin", "history", "--since", "7d"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
-        #expect(home.run(["checkin", "history", "--since=1d"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n")
-        #expect(home.run(["checkin", "history", "--since", "1h"], now: later).stdout == "No check-ins since 2026-03-10 08:00.\n")
-        #expect(home.run(["checkin", "history", "--since", "30d", "--limit", "1"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n")
+        #expect(
+            home.run(["checkin", "history", "--since", "7d"], now: later).stdout
+                == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
+        #expect(
+            home.run(["checkin", "history", "--since=1d"], now: later).stdout
+                == "2026-03-09 21:00  12h ago      third\n")
+        #expect(
+            home.run(["checkin", "history", "--since", "1h"], now: later).stdout
+                == "No check-ins since 2026-03-10 08:00.\n")
+        #expect(
+            home.run(["checkin", "history", "--since", "30d", "--limit", "1"], now: later).stdout
+                == "2026-03-09 21:00  12h ago      third\n")
     }
 
     @Test func badSince() {
@@ -375,7 +429,8 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
             run.stderr
                 == usageError(
                     "The value 'yesterday' is invalid for '--since <time>': give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago.",
-                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]", command: "lifesignal checkin history"))
+                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]",
+                    command: "lifesignal checkin history"))
         // February 30 does not exist.
         #expect(threeCheckIns().run(["checkin", "history", "--since", "2026-02-30T00:00:00Z"]).code == 64)
     }
@@ -410,7 +465,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let run = home.run(["checkin", "interval", "48h"], now: "2026-03-01T12:00:00Z")
         #expect(run.code == 0)
         #expect(run.stderr == "")
-        #expect(run.stdout == "Check-in interval set to 48h.\nDeadline 2026-03-03 09:00 (in 1d 21h); reminder at 2026-03-03 08:30.\n")
+        #expect(
+            run.stdout
+                == "Check-in interval set to 48h.\nDeadline 2026-03-03 09:00 (in 1d 21h); reminder at 2026-03-03 08:30.\n"
+        )
         // Presets read as they were set; three days and more read in days.
         #expect(home.run(["checkin", "interval", "3d"]).stdout.hasPrefix("Check-in interval set to 3d.\n"))
     }
@@ -419,7 +477,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let home = TempHome()
         home.run(["checkin"])
         let run = home.run(["checkin", "interval", "8h"], now: "2026-03-01T12:00:00Z")
-        #expect(run.stdout == "Check-in interval set to 8h.\nDeadline 2026-03-01 17:00 (in 5h); reminder at 2026-03-01 16:30.\n")
+        #expect(
+            run.stdout
+                == "Check-in interval set to 8h.\nDeadline 2026-03-01 17:00 (in 5h); reminder at 2026-03-01 16:30.\n")
     }
 
     @Test func shorterCanMakeYouOverdueAtOnce() {
@@ -430,7 +490,8 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(run.stderr == "")
         #expect(
             run.stdout
-                == "Check-in interval set to 2h.\nYour deadline 2026-03-01 11:00 (1h ago) has passed: you are overdue by 1h. Check in with 'lifesignal checkin'.\n")
+                == "Check-in interval set to 2h.\nYour deadline 2026-03-01 11:00 (1h ago) has passed: you are overdue by 1h. Check in with 'lifesignal checkin'.\n"
+        )
         // Not a check-in: status says overdue.
         #expect(home.run(["checkin", "status"], now: "2026-03-01T12:00:00Z").code == 4)
     }
@@ -441,10 +502,16 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let short = home.run(["checkin", "interval", "5m"])
         #expect(short.code == 65)
         #expect(short.stdout == "")
-        #expect(short.stderr == "lifesignal: error: an interval of 5m is outside the accepted range 10m–30d; choose e.g. 8h, 16h, 24h or 48h\n")
+        #expect(
+            short.stderr
+                == "lifesignal: error: an interval of 5m is outside the accepted range 10m–30d; choose e.g. 8h, 16h, 24h or 48h\n"
+        )
         let long = home.run(["checkin", "interval", "31d"])
         #expect(long.code == 65)
-        #expect(long.stderr == "lifesignal: error: an interval of 31d is outside the accepted range 10m–30d; choose e.g. 8h, 16h, 24h or 48h\n")
+        #expect(
+            long.stderr
+                == "lifesignal: error: an interval of 31d is outside the accepted range 10m–30d; choose e.g. 8h, 16h, 24h or 48h\n"
+        )
         // The bounds themselves are accepted.
         #expect(home.run(["checkin", "interval", "10m"]).code == 0)
         #expect(home.run(["checkin", "interval", "30d"]).code == 0)
@@ -488,7 +555,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let set = home.run(["checkin", "reminder", "2h"], now: "2026-03-01T10:00:00Z")
         #expect(set.code == 0)
         #expect(set.stderr == "")
-        #expect(set.stdout == "Reminder set to 2h before the deadline.\nDeadline 2026-03-02 09:00 (in 23h); reminder at 2026-03-02 07:00.\n")
+        #expect(
+            set.stdout
+                == "Reminder set to 2h before the deadline.\nDeadline 2026-03-02 09:00 (in 23h); reminder at 2026-03-02 07:00.\n"
+        )
         #expect(home.run(["checkin", "reminder"]).stdout == "Reminder: 2h before the deadline.\n")
         // The new lead moves the due-soon time.
         #expect(home.run(["checkin", "status"], now: "2026-03-02T07:00:00Z").code == 3)
@@ -594,7 +664,8 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
     }
 
     @Test func homeOverridesLifesignalHome() {
-        let home = TempHome(), other = TempHome()
+        let home = TempHome()
+        let other = TempHome()
         for arguments in [["--home", other.path, "checkin"], ["checkin", "--home=\(other.path)"]] {
             let run = home.run(arguments)
             #expect(run.code == 0, "\(arguments)")
@@ -605,7 +676,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(home.run(["status", "--home", other.path]).code == 0)
         let bad = home.run(["--home=", "status"])
         #expect(bad.code == 64)
-        #expect(bad.stderr == usageError("The value '' is invalid for '--home <dir>': it is empty.", usage: "lifesignal <subcommand>"))
+        #expect(
+            bad.stderr
+                == usageError(
+                    "The value '' is invalid for '--home <dir>': it is empty.", usage: "lifesignal <subcommand>"))
     }
 
     @Test func relativeHomeIsResolvedFromTheWorkingDirectory() {
@@ -651,7 +725,11 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(home.run(["checkin", "-hq"]).stdout == help.stdout)
         let unknown = home.run(["checkin", "-qx"])
         #expect(unknown.code == 64)
-        #expect(unknown.stderr == usageError("Unknown option '-x'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
+        #expect(
+            unknown.stderr
+                == usageError(
+                    "Unknown option '-x'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    command: "lifesignal checkin"))
         #expect(!home.exists("identity.json"))
     }
 
@@ -664,7 +742,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00  now          a=b c\n")
         let flagWithValue = home.run(["status", "--quiet=yes"])
         #expect(flagWithValue.code == 64)
-        #expect(flagWithValue.stderr == usageError("'--quiet' takes no value.", usage: "lifesignal status", command: "lifesignal status"))
+        #expect(
+            flagWithValue.stderr
+                == usageError("'--quiet' takes no value.", usage: "lifesignal status", command: "lifesignal status"))
     }
 
     @Test func doubleDashEndsOptions() {
@@ -688,7 +768,11 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         // A subcommand name after -- is an argument, not a subcommand.
         let word = home.run(["checkin", "--", "status"])
         #expect(word.code == 64)
-        #expect(word.stderr == usageError("Unexpected argument 'status'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
+        #expect(
+            word.stderr
+                == usageError(
+                    "Unexpected argument 'status'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    command: "lifesignal checkin"))
         // A note that starts with a dash is taken as the option's value.
         #expect(home.run(["checkin", "--note", "-x-"]).code == 0)
         #expect(home.run(["checkin", "history", "--limit", "1"]).stdout == "2026-03-01 09:00  now          -x-\n")
@@ -700,7 +784,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let run = TempHome().run(["chekin"])
         #expect(run.code == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr == "lifesignal: error: Unknown command 'chekin'. Did you mean 'checkin'?\nUsage: lifesignal <subcommand>\n  See 'lifesignal --help' for more information.\n")
+        #expect(
+            run.stderr
+                == "lifesignal: error: Unknown command 'chekin'. Did you mean 'checkin'?\nUsage: lifesignal <subcommand>\n  See 'lifesignal --help' for more information.\n"
+        )
     }
 
     @Test func unknownCommandFarFromAnyHasNoSuggestion() {
@@ -726,7 +813,11 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
                 == "lifesignal: error: Unknown option '--nte'. Did you mean '--note'?\nUsage: lifesignal checkin [--note <text>] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
         )
         let global = TempHome().run(["status", "--jsn"])
-        #expect(global.stderr == usageError("Unknown option '--jsn'. Did you mean '--json'?", usage: "lifesignal status", command: "lifesignal status"))
+        #expect(
+            global.stderr
+                == usageError(
+                    "Unknown option '--jsn'. Did you mean '--json'?", usage: "lifesignal status",
+                    command: "lifesignal status"))
         // An option of another command is unknown here.
         let elsewhere = TempHome().run(["status", "--note", "x"])
         #expect(elsewhere.code == 64)
@@ -740,13 +831,19 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
             run.stderr
                 == "lifesignal: error: Missing value for '--note <text>'.\nUsage: lifesignal checkin [--note <text>] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
         )
-        #expect(TempHome().run(["--home"]).stderr == usageError("Missing value for '--home <dir>'.", usage: "lifesignal <subcommand>"))
+        #expect(
+            TempHome().run(["--home"]).stderr
+                == usageError("Missing value for '--home <dir>'.", usage: "lifesignal <subcommand>"))
     }
 
     @Test func optionGivenTwice() {
         let run = TempHome().run(["checkin", "--note", "a", "--note=b"])
         #expect(run.code == 64)
-        #expect(run.stderr == usageError("'--note' was given more than once; give it once", usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
+        #expect(
+            run.stderr
+                == usageError(
+                    "'--note' was given more than once; give it once",
+                    usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
     }
 
     @Test func badDurationInAnOption() {
@@ -756,7 +853,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
             run.stderr
                 == usageError(
                     "The value '1d1d' is invalid for '--interval <duration>': give a duration such as 45m, 8h or 1d12h.",
-                    usage: "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]", command: "lifesignal init"))
+                    usage:
+                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]",
+                    command: "lifesignal init"))
     }
 
     @Test func unexpectedExtraArgument() {
@@ -766,7 +865,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
             run.stderr
                 == "lifesignal: error: Unexpected argument 'extra'.\nUsage: lifesignal checkin interval [<duration>]\n  See 'lifesignal checkin interval --help' for more information.\n"
         )
-        #expect(TempHome().run(["status", "now"]).stderr == usageError("Unexpected argument 'now'.", usage: "lifesignal status", command: "lifesignal status"))
+        #expect(
+            TempHome().run(["status", "now"]).stderr
+                == usageError("Unexpected argument 'now'.", usage: "lifesignal status", command: "lifesignal status"))
     }
 
     @Test func usageErrorsChangeNothing() {
@@ -789,13 +890,15 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
     func dataDirectory(_ arguments: [String], _ base: TempHome, _ extra: [String: String] = [:]) -> String? {
         let run = lifesignal(arguments + ["checkin", "--json"], environment: environment(base, extra))
         #expect(run.code == 0, "\(run.stderr)")
-        return jsonObject(lifesignal(arguments + ["status", "--json"], environment: environment(base, extra)).stdout)["dataDirectory"] as? String
+        return jsonObject(lifesignal(arguments + ["status", "--json"], environment: environment(base, extra)).stdout)[
+            "dataDirectory"] as? String
     }
 
     @Test func homeFlagWinsOverEverything() {
         let base = TempHome()
         let found = dataDirectory(
-            ["--home", base.path + "/flag"], base, ["LIFESIGNAL_HOME": base.path + "/env", "XDG_DATA_HOME": base.path + "/xdg"])
+            ["--home", base.path + "/flag"], base,
+            ["LIFESIGNAL_HOME": base.path + "/env", "XDG_DATA_HOME": base.path + "/xdg"])
         #expect(found == base.path + "/flag")
         #expect(base.exists("flag/identity.json"))
         #expect(!base.exists("env"))
@@ -804,7 +907,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
 
     @Test func lifesignalHomeWinsOverXDG() {
         let base = TempHome()
-        #expect(dataDirectory([], base, ["LIFESIGNAL_HOME": base.path + "/env", "XDG_DATA_HOME": base.path + "/xdg"]) == base.path + "/env")
+        #expect(
+            dataDirectory([], base, ["LIFESIGNAL_HOME": base.path + "/env", "XDG_DATA_HOME": base.path + "/xdg"])
+                == base.path + "/env")
         #expect(!base.exists("xdg"))
     }
 
@@ -822,7 +927,9 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
 
     @Test func emptyValuesCountAsUnset() {
         let base = TempHome()
-        #expect(dataDirectory([], base, ["LIFESIGNAL_HOME": "", "XDG_DATA_HOME": ""]) == base.path + "/home/.local/share/lifesignal")
+        #expect(
+            dataDirectory([], base, ["LIFESIGNAL_HOME": "", "XDG_DATA_HOME": ""]) == base.path
+                + "/home/.local/share/lifesignal")
     }
 
     @Test func homeDefault() {
@@ -851,7 +958,10 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let status = home.run(["checkin", "status"], now: t0)
         #expect(status.code == 0)
         #expect(status.stderr == warning)
-        #expect(status.stdout.hasPrefix("Status          on time\nLast check-in   2026-03-05 09:00 (in 4d)\nDeadline        2026-03-06 09:00 (in 5d)\n"))
+        #expect(
+            status.stdout.hasPrefix(
+                "Status          on time\nLast check-in   2026-03-05 09:00 (in 4d)\nDeadline        2026-03-06 09:00 (in 5d)\n"
+            ))
         let dashboard = home.run(["status"], now: t0)
         #expect(dashboard.code == 0)
         #expect(dashboard.stderr == warning)
@@ -862,13 +972,18 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
         let checkin = home.run(["checkin"], now: t0)
         #expect(checkin.code == 0)
         #expect(checkin.stderr == warning)
-        #expect(checkin.stdout == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-06 09:00 (in 5d); reminder at 2026-03-06 08:30.\n")
+        #expect(
+            checkin.stdout
+                == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-06 09:00 (in 5d); reminder at 2026-03-06 08:30.\n"
+        )
         // With --quiet, no warning.
         #expect(home.run(["checkin", "status", "--quiet"], now: t0).stderr == "")
         // Once the clock is right again, no warning.
         let fixed = home.run(["checkin", "status"], now: "2026-03-05T10:00:00Z")
         #expect(fixed.stderr == "")
-        #expect(jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-05T10:00:00Z").stdout)["clockBehind"] as? Bool == false)
+        #expect(
+            jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-05T10:00:00Z").stdout)["clockBehind"]
+                as? Bool == false)
     }
 }
 
@@ -888,12 +1003,21 @@ private func initRows(_ data: String, circle: String? = nil, interval: String = 
     /// Runs under a pseudo-terminal with util-linux `script`, when it is installed.
     func onTerminal(_ home: TempHome, _ arguments: String, _ extra: [String: String]) -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
-        var environment = ["LIFESIGNAL_HOME": home.path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "TERM": "xterm", "LIFESIGNAL_NOW": "2026-03-03T09:00:00Z"]
+        var environment = [
+            "LIFESIGNAL_HOME": home.path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "TERM": "xterm",
+            "LIFESIGNAL_NOW": "2026-03-03T09:00:00Z",
+        ]
         for (key, value) in extra { environment[key] = value }
-        return lifesignal(["-qec", "'\(Binary.path)' \(arguments)", "/dev/null"], environment: environment, executable: "/usr/bin/script").stdout
+        return lifesignal(
+            ["-qec", "'\(Binary.path)' \(arguments)", "/dev/null"], environment: environment,
+            executable: "/usr/bin/script"
+        ).stdout
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script for a pseudo-terminal"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "needs util-linux script for a pseudo-terminal"))
     func colourOnlyOnATerminalAndNotWhenAskedNot() {
         let home = TempHome()
         home.run(["checkin"])

@@ -19,8 +19,10 @@ enum DocTools {
     static func exists(_ tool: String) -> Bool { path(of: tool) != nil }
 
     /// bash-completion 2.x's main script (Debian, Fedora, Homebrew on Linux).
-    static let bashCompletion: String? = ["/usr/share/bash-completion/bash_completion", "/usr/local/share/bash-completion/bash_completion"]
-        .first { FileManager.default.fileExists(atPath: $0) }
+    static let bashCompletion: String? = [
+        "/usr/share/bash-completion/bash_completion", "/usr/local/share/bash-completion/bash_completion",
+    ]
+    .first { FileManager.default.fileExists(atPath: $0) }
 
     /// PATH for the shells under test: the folder of the built binary first (later, dynamic
     /// completions call it by name), then the system's.
@@ -30,9 +32,16 @@ enum DocTools {
 
     /// Runs `tool arguments` with a minimal environment, under `timeout` when there is one so
     /// that a shell waiting for input fails the test instead of hanging it.
-    static func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:], home: TempHome) -> Run {
-        guard let executable = path(of: tool) else { return Run(stdout: "", stderr: "\(tool) is not installed", code: -1) }
-        var environment = ["PATH": shellPath, "HOME": home.path, "LANG": "C.UTF-8", "TERM": "dumb", "XDG_DATA_HOME": home.path + "/share"]
+    static func run(_ tool: String, _ arguments: [String], environment extra: [String: String] = [:], home: TempHome)
+        -> Run
+    {
+        guard let executable = path(of: tool) else {
+            return Run(stdout: "", stderr: "\(tool) is not installed", code: -1)
+        }
+        var environment = [
+            "PATH": shellPath, "HOME": home.path, "LANG": "C.UTF-8", "TERM": "dumb",
+            "XDG_DATA_HOME": home.path + "/share",
+        ]
         for (key, value) in extra { environment[key] = value }
         if let timeout = path(of: "timeout") {
             return lifesignal(["60", executable] + arguments, environment: environment, executable: timeout)
@@ -48,7 +57,9 @@ enum DocTools {
 
 /// The table as the tests walk it, independently of `Completions.nodes()`: every visible
 /// command path, with its spec.
-private func commandPaths(_ spec: CommandSpec = CommandTable.root, path: [String] = []) -> [(path: [String], spec: CommandSpec)] {
+private func commandPaths(_ spec: CommandSpec = CommandTable.root, path: [String] = []) -> [(
+    path: [String], spec: CommandSpec
+)] {
     var result = [(path, spec)]
     for sub in spec.subcommands where !sub.hidden { result += commandPaths(sub, path: path + [sub.name]) }
     return result
@@ -61,7 +72,8 @@ private func spec(at path: [String]) -> CommandSpec {
 }
 
 private let scriptFiles: [(shell: String, file: String)] = [
-    ("bash", "completions/lifesignal.bash"), ("zsh", "completions/_lifesignal"), ("fish", "completions/lifesignal.fish"),
+    ("bash", "completions/lifesignal.bash"), ("zsh", "completions/_lifesignal"),
+    ("fish", "completions/lifesignal.fish"),
 ]
 
 /// The candidates a completion must offer for each command line, computed from the table so
@@ -81,15 +93,21 @@ let shellCompletionCases: [ShellCompletionCase] = {
     let checkinOptions = (checkin.options + CommandTable.globalOptions).map { "--" + $0.long }
     return [
         ShellCompletionCase(line: "lifesignal ", expected: rootCommands),
-        ShellCompletionCase(line: "lifesignal checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])),
-        ShellCompletionCase(line: "lifesignal checkin --n", expected: Set(checkinOptions.filter { $0.hasPrefix("--n") })),
+        ShellCompletionCase(
+            line: "lifesignal checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])),
+        ShellCompletionCase(
+            line: "lifesignal checkin --n", expected: Set(checkinOptions.filter { $0.hasPrefix("--n") })),
         ShellCompletionCase(line: "lifesignal checkin interval ", expected: intervals),
         ShellCompletionCase(line: "lifesignal completion ", expected: ["bash", "zsh", "fish"]),
-        ShellCompletionCase(line: "lifesignal help ", expected: Set(root.visibleSubcommands.map(\.name) + CommandTable.helpTopics.map(\.name))),
+        ShellCompletionCase(
+            line: "lifesignal help ",
+            expected: Set(root.visibleSubcommands.map(\.name) + CommandTable.helpTopics.map(\.name))),
         ShellCompletionCase(line: "lifesignal help checkin ", expected: Set(checkin.visibleSubcommands.map(\.name))),
         ShellCompletionCase(line: "lifesignal init --reminder ", expected: reminders),
         // Global options are accepted anywhere and their values are skipped.
-        ShellCompletionCase(line: "lifesignal --home /tmp -q checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])),
+        ShellCompletionCase(
+            line: "lifesignal --home /tmp -q checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])
+        ),
         ShellCompletionCase(line: "lifesignal checkin --note hello re", expected: ["reminder"]),
         // A global flag between a subcommand and its argument (zsh once took it for the parent's).
         ShellCompletionCase(line: "lifesignal checkin interval --json ", expected: intervals),
@@ -112,7 +130,10 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let file = try #require(scriptFiles.first { $0.shell == shell.rawValue }?.file)
         let committed = DocTools.committed(file)
         #expect(committed != nil, "\(file) is missing: run scripts/generate-docs")
-        #expect(committed == run.stdout, "\(file) differs from 'lifesignal completion \(shell.rawValue)': run scripts/generate-docs and commit the result")
+        #expect(
+            committed == run.stdout,
+            "\(file) differs from 'lifesignal completion \(shell.rawValue)': run scripts/generate-docs and commit the result"
+        )
     }
 
     /// The hidden command's help is a literal (building it from `allCases` at start-up cost
@@ -120,14 +141,17 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     /// every source.
     @Test func completeHelpNamesEverySource() throws {
         let source = try #require(CompleteCommand.spec.arguments.first { $0.name == "source" })
-        #expect(source.help == "What to list: " + CompletionSource.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        #expect(
+            source.help == "What to list: " + CompletionSource.allCases.map(\.rawValue).joined(separator: ", ") + ".")
     }
 
     @Test func unknownShellIsAUsageError() {
         let run = TempHome().run(["completion", "tcsh"])
         #expect(run.code == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr.contains("The value 'tcsh' is invalid for '<shell>': please provide one of 'bash', 'zsh' or 'fish'."))
+        #expect(
+            run.stderr.contains(
+                "The value 'tcsh' is invalid for '<shell>': please provide one of 'bash', 'zsh' or 'fish'."))
         #expect(run.stderr.contains("Usage: lifesignal completion <shell>"))
     }
 
@@ -160,11 +184,16 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             let key = path.joined(separator: " ")
             switch shell {
             case .bash: #expect(script.contains("\"\(key)\")"), "bash script has no entry for '\(key)'")
-            case .zsh: #expect(script.contains((["_lifesignal"] + path).joined(separator: "_") + "() {"), "zsh script has no function for '\(key)'")
+            case .zsh:
+                #expect(
+                    script.contains((["_lifesignal"] + path).joined(separator: "_") + "() {"),
+                    "zsh script has no function for '\(key)'")
             case .fish: #expect(script.contains("'\(key)'"), "fish script has no entry for '\(key)'")
             }
             for sub in spec.subcommands where !sub.hidden {
-                #expect(script.contains(sub.name + (shell == .zsh ? ":" : "")), "\(shell) script does not offer '\(key) \(sub.name)'")
+                #expect(
+                    script.contains(sub.name + (shell == .zsh ? ":" : "")),
+                    "\(shell) script does not offer '\(key) \(sub.name)'")
             }
             for option in spec.options + CommandTable.globalOptions {
                 switch shell {
@@ -172,7 +201,10 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
                     #expect(script.contains("--" + option.long), "bash script lacks --\(option.long) of '\(key)'")
                     if let short = option.short { #expect(script.contains(" -\(short)")) }
                 case .zsh:
-                    let form = option.short.map { "{-\($0)\(option.takesValue ? "+" : ""),--\(option.long)\(option.takesValue ? "=" : "")}" }
+                    let form =
+                        option.short.map {
+                            "{-\($0)\(option.takesValue ? "+" : ""),--\(option.long)\(option.takesValue ? "=" : "")}"
+                        }
                         ?? "'--\(option.long)\(option.takesValue ? "=" : "")["
                     #expect(script.contains(form), "zsh script lacks \(form) of '\(key)'")
                 case .fish:
@@ -185,18 +217,24 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             }
             for argument in spec.arguments {
                 if case .choice(let choices) = argument.kind {
-                    for choice in choices { #expect(script.contains(choice), "\(shell) script does not offer \(choice) for '\(key)'") }
+                    for choice in choices {
+                        #expect(script.contains(choice), "\(shell) script does not offer \(choice) for '\(key)'")
+                    }
                 }
             }
         }
-        for topic in CommandTable.helpTopics { #expect(script.contains(topic.name), "\(shell) script lacks help topic \(topic.name)") }
+        for topic in CommandTable.helpTopics {
+            #expect(script.contains(topic.name), "\(shell) script lacks help topic \(topic.name)")
+        }
         for word in intervalPresetWords + reminderPresetWords { #expect(script.contains(word)) }
         // Hidden commands are never offered; __complete appears only where the script calls it.
         for hidden in CommandTable.root.subcommands where hidden.hidden && hidden.name != CompleteCommand.spec.name {
             #expect(!script.contains(hidden.name), "\(shell) script offers the hidden command \(hidden.name)")
         }
         for line in script.split(separator: "\n") where line.contains(CompleteCommand.spec.name) {
-            #expect(line.contains(CompleteCommand.spec.name + " \"$") || line.contains("__complete $argv[1]") || line.drop(while: \.isWhitespace).hasPrefix("#"),
+            #expect(
+                line.contains(CompleteCommand.spec.name + " \"$") || line.contains("__complete $argv[1]")
+                    || line.drop(while: \.isWhitespace).hasPrefix("#"),
                 "\(shell) script mentions __complete other than in its callback: \(line)")
         }
     }
@@ -256,9 +294,13 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     @Test(.enabled(if: DocTools.exists("bash"), "bash is not installed"))
     func bashCompletesValuesAfterEquals() {
         let home = TempHome()
-        #expect(Set(bashComplete("lifesignal init --interval=", home: home, withBashCompletion: false)) == Set(intervalPresetWords))
+        #expect(
+            Set(bashComplete("lifesignal init --interval=", home: home, withBashCompletion: false))
+                == Set(intervalPresetWords))
         #expect(bashComplete("lifesignal init --reminder=o", home: home, withBashCompletion: false) == ["off"])
-        #expect(Set(bashComplete("lifesignal --home=/tmp checkin ", home: home, withBashCompletion: false)).contains("status"))
+        #expect(
+            Set(bashComplete("lifesignal --home=/tmp checkin ", home: home, withBashCompletion: false)).contains(
+                "status"))
     }
 
     @Test(.enabled(if: DocTools.exists("bash"), "bash is not installed"))
@@ -268,8 +310,14 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         try FileManager.default.createDirectory(atPath: base + "/alpha", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: base + "/beta", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: base + "/afile", contents: Data())
-        #expect(Set(bashComplete("lifesignal --home \(base)/", home: home, withBashCompletion: false)) == [base + "/alpha", base + "/beta"])
-        #expect(bashComplete("lifesignal init --circle \(base)/a", home: home, withBashCompletion: false) == [base + "/alpha"])
+        #expect(
+            Set(bashComplete("lifesignal --home \(base)/", home: home, withBashCompletion: false)) == [
+                base + "/alpha", base + "/beta",
+            ])
+        #expect(
+            bashComplete("lifesignal init --circle \(base)/a", home: home, withBashCompletion: false) == [
+                base + "/alpha"
+            ])
     }
 
     /// bash-completion's loader finds the file in the user directory the help names.
@@ -286,7 +334,9 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             if declare -F _comp_load >/dev/null; then _comp_load lifesignal; else _completion_loader lifesignal; fi
             complete -p lifesignal
             """
-        let run = DocTools.run("bash", ["--norc", "--noprofile", "-c", script], environment: ["BC": DocTools.bashCompletion ?? ""], home: home)
+        let run = DocTools.run(
+            "bash", ["--norc", "--noprofile", "-c", script], environment: ["BC": DocTools.bashCompletion ?? ""],
+            home: home)
         #expect(run.stdout.contains("complete -F _lifesignal lifesignal"), "complete -p: \(run.stdout)\(run.stderr)")
     }
 
@@ -294,9 +344,15 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     func fishOffers(_ test: ShellCompletionCase) {
         let home = TempHome()
         let run = DocTools.run(
-            "fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"), test.line], home: home)
+            "fish",
+            [
+                "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"),
+                test.line,
+            ], home: home)
         #expect(run.code == 0, "fish: \(run.stderr)")
-        let candidates = run.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
+        let candidates = run.stdout.split(separator: "\n").map {
+            String($0.split(separator: "\t", maxSplits: 1).first ?? "")
+        }
         #expect(Set(candidates) == test.expected, "fish, '\(test.line)': \(candidates)")
     }
 
@@ -308,7 +364,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let run = DocTools.run(
             "fish",
             [
-                "--no-config", "-c", "source $argv[1]; complete -C $argv[2]; complete -C $argv[3]", path("completions/lifesignal.fish"),
+                "--no-config", "-c", "source $argv[1]; complete -C $argv[2]; complete -C $argv[3]",
+                path("completions/lifesignal.fish"),
                 "lifesignal ch", "lifesignal --home \(home.path)/pick/a",
             ], home: home)
         #expect(run.stdout.contains("checkin\t" + spec(at: ["checkin"]).abstract))
@@ -332,7 +389,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let circle = ContactCircle()
         #expect(circle.complete(["contacts"]).outcome == ["Bea\nCarl\nSam Lee\n", "", "0"])
         #expect(circle.complete(["dependents"]).stdout == "Bea\nCarl\n", "only members with the dependent role")
-        #expect(circle.complete(["responders-pinging"]).stdout == "Carl\n", "only responders whose ping to me is pending")
+        #expect(
+            circle.complete(["responders-pinging"]).stdout == "Carl\n", "only responders whose ping to me is pending")
         #expect(circle.complete(["pinged-dependents"]).stdout == "Bea\n", "only dependents I have a pending ping to")
         // Once the ping is answered, Bea is no longer a pinged dependent.
         #expect(circle.run("bea", ["ping", "respond", "Ana"]).code == 0)
@@ -361,7 +419,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let home = TempHome()
         let missing = home.path + "/never-created"
         for source in CompletionSource.allCases {
-            let run = lifesignal(["__complete", source.rawValue], environment: ["LIFESIGNAL_HOME": missing, "PATH": "/usr/bin:/bin"])
+            let run = lifesignal(
+                ["__complete", source.rawValue], environment: ["LIFESIGNAL_HOME": missing, "PATH": "/usr/bin:/bin"])
             #expect(run.outcome == ["", "", "0"], "\(source.rawValue): \(run)")
             let empty = home.run(["__complete", source.rawValue, "a"])
             #expect(empty.outcome == ["", "", "0"], "\(source.rawValue): \(empty)")
@@ -373,20 +432,25 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     @Test func completeWithADamagedStorePrintsNothingOnStderr() throws {
         let circle = ContactCircle()
         // Another device's log that cannot be read is left out without the usual warning.
-        let bea = try #require(FileManager.default.enumerator(atPath: circle.circle)?.compactMap { $0 as? String }
-            .first { $0.hasSuffix("/log.json") && circle.isBea($0) })
+        let bea = try #require(
+            FileManager.default.enumerator(atPath: circle.circle)?.compactMap { $0 as? String }
+                .first { $0.hasSuffix("/log.json") && circle.isBea($0) })
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: circle.circle + "/" + bea))
         let skipped = circle.complete(["contacts"])
         #expect(skipped.code == 0)
         #expect(skipped.stderr == "")
-        #expect(circle.run("ana", ["contacts", "list"]).stderr.contains("warning"), "the damage is real: a read command warns")
+        #expect(
+            circle.run("ana", ["contacts", "list"]).stderr.contains("warning"),
+            "the damage is real: a read command warns")
         // A damaged identity: nothing at all.
         let identity = circle.ana + "/identity.json"
         try Data("{ \"schemaVersion\": ".utf8).write(to: URL(fileURLWithPath: identity))
         for source in CompletionSource.allCases {
             #expect(circle.complete([source.rawValue]).outcome == ["", "", "0"], "\(source.rawValue)")
         }
-        #expect(try String(contentsOfFile: identity, encoding: .utf8) == "{ \"schemaVersion\": ", "__complete touched the damaged identity")
+        #expect(
+            try String(contentsOfFile: identity, encoding: .utf8) == "{ \"schemaVersion\": ",
+            "__complete touched the damaged identity")
     }
 
     @Test func completeWritesNothing() throws {
@@ -412,15 +476,27 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     func bashOffersContactNamesFromTheBinary() {
         let circle = ContactCircle()
         for test in contactCompletionCases {
-            let result = bashComplete(test.line, home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment)
+            let result = bashComplete(
+                test.line, home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment)
             // Quoted for the command line: readline inserts them as they are.
-            #expect(Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }), "bash, '\(test.line)': \(result)")
+            #expect(
+                Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }),
+                "bash, '\(test.line)': \(result)")
         }
         // Inside a quote the user opened, the names go in unquoted (readline closes the quote).
-        #expect(bashComplete("lifesignal contacts show 'Sa", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment) == ["Sam Lee"])
-        #expect(bashComplete("lifesignal contacts show \"s", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment) == ["Sam Lee"])
+        #expect(
+            bashComplete(
+                "lifesignal contacts show 'Sa", home: circle.root, withBashCompletion: false,
+                environment: circle.shellEnvironment) == ["Sam Lee"])
+        #expect(
+            bashComplete(
+                "lifesignal contacts show \"s", home: circle.root, withBashCompletion: false,
+                environment: circle.shellEnvironment) == ["Sam Lee"])
         let escaped = ["lifesignal", "contacts", "show", "Sam\\ L"]
-        #expect(bashComplete("lifesignal contacts show Sam\\ L", home: circle.root, withBashCompletion: false, environment: circle.shellEnvironment, words: escaped) == ["Sam\\ Lee"])
+        #expect(
+            bashComplete(
+                "lifesignal contacts show Sam\\ L", home: circle.root, withBashCompletion: false,
+                environment: circle.shellEnvironment, words: escaped) == ["Sam\\ Lee"])
     }
 
     @Test(
@@ -429,15 +505,20 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     func bashOffersContactNamesWithBashCompletionLoaded() {
         let circle = ContactCircle()
         for test in contactCompletionCases {
-            let result = bashComplete(test.line, home: circle.root, withBashCompletion: true, environment: circle.shellEnvironment)
-            #expect(Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }), "bash with bash-completion, '\(test.line)': \(result)")
+            let result = bashComplete(
+                test.line, home: circle.root, withBashCompletion: true, environment: circle.shellEnvironment)
+            #expect(
+                Set(result) == Set(test.expected.map { $0.replacing(" ", with: "\\ ") }),
+                "bash with bash-completion, '\(test.line)': \(result)")
         }
     }
 
     @Test(.enabled(if: DocTools.exists("zsh"), "zsh is not installed"))
     func zshOffersContactNamesFromTheBinary() throws {
         let circle = ContactCircle()
-        let results = try zshComplete(contactCompletionCases.map(\.line), mode: "autoload", home: circle.root, environment: circle.shellEnvironment)
+        let results = try zshComplete(
+            contactCompletionCases.map(\.line), mode: "autoload", home: circle.root,
+            environment: circle.shellEnvironment)
         for (index, test) in contactCompletionCases.enumerated() {
             #expect(results[index] == test.expected, "zsh, '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
         }
@@ -452,7 +533,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         try zshInsertHarness.write(toFile: harness, atomically: true, encoding: .utf8)
         let lines = ["lifesignal contacts show Sa", "lifesignal contacts show 'Sa", "lifesignal ping respond "]
         let run = DocTools.run(
-            "zsh", ["-f", harness, fpathDirectory] + lines, environment: circle.shellEnvironment.merging(["TERM": "xterm"]) { _, new in new },
+            "zsh", ["-f", harness, fpathDirectory] + lines,
+            environment: circle.shellEnvironment.merging(["TERM": "xterm"]) { _, new in new },
             home: circle.root)
         #expect(run.code == 0, "zsh harness exited \(run.code): \(run.stderr)")
         var words: [Int: [String]] = [:]
@@ -472,12 +554,20 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     @Test(.enabled(if: DocTools.exists("fish"), "fish is not installed"))
     func fishOffersContactNamesFromTheBinary() {
         let circle = ContactCircle()
-        for test in contactCompletionCases + [ContactCompletionCase(line: "lifesignal contacts show 'Sam L", expected: ["Sam Lee"])] {
+        for test in contactCompletionCases + [
+            ContactCompletionCase(line: "lifesignal contacts show 'Sam L", expected: ["Sam Lee"])
+        ] {
             let run = DocTools.run(
-                "fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"), test.line],
+                "fish",
+                [
+                    "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"),
+                    test.line,
+                ],
                 environment: circle.shellEnvironment, home: circle.root)
             #expect(run.code == 0, "fish: \(run.stderr)")
-            let candidates = run.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
+            let candidates = run.stdout.split(separator: "\n").map {
+                String($0.split(separator: "\t", maxSplits: 1).first ?? "")
+            }
             #expect(Set(candidates) == test.expected, "fish, '\(test.line)': \(candidates)")
         }
     }
@@ -490,7 +580,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
     /// split at spaces, and at '=' as COMP_WORDBREAKS does, unless `words` gives them), calls
     /// `_lifesignal` and returns COMPREPLY.
     private func bashComplete(
-        _ line: String, home: TempHome, withBashCompletion: Bool, environment extra: [String: String] = [:], words given: [String]? = nil
+        _ line: String, home: TempHome, withBashCompletion: Bool, environment extra: [String: String] = [:],
+        words given: [String]? = nil
     ) -> [String] {
         var words: [String] = []
         for word in line.split(separator: " ", omittingEmptySubsequences: true) {
@@ -531,17 +622,23 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let home = TempHome()
         let results = try zshComplete(shellCompletionCases.map(\.line), mode: mode, home: home)
         for (index, test) in shellCompletionCases.enumerated() {
-            #expect(results[index] == test.expected, "zsh (\(mode)), '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
+            #expect(
+                results[index] == test.expected,
+                "zsh (\(mode)), '\(test.line)': \(results[index].map { $0.sorted() } ?? [])")
         }
     }
 
     /// The candidates zsh offers for each of `lines` (by index), from the committed script
     /// loaded as `mode` (autoload or source).
-    private func zshComplete(_ lines: [String], mode: String, home: TempHome, environment extra: [String: String] = [:]) throws -> [Int: Set<String>] {
+    private func zshComplete(_ lines: [String], mode: String, home: TempHome, environment extra: [String: String] = [:])
+        throws -> [Int: Set<String>]
+    {
         let fpathDirectory = try zshFpath(home)
         let harness = home.path + "/harness.zsh"
         try zshHarness.write(toFile: harness, atomically: true, encoding: .utf8)
-        let run = DocTools.run("zsh", ["-f", harness, fpathDirectory, mode] + lines, environment: extra.merging(["TERM": "xterm"]) { _, new in new }, home: home)
+        let run = DocTools.run(
+            "zsh", ["-f", harness, fpathDirectory, mode] + lines,
+            environment: extra.merging(["TERM": "xterm"]) { _, new in new }, home: home)
         #expect(run.code == 0, "zsh harness exited \(run.code): \(run.stderr)")
         // The output is "== <n>" then that line's candidates, one per line.
         var results: [Int: Set<String>] = [:]
@@ -562,7 +659,8 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         let fpathDirectory = home.path + "/zfunc"
         if !FileManager.default.fileExists(atPath: fpathDirectory + "/_lifesignal") {
             try FileManager.default.createDirectory(atPath: fpathDirectory, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: path("completions/_lifesignal"), toPath: fpathDirectory + "/_lifesignal")
+            try FileManager.default.copyItem(
+                atPath: path("completions/_lifesignal"), toPath: fpathDirectory + "/_lifesignal")
         }
         return fpathDirectory
     }
@@ -660,7 +758,9 @@ final class ContactCircle {
         for name in ["Ana", "Bea", "Carl"] {
             expectOK(run(name.lowercased(), ["init", "--name", name, "--circle", circle]))
         }
-        let code = { (person: String) in self.run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let code = { (person: String) in
+            self.run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         expectOK(run("ana", ["contacts", "add", code("bea"), "--dependent"]))
         expectOK(run("ana", ["contacts", "add", code("carl"), "--dependent", "--responder"]))
         expectOK(run("ana", ["contacts", "add", "Sam Lee", "--responder", "--email", "sam@example.org"]))
@@ -678,7 +778,12 @@ final class ContactCircle {
 
     @discardableResult
     func run(_ person: String, _ arguments: [String]) -> Run {
-        lifesignal(arguments, environment: ["LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": Self.now, "TZ": "UTC", "PATH": "/usr/bin:/bin"])
+        lifesignal(
+            arguments,
+            environment: [
+                "LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": Self.now, "TZ": "UTC",
+                "PATH": "/usr/bin:/bin",
+            ])
     }
 
     /// `lifesignal __complete …` as Ana.
@@ -686,7 +791,10 @@ final class ContactCircle {
 
     /// What the shells need to ask the binary for Ana's contacts.
     var shellEnvironment: [String: String] {
-        ["LIFESIGNAL_HOME": ana, "LIFESIGNAL_NOW": Self.now, "PATH": ([bin] + DocTools.searchPath).joined(separator: ":")]
+        [
+            "LIFESIGNAL_HOME": ana, "LIFESIGNAL_NOW": Self.now,
+            "PATH": ([bin] + DocTools.searchPath).joined(separator: ":"),
+        ]
     }
 
     /// Whether a path under the circle is one of Bea's.

@@ -1,10 +1,11 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
-import Testing
 
 /// Concurrent invocations (cron and a shell in the same second) lose nothing, a kill at any
 /// instant leaves a readable store, a held lock is reported, and files stay private whatever
@@ -24,8 +25,13 @@ import Testing
         }
         let results = children.map { $0.wait(timeout: 240) }
         let failed = results.enumerated().filter { $0.element.code != 0 }
-        #expect(failed.isEmpty, "\(failed.count) failed, e.g. \(failed.prefix(3).map { "#\($0.offset): \($0.element.code) \($0.element.stderr)" })")
-        #expect(results.filter { $0.stderr.contains("created a profile") }.count == 1, "exactly one run creates the profile")
+        #expect(
+            failed.isEmpty,
+            "\(failed.count) failed, e.g. \(failed.prefix(3).map { "#\($0.offset): \($0.element.code) \($0.element.stderr)" })"
+        )
+        #expect(
+            results.filter { $0.stderr.contains("created a profile") }.count == 1, "exactly one run creates the profile"
+        )
 
         let notes = try historyNotes(home, expectedTotal: 200)
         #expect(notes.count == 200)
@@ -39,12 +45,15 @@ import Testing
         let fixture = try ReliabilityFixture.make()
         let home = fixture.home
         let environment = lifesignalEnvironment(home, Self.patient)
-        var checkins: [SpawnedRun] = [], statuses: [SpawnedRun] = [], intervals: [SpawnedRun] = []
+        var checkins: [SpawnedRun] = []
+        var statuses: [SpawnedRun] = []
+        var intervals: [SpawnedRun] = []
         for i in 0..<50 {
             checkins.append(try SpawnedRun(["checkin", "--note", "M\(i)"], environment: environment))
             statuses.append(try SpawnedRun(["checkin", "status", "--json"], environment: environment))
             if i < 20 {
-                intervals.append(try SpawnedRun(["checkin", "interval", i % 2 == 0 ? "8h" : "16h"], environment: environment))
+                intervals.append(
+                    try SpawnedRun(["checkin", "interval", i % 2 == 0 ? "8h" : "16h"], environment: environment))
             }
         }
         for run in checkins.map({ $0.wait(timeout: 240) }) { #expect(run.code == 0, "checkin: \(run.stderr)") }
@@ -59,13 +68,17 @@ import Testing
         #expect(Set((0..<50).map { "M\($0)" }).isSubset(of: Set(notes)))
         // Every write is in the log exactly once: 4 profile events (name, interval, reminder,
         // invite code), 3 + 50 check-ins, 20 intervals.
-        let log = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.log))) as? [String: Any])
+        let log = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.log)))
+                as? [String: Any])
         let events = try #require(log["events"] as? [[String: Any]])
         #expect(log["lastSeq"] as? Int == 77)
         #expect(events.count == 77)
         #expect(events.filter { $0["type"] as? String == "intervalSet" }.count == 21)
         let interval = home.run(["checkin", "interval"])
-        #expect(interval.stdout == "Check-in interval: 8h.\n" || interval.stdout == "Check-in interval: 16h.\n", "\(interval.stdout)")
+        #expect(
+            interval.stdout == "Check-in interval: 8h.\n" || interval.stdout == "Check-in interval: 16h.\n",
+            "\(interval.stdout)")
         expectPrivateAndClean(home.path, includingRoot: false)
     }
 
@@ -78,7 +91,8 @@ import Testing
         let baseline = 190
         try fixture.writeSyntheticLog(checkIns: baseline)
         let environment = lifesignalEnvironment(home, ["LIFESIGNAL_LOCK_TIMEOUT": "10"])
-        var acknowledged: Set<String> = [], killed: Set<String> = []
+        var acknowledged: Set<String> = []
+        var killed: Set<String> = []
         var problems: [String] = []
         let started = Date()
         for i in 0..<100 where problems.count < 5 && Date().timeIntervalSince(started) < 25 {
@@ -95,7 +109,9 @@ import Testing
                 problems.append("checkin #\(i) exited \(run.code): \(run.stderr)")
             }
             let status = home.run(["checkin", "status"])
-            if ![0, 3, 4].contains(status.code) { problems.append("status after kill #\(i): \(status.code) \(status.stderr)") }
+            if ![0, 3, 4].contains(status.code) {
+                problems.append("status after kill #\(i): \(status.code) \(status.stderr)")
+            }
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(!killed.isEmpty, "no run was killed mid-way; the loop tested nothing")
@@ -134,7 +150,9 @@ import Testing
         try #require(waitUntilLocked(lock, timeout: 5), "flock never took \(lock)")
         let before = StoreSnapshot(home.path)
 
-        let run = try SpawnedRun(["checkin"], environment: lifesignalEnvironment(home, ["LIFESIGNAL_LOCK_TIMEOUT": "1"])).wait(timeout: 15)
+        let run = try SpawnedRun(
+            ["checkin"], environment: lifesignalEnvironment(home, ["LIFESIGNAL_LOCK_TIMEOUT": "1"])
+        ).wait(timeout: 15)
         #expect(run.code == 75, "\(run.code) \(run.stderr)")
         #expect(run.seconds >= 0.9 && run.seconds < 4, "waited \(run.seconds)s for a 1s timeout")
         #expect(run.stderr.contains(lock), "\(run.stderr)")
@@ -163,7 +181,9 @@ import Testing
         environment["LIFESIGNAL_HOME"] = data
         func checkinWithOpenUmask(_ now: String) throws {
             environment["LIFESIGNAL_NOW"] = now
-            let run = try SpawnedRun(["-c", "umask 000; exec \"$0\" checkin", Binary.path], environment: environment, executable: "/bin/sh").wait(timeout: 30)
+            let run = try SpawnedRun(
+                ["-c", "umask 000; exec \"$0\" checkin", Binary.path], environment: environment, executable: "/bin/sh"
+            ).wait(timeout: 30)
             #expect(run.code == 0, "\(run.stderr)")
         }
         try checkinWithOpenUmask("2026-02-28T09:00:00Z")
@@ -194,7 +214,9 @@ import Testing
 
     /// The notes of every check-in in the history (which reads archive segments too), after
     /// checking the listed count and the folded total agree with `expectedTotal`.
-    private func historyNotes(_ home: TempHome, expectedTotal: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    private func historyNotes(_ home: TempHome, expectedTotal: Int, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> [String]
+    {
         let history = home.run(["checkin", "history", "--limit", "1000", "--json"])
         #expect(history.code == 0, "\(history.stderr)", sourceLocation: sourceLocation)
         let json = jsonObject(history.stdout, sourceLocation: sourceLocation)
@@ -207,18 +229,28 @@ import Testing
     }
 
     /// Directories 0700, files 0600, nothing but files and directories, no temporary files.
-    private func expectPrivateAndClean(_ root: String, includingRoot: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectPrivateAndClean(
+        _ root: String, includingRoot: Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var entries = StoreSnapshot(root).entries
         if includingRoot {
             var info = stat()
-            #expect(lstat(root, &info) == 0 && info.st_mode & 0o7777 == 0o700, "\(root) is not 0700", sourceLocation: sourceLocation)
+            #expect(
+                lstat(root, &info) == 0 && info.st_mode & 0o7777 == 0o700, "\(root) is not 0700",
+                sourceLocation: sourceLocation)
             entries[root] = nil
         }
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            #expect(!ReliabilityPath.last(path).contains(".tmp"), "temporary file left: \(path)", sourceLocation: sourceLocation)
+            #expect(
+                !ReliabilityPath.last(path).contains(".tmp"), "temporary file left: \(path)",
+                sourceLocation: sourceLocation)
             switch entry.kind {
-            case "directory": #expect(entry.mode == 0o700, "\(path) is \(String(entry.mode, radix: 8))", sourceLocation: sourceLocation)
-            case "file": #expect(entry.mode == 0o600, "\(path) is \(String(entry.mode, radix: 8))", sourceLocation: sourceLocation)
+            case "directory":
+                #expect(
+                    entry.mode == 0o700, "\(path) is \(String(entry.mode, radix: 8))", sourceLocation: sourceLocation)
+            case "file":
+                #expect(
+                    entry.mode == 0o600, "\(path) is \(String(entry.mode, radix: 8))", sourceLocation: sourceLocation)
             default: Issue.record("unexpected \(entry.kind) at \(path)", sourceLocation: sourceLocation)
             }
         }

@@ -10,7 +10,9 @@ import Testing
     func cron(_ home: TempHome, _ arguments: [String], extra: [String] = []) -> Run {
         let environment = ["HOME=\(home.path)", "PATH=/usr/bin:/bin", "SHELL=/bin/sh", "LOGNAME=root"] + extra
         // Our own environment is passed on to env but `-i` discards it: that is the point.
-        return lifesignal(["-i"] + environment + [Binary.path] + arguments, environment: ProcessInfo.processInfo.environment, executable: "/usr/bin/env")
+        return lifesignal(
+            ["-i"] + environment + [Binary.path] + arguments, environment: ProcessInfo.processInfo.environment,
+            executable: "/usr/bin/env")
     }
 
     var dataDirectory: String { "/.local/share/lifesignal" }
@@ -49,7 +51,9 @@ import Testing
         #expect(cron(home, ["checkin", "--quiet"]).code == 0)
         let directory = home.path + dataDirectory
         #expect((try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) == 0o700)
-        #expect((try FileManager.default.attributesOfItem(atPath: directory + "/identity.json")[.posixPermissions] as? Int) == 0o600)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: directory + "/identity.json")[.posixPermissions] as? Int)
+                == 0o600)
     }
 
     @Test func statusExitCodes() {
@@ -60,7 +64,8 @@ import Testing
         #expect(none.stderr.hasPrefix("lifesignal: error: no lifesignal profile in \(home.path + dataDirectory) yet;"))
         #expect(cron(home, ["checkin", "--quiet"], extra: ["LIFESIGNAL_NOW=2026-03-01T09:00:00Z"]).code == 0)
         let cases: [(String, Int32)] = [
-            ("2026-03-01T10:00:00Z", 0), ("2026-03-02T08:30:00Z", 3), ("2026-03-02T09:00:00Z", 3), ("2026-03-02T09:00:01Z", 4),
+            ("2026-03-01T10:00:00Z", 0), ("2026-03-02T08:30:00Z", 3), ("2026-03-02T09:00:00Z", 3),
+            ("2026-03-02T09:00:01Z", 4),
         ]
         for (now, code) in cases {
             let run = cron(home, ["status", "--quiet"], extra: ["LIFESIGNAL_NOW=\(now)"])
@@ -88,7 +93,8 @@ import Testing
         // A crontab may set LIFESIGNAL_HOME instead of relying on HOME.
         let home = TempHome()
         let run = lifesignal(
-            ["-i", "PATH=/usr/bin:/bin", "LIFESIGNAL_HOME=\(home.path)", Binary.path, "checkin", "--quiet"], environment: [:], executable: "/usr/bin/env")
+            ["-i", "PATH=/usr/bin:/bin", "LIFESIGNAL_HOME=\(home.path)", Binary.path, "checkin", "--quiet"],
+            environment: [:], executable: "/usr/bin/env")
         #expect(run.code == 0)
         #expect(run.stderr == "")
         #expect(home.exists("identity.json"))

@@ -1,10 +1,11 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
-import Testing
 
 /// A damaged, truncated, hand-broken, newer or unreadable store file must stop every command
 /// that needs it with exit 65 and a message that names the file, the position of a syntax
@@ -26,7 +27,10 @@ import Testing
         try expectRefused(fixture, file: fixture.identity, damage: damage, backup: fixture.identity + ".bak")
     }
 
-    @Test(arguments: StoreDamage.allCases + [.memberMismatch, .deviceMismatch, .nulTail, .seqAtInt64Max, .checkInsAtInt64Max, .clockAtInt64Max])
+    @Test(
+        arguments: StoreDamage.allCases + [
+            .memberMismatch, .deviceMismatch, .nulTail, .seqAtInt64Max, .checkInsAtInt64Max, .clockAtInt64Max,
+        ])
     func damagedLogStopsEveryCommand(_ damage: StoreDamage) throws {
         let fixture = try ReliabilityFixture.make()
         try #require(FileManager.default.fileExists(atPath: fixture.log + ".bak"))
@@ -60,7 +64,9 @@ import Testing
             let error = jsonObject(run.stderr)["error"] as? [String: Any]
             #expect(error?["code"] as? Int == 65)
             let message = error?["message"] as? String ?? ""
-            #expect(message.contains(fixture.log) && message.contains("line 3, column 3") && message.contains(fixture.log + ".bak"), "\(message)")
+            #expect(
+                message.contains(fixture.log) && message.contains("line 3, column 3")
+                    && message.contains(fixture.log + ".bak"), "\(message)")
         }
         #expect(StoreSnapshot(fixture.home.path) == before)
     }
@@ -78,8 +84,13 @@ import Testing
             let label = command.joined(separator: " ")
             #expect(!run.timedOut, "\(label) hung")
             #expect([0, 3, 4].contains(run.code), "\(label): exit \(run.code), stderr: \(run.stderr)")
-            #expect(run.stderr.contains("lifesignal: warning: left out another device's records, which cannot be read: \(other): line 3, column"), "\(label): \(run.stderr)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == damaged, "\(label) changed the other device's file")
+            #expect(
+                run.stderr.contains(
+                    "lifesignal: warning: left out another device's records, which cannot be read: \(other): line 3, column"
+                ), "\(label): \(run.stderr)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: other)) == damaged, "\(label) changed the other device's file"
+            )
         }
     }
 
@@ -91,7 +102,9 @@ import Testing
         for command in [["checkin"], ["checkin", "--note", "again"], ["status"]] {
             let run = runBounded(fixture.home, command)
             #expect([0, 3, 4].contains(run.code), "\(command): exit \(run.code), stderr: \(run.stderr)")
-            #expect(run.stderr.contains("left out another device's records") && run.stderr.contains("clock"), "\(command): \(run.stderr)")
+            #expect(
+                run.stderr.contains("left out another device's records") && run.stderr.contains("clock"),
+                "\(command): \(run.stderr)")
             #expect(run.stderr.contains(other), "\(command) does not name the log: \(run.stderr)")
         }
     }
@@ -109,18 +122,29 @@ import Testing
             #expect(!run.timedOut, "\(label) hung", sourceLocation: sourceLocation)
             #expect(run.code == 65, "\(label): exit \(run.code), stderr: \(run.stderr)", sourceLocation: sourceLocation)
             #expect(run.stdout.isEmpty, "\(label): stdout \(run.stdout)", sourceLocation: sourceLocation)
-            #expect(run.stderr.hasPrefix("lifesignal: error: "), "\(label): \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stderr.contains(file), "\(label) does not name \(file): \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stderr.contains("Nothing was changed"), "\(label): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                run.stderr.hasPrefix("lifesignal: error: "), "\(label): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                run.stderr.contains(file), "\(label) does not name \(file): \(run.stderr)",
+                sourceLocation: sourceLocation)
+            #expect(
+                run.stderr.contains("Nothing was changed"), "\(label): \(run.stderr)", sourceLocation: sourceLocation)
             if let backup, damage.mentionsBackup {
-                #expect(run.stderr.contains(backup), "\(label) does not name the backup: \(run.stderr)", sourceLocation: sourceLocation)
+                #expect(
+                    run.stderr.contains(backup), "\(label) does not name the backup: \(run.stderr)",
+                    sourceLocation: sourceLocation)
             }
             for expected in damage.expectedText {
-                #expect(run.stderr.contains(expected), "\(label) lacks \"\(expected)\": \(run.stderr)", sourceLocation: sourceLocation)
+                #expect(
+                    run.stderr.contains(expected), "\(label) lacks \"\(expected)\": \(run.stderr)",
+                    sourceLocation: sourceLocation)
             }
-            #expect(!run.stderr.contains("Fatal error"), "\(label) crashed: \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                !run.stderr.contains("Fatal error"), "\(label) crashed: \(run.stderr)", sourceLocation: sourceLocation)
             let after = StoreSnapshot(fixture.home.path)
-            #expect(after == before, "\(label) changed the store: \(before.difference(from: after))", sourceLocation: sourceLocation)
+            #expect(
+                after == before, "\(label) changed the store: \(before.difference(from: after))",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -130,8 +154,10 @@ import Testing
     /// including inside one notification, still stops every command that needs it, names the
     /// file and the place, and changes nothing.
     @Test(arguments: [
-        (StoreDamage.truncatedHalf, ["line ", ", column "]), (.nulFilled, ["NUL"]), (.badCharacterOnLine3, ["line 3, column 3"]),
-        (.duplicateKey, ["duplicate key"]), (.newerSchema, ["written by a newer lifesignal"]), (.wrongTypeFeedTime, ["notifications[0].at: expected a string"]),
+        (StoreDamage.truncatedHalf, ["line ", ", column "]), (.nulFilled, ["NUL"]),
+        (.badCharacterOnLine3, ["line 3, column 3"]),
+        (.duplicateKey, ["duplicate key"]), (.newerSchema, ["written by a newer lifesignal"]),
+        (.wrongTypeFeedTime, ["notifications[0].at: expected a string"]),
     ])
     func damagedFeedStopsTheCommandsThatReadIt(_ damage: StoreDamage, _ expected: [String]) throws {
         let fixture = try ReliabilityFixture.make()
@@ -249,7 +275,9 @@ import Testing
         try sweep(fixture, file: fixture.identity, original: original, slice: 0, of: 1, command: ["status"])
     }
 
-    private func sweep(_ fixture: ReliabilityFixture, file: String, original: Data, slice: Int, of slices: Int, command: [String]) throws {
+    private func sweep(
+        _ fixture: ReliabilityFixture, file: String, original: Data, slice: Int, of slices: Int, command: [String]
+    ) throws {
         // Cutting only the final newline leaves a complete document, which is fine to read.
         let complete = try #require(original.lastIndex(of: UInt8(ascii: "}"))) + 1
         var failures: [String] = []
@@ -387,7 +415,9 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 Data(
                     text.replacing(Regex<Substring>(verbatim: "\"seq\":\(last),"), with: "\"seq\":\(Int64.max),")
                         .replacing(Regex<Substring>(verbatim: "\"seq\": \(last),"), with: "\"seq\": \(Int64.max),")
-                        .replacing(Regex<Substring>(verbatim: "\"lastSeq\": \(last),"), with: "\"lastSeq\": \(Int64.max),").utf8))
+                        .replacing(
+                            Regex<Substring>(verbatim: "\"lastSeq\": \(last),"), with: "\"lastSeq\": \(Int64.max),"
+                        ).utf8))
         case .checkInsAtInt64Max: try replace(#/"checkIns": ?\d+/#, "\"checkIns\": \(Int64.max)")
         case .clockAtInt64Max: try replace(#/"clock": ?\d+,\n/#, "\"clock\": \(Int64.max),\n")
         case .deviceMismatch:
@@ -399,7 +429,8 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// Ways to break an archive segment (a one-line JSON file).
 enum SegmentStoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case truncated, empty, badCharacter, wrongType, newerSchema, otherDevice, rangeDoesNotMatchName, directory, symlink, fifo
+    case truncated, empty, badCharacter, wrongType, newerSchema, otherDevice, rangeDoesNotMatchName, directory, symlink,
+        fifo
 
     var testDescription: String { rawValue }
 
@@ -427,14 +458,17 @@ enum SegmentStoreDamage: String, CaseIterable, Sendable, CustomTestStringConvert
         case .wrongType:
             try #require(text.contains("\"seq\":"))
             try write(text.replacing(#/"seq":\s*(\d+)/#, maxReplacements: 1) { "\"seq\":\"\($0.output.1)\"" })
-        case .newerSchema: try write(text.replacing(#/"schemaVersion":\s*1/#, with: "\"schemaVersion\":99", maxReplacements: 1))
-        case .otherDevice: try write(text.replacingOccurrences(of: fixture.device, with: UUID().uuidString.lowercased()))
+        case .newerSchema:
+            try write(text.replacing(#/"schemaVersion":\s*1/#, with: "\"schemaVersion\":99", maxReplacements: 1))
+        case .otherDevice:
+            try write(text.replacingOccurrences(of: fixture.device, with: UUID().uuidString.lowercased()))
         case .rangeDoesNotMatchName:
             // Same content under a name that claims one event fewer.
             let name = ReliabilityPath.last(path)
             let parts = name.dropLast(5).split(separator: "-")
             let last = try #require(Int(parts[1]))
-            let padded = String(last - 1), zeros = String(repeating: "0", count: max(0, 12 - padded.count))
+            let padded = String(last - 1)
+            let zeros = String(repeating: "0", count: max(0, 12 - padded.count))
             let renamed = ReliabilityPath.parent(path) + "/" + "\(parts[0])-\(zeros)\(padded)-\(parts[2]).json"
             try FileManager.default.moveItem(atPath: path, toPath: renamed)
             return renamed
@@ -491,7 +525,9 @@ struct ReliabilityFixture {
             let run = home.run(["checkin", "--note", "n\(i)"], now: time)
             try #require(run.code == 0, "fixture check-in failed: \(run.stderr)")
         }
-        let identity = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.path + "/identity.json"))) as? [String: Any]
+        let identity =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.path + "/identity.json")))
+            as? [String: Any]
         let member = try #require(identity?["member"] as? String)
         let device = try #require(identity?["device"] as? String)
         return ReliabilityFixture(home: home, member: member, device: device)
@@ -510,7 +546,8 @@ struct ReliabilityFixture {
             #"{"seq": 3, "at": "\#(at(3))", "clock": 3, "type": "reminderSet", "seconds": 1800}"#,
         ]
         for seq in 4..<(4 + checkIns) {
-            events.append(#"{"seq": \#(seq), "at": "\#(at(seq))", "clock": \#(seq), "type": "checkIn", "note": "s\#(seq)"}"#)
+            events.append(
+                #"{"seq": \#(seq), "at": "\#(at(seq))", "clock": \#(seq), "type": "checkIn", "note": "s\#(seq)"}"#)
         }
         let last = 3 + checkIns
         let log = """
@@ -632,10 +669,12 @@ final class SpawnedRun {
     init(_ arguments: [String], environment: [String: String], executable: String = Binary.path) throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
         defer {
             try? outHandle.close()
             try? errHandle.close()
@@ -682,23 +721,32 @@ final class SpawnedRun {
         try? FileManager.default.removeItem(at: scratch)
         let signaled = process.terminationReason == .uncaughtSignal
         let code = signaled ? 128 + process.terminationStatus : process.terminationStatus
-        return BoundedRun(stdout: stdout, stderr: stderr, code: code, timedOut: timedOut, signaled: signaled, seconds: seconds)
+        return BoundedRun(
+            stdout: stdout, stderr: stderr, code: code, timedOut: timedOut, signaled: signaled, seconds: seconds)
     }
 }
 
 /// The environment `TempHome.run` uses, for processes started with `SpawnedRun`.
-func lifesignalEnvironment(_ home: TempHome, now: String? = "2026-03-01T09:00:00Z", _ extra: [String: String] = [:]) -> [String: String] {
-    var environment = ["LIFESIGNAL_HOME": home.path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": home.path]
+func lifesignalEnvironment(_ home: TempHome, now: String? = "2026-03-01T09:00:00Z", _ extra: [String: String] = [:])
+    -> [String: String]
+{
+    var environment = [
+        "LIFESIGNAL_HOME": home.path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": home.path,
+    ]
     if let now { environment["LIFESIGNAL_NOW"] = now }
     for (key, value) in extra { environment[key] = value }
     return environment
 }
 
 /// Runs lifesignal and kills it after `timeout` seconds (a FIFO must never hang a command).
-func runBounded(_ home: TempHome, _ arguments: [String], now: String? = "2026-03-01T09:00:00Z", timeout: Double = 10) -> BoundedRun {
+func runBounded(_ home: TempHome, _ arguments: [String], now: String? = "2026-03-01T09:00:00Z", timeout: Double = 10)
+    -> BoundedRun
+{
     do {
         return try SpawnedRun(arguments, environment: lifesignalEnvironment(home, now: now)).wait(timeout: timeout)
     } catch {
-        return BoundedRun(stdout: "", stderr: "could not start lifesignal: \(error)", code: -1, timedOut: false, signaled: false, seconds: 0)
+        return BoundedRun(
+            stdout: "", stderr: "could not start lifesignal: \(error)", code: -1, timedOut: false, signaled: false,
+            seconds: 0)
     }
 }

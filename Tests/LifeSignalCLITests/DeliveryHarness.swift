@@ -76,7 +76,9 @@ enum DeliveryTools {
     }
 
     /// A clean environment for a child process: nothing inherited from the test process.
-    static func environment(home: String? = nil, path: String = cleanPath, _ extra: [String: String] = [:]) -> [String: String] {
+    static func environment(home: String? = nil, path: String = cleanPath, _ extra: [String: String] = [:]) -> [String:
+        String]
+    {
         var environment = ["PATH": path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"]
         environment["HOME"] = home ?? FileManager.default.temporaryDirectory.path
         for (key, value) in extra { environment[key] = value }
@@ -99,7 +101,8 @@ struct ToolRun {
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data = Data(),
         timeout: TimeInterval = 60, directory: String? = nil
     ) -> ToolRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-tool-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifesignal-tool-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let inURL = scratch.appendingPathComponent("stdin")
@@ -111,7 +114,8 @@ struct ToolRun {
         guard let input = FileHandle(forReadingAtPath: inURL.path), let out = try? FileHandle(forWritingTo: outURL),
             let err = try? FileHandle(forWritingTo: errURL)
         else {
-            return ToolRun(stdout: "", stderr: "could not create capture files in \(scratch.path)", code: -1, timedOut: false)
+            return ToolRun(
+                stdout: "", stderr: "could not create capture files in \(scratch.path)", code: -1, timedOut: false)
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -162,7 +166,9 @@ final class LoopbackServer {
 
     /// Writes `script` to the folder, runs `python script arguments… portFile parentPID`
     /// with a clean environment and waits (up to `startup` seconds) for the port file.
-    init(python: String, script: String, name: String, arguments: [String], folder: URL, startup: TimeInterval = 20) throws {
+    init(python: String, script: String, name: String, arguments: [String], folder: URL, startup: TimeInterval = 20)
+        throws
+    {
         self.folder = folder
         let scriptURL = folder.appendingPathComponent("\(name).py")
         let portURL = folder.appendingPathComponent("\(name).port")
@@ -183,9 +189,10 @@ final class LoopbackServer {
         pid = process.processIdentifier
         let deadline = Date().addingTimeInterval(startup)
         var found: Int?
-        while found == nil {
+        while true {
             if let text = try? String(contentsOf: portURL, encoding: .utf8), let value = Int(text) {
                 found = value
+                break
             } else if !process.isRunning || Date() > deadline {
                 let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
                 LoopbackServer.end(process)
@@ -195,7 +202,7 @@ final class LoopbackServer {
                 usleep(10_000)
             }
         }
-        port = found!
+        port = found ?? 0
     }
 
     /// Whether the server process is still running.
@@ -317,7 +324,8 @@ enum MIMEWords {
             let charset = ns.substring(with: match.range(at: 1)).lowercased()
             let encoding = ns.substring(with: match.range(at: 2)).uppercased()
             let text = ns.substring(with: match.range(at: 3))
-            let bytes: Data? = encoding == "B" ? Data(base64Encoded: text) : quotedPrintable(text, underscoreIsSpace: true)
+            let bytes: Data? =
+                encoding == "B" ? Data(base64Encoded: text) : quotedPrintable(text, underscoreIsSpace: true)
             if let bytes, charset == "utf-8" || charset == "us-ascii" {
                 result += String(decoding: bytes, as: UTF8.self)
             } else if let bytes, charset == "iso-8859-1", let latin = String(data: bytes, encoding: .isoLatin1) {
@@ -335,7 +343,8 @@ enum MIMEWords {
     /// Quoted-printable bytes (soft line breaks removed; `_` is a space in encoded words).
     static func quotedPrintable(_ text: String, underscoreIsSpace: Bool) -> Data {
         var out = Data()
-        let bytes = Array(text.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=\n", with: "").utf8)
+        let bytes = Array(
+            text.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=\n", with: "").utf8)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -380,7 +389,8 @@ final class SMTPServer {
         mailFolder = folder.url.appendingPathComponent("mail")
         try FileManager.default.createDirectory(at: mailFolder, withIntermediateDirectories: true)
         server = try LoopbackServer(
-            python: python, script: SMTPServer.script, name: "lifesignal_smtp_server", arguments: [mailFolder.path], folder: folder.url)
+            python: python, script: SMTPServer.script, name: "lifesignal_smtp_server", arguments: [mailFolder.path],
+            folder: folder.url)
     }
 
     /// Every message received so far, in arrival order.
@@ -566,7 +576,8 @@ final class HTTPRecorder {
         logURL = folder.url.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         server = try LoopbackServer(
-            python: python, script: HTTPRecorder.script, name: "lifesignal_http_recorder", arguments: [logURL.path], folder: folder.url)
+            python: python, script: HTTPRecorder.script, name: "lifesignal_http_recorder", arguments: [logURL.path],
+            folder: folder.url)
     }
 
     /// `http://127.0.0.1:PORT/path` (a leading slash is added when missing).

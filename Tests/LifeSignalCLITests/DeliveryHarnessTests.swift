@@ -40,7 +40,8 @@ struct DeliveryHarnessTests {
             to: "Alice Example <alice@example.org>", subject: subject, body: body,
             extraHeaders: "Cc: bob@example.net\nBcc: carol@example.com\n")
         // `sendmail` is looked up through PATH, exactly as lifesignal will run it.
-        let run = ToolRun.run("/bin/sh", ["-c", "exec sendmail -t"], environment: shim.environment(), stdin: Data(text.utf8))
+        let run = ToolRun.run(
+            "/bin/sh", ["-c", "exec sendmail -t"], environment: shim.environment(), stdin: Data(text.utf8))
         #expect(run.code == 0, "sendmail -t failed: \(run.stderr)")
 
         let mails = server.waitForMessages(1)
@@ -102,7 +103,8 @@ struct DeliveryHarnessTests {
         let run = ToolRun.run(
             DeliveryTools.curl!,
             [
-                "-sS", "--max-time", "10", "-H", "Title: Ana is overdue", "-H", "Priority: urgent", "-H", "Tags: warning",
+                "-sS", "--max-time", "10", "-H", "Title: Ana is overdue", "-H", "Priority: urgent", "-H",
+                "Tags: warning",
                 "--data-binary", "@-", recorder.url("/lifesignal-test"),
             ], environment: DeliveryTools.environment(), stdin: Data(body.utf8))
         #expect(run.code == 0, "\(run.stderr)")
@@ -127,7 +129,8 @@ struct DeliveryHarnessTests {
         let run = ToolRun.run(
             DeliveryTools.curl!,
             [
-                "-sS", "--fail", "--max-time", "10", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@-",
+                "-sS", "--fail", "--max-time", "10", "-X", "POST", "-H", "Content-Type: application/json",
+                "--data-binary", "@-",
                 recorder.url("/hooks/lifesignal?token=abc"),
             ], environment: DeliveryTools.environment(), stdin: Data(json.utf8))
         #expect(run.code == 0, "\(run.stderr)")
@@ -173,10 +176,17 @@ struct DeliveryHarnessTests {
         let folder = HarnessFolder("curl-data")
         let file = folder.url.appendingPathComponent("body.txt")
         try Data("from a file ✓\n".utf8).write(to: file)
-        let fromFile = CurlConfig.line("url", recorder.url("/a")) + CurlConfig.line("data-binary", "@" + file.path) + "silent\n"
-        #expect(ToolRun.run(DeliveryTools.curl!, ["--config", "-"], environment: DeliveryTools.environment(), stdin: Data(fromFile.utf8)).code == 0)
-        let missing = CurlConfig.line("url", recorder.url("/b")) + CurlConfig.line("data-binary", "@/nonexistent/x") + "silent\n"
-        let run = ToolRun.run(DeliveryTools.curl!, ["--config", "-"], environment: DeliveryTools.environment(), stdin: Data(missing.utf8))
+        let fromFile =
+            CurlConfig.line("url", recorder.url("/a")) + CurlConfig.line("data-binary", "@" + file.path) + "silent\n"
+        #expect(
+            ToolRun.run(
+                DeliveryTools.curl!, ["--config", "-"], environment: DeliveryTools.environment(),
+                stdin: Data(fromFile.utf8)
+            ).code == 0)
+        let missing =
+            CurlConfig.line("url", recorder.url("/b")) + CurlConfig.line("data-binary", "@/nonexistent/x") + "silent\n"
+        let run = ToolRun.run(
+            DeliveryTools.curl!, ["--config", "-"], environment: DeliveryTools.environment(), stdin: Data(missing.utf8))
         #expect(run.code == 0)
         #expect(run.stderr.contains("Couldn't read data from file"))
         let requests = recorder.requests()
@@ -190,7 +200,8 @@ struct DeliveryHarnessTests {
         let recorder = try HTTPRecorder()
         func code(_ path: String, _ extra: [String] = []) -> (ToolRun, String) {
             let run = ToolRun.run(
-                DeliveryTools.curl!, ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-raw", "x"] + extra + [recorder.url(path)],
+                DeliveryTools.curl!,
+                ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-raw", "x"] + extra + [recorder.url(path)],
                 environment: DeliveryTools.environment())
             return (run, run.stdout)
         }
@@ -247,7 +258,8 @@ struct DeliveryHarnessTests {
         let body = "  Body from stdin ✓\n\nsecond line  \n\n"
         let run = ToolRun.run(
             DeliveryTools.apprise!, ["-t", "  T  ", "-n", "failure"],
-            environment: DeliveryTools.environment(home: home.path, ["APPRISE_URLS": "json://127.0.0.1:\(recorder.port)/env"]),
+            environment: DeliveryTools.environment(
+                home: home.path, ["APPRISE_URLS": "json://127.0.0.1:\(recorder.port)/env"]),
             stdin: Data(body.utf8), timeout: 60)
         #expect(run.code == 0, "\(run.stderr)")
         let json = try #require(recorder.requests().first?.json)
@@ -262,7 +274,8 @@ struct DeliveryHarnessTests {
         let recorder = try HTTPRecorder()
         let home = HarnessFolder("apprise-home")
         func apprise(_ arguments: [String]) -> ToolRun {
-            ToolRun.run(DeliveryTools.apprise!, arguments, environment: DeliveryTools.environment(home: home.path), timeout: 60)
+            ToolRun.run(
+                DeliveryTools.apprise!, arguments, environment: DeliveryTools.environment(home: home.path), timeout: 60)
         }
         // The server answers 500: the notification failed, exit 1.
         let serverError = apprise(["-t", "T", "-b", "B", "json://127.0.0.1:\(recorder.port)/status/500"])
@@ -304,7 +317,9 @@ struct DeliveryHarnessTests {
             pids = [smtp.pid, http.pid]
             for pid in pids {
                 let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-                let targets = fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+                let targets = fds.compactMap {
+                    try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
+                }
                 #expect(!targets.isEmpty)
                 #expect(!targets.contains { $0.hasPrefix("pipe:") }, "server \(pid) inherited a pipe: \(targets)")
             }
@@ -318,7 +333,8 @@ struct DeliveryHarnessTests {
         for pid in pids { #expect(!processExists(pid), "server process \(pid) still exists") }
         for port in ports {
             let run = ToolRun.run(
-                DeliveryTools.curl!, ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/"], environment: DeliveryTools.environment())
+                DeliveryTools.curl!, ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/"],
+                environment: DeliveryTools.environment())
             #expect(run.code == 7, "port \(port) still answers: \(run.stderr)")
         }
     }

@@ -30,7 +30,8 @@ struct DeliveryTests {
     /// (`--notify` each, or `--email` for a plain address). Checked in at 2026-03-01 09:00
     /// with a note: her deadline is 2026-03-02 09:00.
     static func bea(
-        name: String = "Bea", samChannels: [String] = [], samEmail: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        name: String = "Bea", samChannels: [String] = [], samEmail: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> Household {
         let h = Household()
         h.join([name], now: "2026-03-01T09:00:00Z", sourceLocation: sourceLocation)
@@ -39,7 +40,8 @@ struct DeliveryTests {
         if let samEmail { add += ["--email", samEmail] }
         let added = h.run(name.lowercased(), add, now: "2026-03-01T09:00:00Z")
         #expect(added.code == 0, "contacts add: \(added.stderr)", sourceLocation: sourceLocation)
-        let checkin = h.run(name.lowercased(), ["checkin", "--note", "Walking to the bridge", "--quiet"], now: "2026-03-01T09:00:00Z")
+        let checkin = h.run(
+            name.lowercased(), ["checkin", "--note", "Walking to the bridge", "--quiet"], now: "2026-03-01T09:00:00Z")
         #expect(checkin.code == 0, "checkin: \(checkin.stderr)", sourceLocation: sourceLocation)
         return h
     }
@@ -47,7 +49,9 @@ struct DeliveryTests {
     /// The (id, channel) pairs of a delivery report (`notify deliver --json`, or the
     /// "delivery" of `alert activate/deactivate --json`).
     static func delivered(_ report: [String: Any]) -> [(id: String, channel: String)] {
-        (report["delivered"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["channel"] as? String ?? "") }
+        (report["delivered"] as? [[String: Any]] ?? []).map {
+            ($0["id"] as? String ?? "", $0["channel"] as? String ?? "")
+        }
     }
 
     static func member(_ h: Household, _ person: String) -> (member: String, sam: String) {
@@ -66,7 +70,9 @@ struct DeliveryTests {
         let h = Self.bea(samEmail: "sam@example.org")
         let env = ["PATH": shim.path]
 
-        let raised = h.run("bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge", "--json"], now: "2026-03-01T10:00:00Z", environment: env)
+        let raised = h.run(
+            "bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge", "--json"],
+            now: "2026-03-01T10:00:00Z", environment: env)
         #expect(raised.code == 5, "\(raised.stderr)")
         #expect(raised.stderr == "")
         let first = Self.delivered(jsonObject(raised.stdout)["delivery"] as? [String: Any] ?? [:])
@@ -85,7 +91,10 @@ struct DeliveryTests {
         #expect(alert.header("Content-Type") == "text/plain; charset=utf-8")
         #expect(alert.header("Message-ID")?.hasPrefix("<\(alertID).") == true)
         #expect(alert.header("Date") == "Sun, 01 Mar 2026 10:00:00 +0000")
-        #expect(alert.body.hasPrefix("ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.\n"), "\(alert.body)")
+        #expect(
+            alert.body.hasPrefix(
+                "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.\n"),
+            "\(alert.body)")
         #expect(alert.body.contains("notification \(alertID)"))
 
         // Cron's run afterwards sends nothing again.
@@ -94,7 +103,8 @@ struct DeliveryTests {
         #expect(quiet.stdout == "" && quiet.stderr == "")
         #expect(server.messages().count == 1)
 
-        let ended = h.run("bea", ["alert", "deactivate", "--yes", "--json"], now: "2026-03-01T10:30:00Z", environment: env)
+        let ended = h.run(
+            "bea", ["alert", "deactivate", "--yes", "--json"], now: "2026-03-01T10:30:00Z", environment: env)
         #expect(ended.code == 0, "\(ended.stderr)")
         let second = Self.delivered(jsonObject(ended.stdout)["delivery"] as? [String: Any] ?? [:])
         #expect(second.map(\.channel) == ["mailto:sam@example.org"])
@@ -108,18 +118,24 @@ struct DeliveryTests {
         #expect(resolved.subject == "Dependent Alert Resolved")
         #expect(resolved.header("X-LifeSignal-Id") == resolvedID)
         #expect(resolved.header("X-Priority") == nil, "not an emergency")
-        #expect(resolved.body.hasPrefix("Bea has deactivated their emergency alert - situation resolved.\n"), "\(resolved.body)")
+        #expect(
+            resolved.body.hasPrefix("Bea has deactivated their emergency alert - situation resolved.\n"),
+            "\(resolved.body)")
 
         // Sam's notifications are looked after by Bea's device but are not in Bea's own feed,
         // which has her own alert entries with other ids.
         let feed = notifications(h.run("bea", ["notify", "list", "--all", "--json"], now: "2026-03-01T10:31:00Z"))
-        #expect(Set(feed.compactMap { $0["title"] as? String }).isSuperset(of: ["Emergency Alert Activated", "Emergency Alert Deactivated"]))
+        #expect(
+            Set(feed.compactMap { $0["title"] as? String }).isSuperset(of: [
+                "Emergency Alert Activated", "Emergency Alert Deactivated",
+            ]))
         #expect(Set(feed.compactMap { $0["id"] as? String }).isDisjoint(with: [alertID, resolvedID]))
 
         for now in ["2026-03-01T10:35:00Z", "2026-03-01T12:00:00Z"] {
             #expect(h.run("bea", ["notify", "deliver"], now: now, environment: env).code == 0)
         }
-        #expect(server.messages().compactMap { $0.header("X-LifeSignal-Id") } == [alertID, resolvedID], "each exactly once")
+        #expect(
+            server.messages().compactMap { $0.header("X-LifeSignal-Id") } == [alertID, resolvedID], "each exactly once")
     }
 
     /// A missed deadline noticed by a late cron run, then the all-clear — for a member whose
@@ -156,7 +172,8 @@ struct DeliveryTests {
         #expect(missed.header("Content-Transfer-Encoding") == "8bit")
         #expect(
             missed.body.hasPrefix(
-                "Zoë missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 10h after the deadline.\n"),
+                "Zoë missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 10h after the deadline.\n"
+            ),
             "\(missed.body)")
         // The name's bytes arrived as UTF-8, not mangled on the way.
         #expect(missed.raw.range(of: Data("Zoë missed".utf8)) != nil)
@@ -182,7 +199,9 @@ struct DeliveryTests {
         #expect(clear.header("X-LifeSignal-Id") == clearID)
         #expect(clear.header("X-Priority") == nil)
         #expect(
-            clear.body.hasPrefix("Zoë has checked in again, at 2026-03-03 07:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC.\n"),
+            clear.body.hasPrefix(
+                "Zoë has checked in again, at 2026-03-03 07:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC.\n"
+            ),
             "\(clear.body)")
 
         for now in ["2026-03-03T07:40:00Z", "2026-03-03T09:00:00Z"] {
@@ -201,7 +220,8 @@ struct DeliveryTests {
         let env = ["PATH": Self.path()]
 
         var ids: [String] = []
-        func step(_ arguments: [String], _ now: String, code: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        func step(_ arguments: [String], _ now: String, code: Int32, sourceLocation: SourceLocation = #_sourceLocation)
+        {
             let run = h.run("bea", arguments + ["--json"], now: now, environment: env)
             #expect(run.code == code, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
             let object = jsonObject(run.stdout, sourceLocation: sourceLocation)
@@ -219,10 +239,22 @@ struct DeliveryTests {
         let requests = recorder.waitForRequests(4)
         try #require(requests.count == 4)
         let expected: [(title: String, priority: String, tags: String, body: String)] = [
-            ("Dependent Emergency Alert", "urgent", "rotating_light", "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”."),
-            ("Dependent Alert Resolved", "default", "bell", "Bea has deactivated their emergency alert - situation resolved."),
-            ("Dependent Non-Responsive", "urgent", "rotating_light", "Bea missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 30m after the deadline."),
-            ("Dependent Checked In", "default", "bell", "Bea has checked in again, at 2026-03-02 10:00 UTC, after missing the check-in due 2026-03-02 09:00 UTC."),
+            (
+                "Dependent Emergency Alert", "urgent", "rotating_light",
+                "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”."
+            ),
+            (
+                "Dependent Alert Resolved", "default", "bell",
+                "Bea has deactivated their emergency alert - situation resolved."
+            ),
+            (
+                "Dependent Non-Responsive", "urgent", "rotating_light",
+                "Bea missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 30m after the deadline."
+            ),
+            (
+                "Dependent Checked In", "default", "bell",
+                "Bea has checked in again, at 2026-03-02 10:00 UTC, after missing the check-in due 2026-03-02 09:00 UTC."
+            ),
         ]
         for (index, (request, want)) in zip(requests, expected).enumerated() {
             #expect(request.method == "POST", "#\(index)")
@@ -243,20 +275,25 @@ struct DeliveryTests {
     @Test(.enabled(if: hasCurl, DeliveryTools.missing("curl or python3")))
     func aWebhookGetsTheNotificationAsJSON() throws {
         let recorder = try HTTPRecorder()
-        let hook = recorder.url("/hook"), own = recorder.url("/bea-own")
+        let hook = recorder.url("/hook")
+        let own = recorder.url("/bea-own")
         let h = Self.bea(samChannels: [hook])
         let env = ["PATH": Self.path()]
         #expect(h.run("bea", ["notify", "prefs", "--channel", own, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         let (bea, sam) = Self.member(h, "bea")
         try #require(!bea.isEmpty && !sam.isEmpty)
 
-        let raised = h.run("bea", ["alert", "activate", "--yes", "--message", "Fell \"near\" the bridge (C:\\mill) ✓", "--json"], now: "2026-03-01T10:00:00Z", environment: env)
+        let raised = h.run(
+            "bea", ["alert", "activate", "--yes", "--message", "Fell \"near\" the bridge (C:\\mill) ✓", "--json"],
+            now: "2026-03-01T10:00:00Z", environment: env)
         #expect(raised.code == 5, "\(raised.stderr)")
         let sent = Self.delivered(jsonObject(raised.stdout)["delivery"] as? [String: Any] ?? [:])
         let samID = try #require(sent.first { $0.channel == hook }?.id)
         let ownID = try #require(sent.first { $0.channel == own }?.id)
         let feed = notifications(h.run("bea", ["notify", "list", "--all", "--json"], now: "2026-03-01T10:00:00Z"))
-        #expect(feed.first { $0["title"] as? String == "Emergency Alert Activated" }?["id"] as? String == ownID, "Bea's own id, as her feed shows it")
+        #expect(
+            feed.first { $0["title"] as? String == "Emergency Alert Activated" }?["id"] as? String == ownID,
+            "Bea's own id, as her feed shows it")
 
         let requests = recorder.waitForRequests(2)
         try #require(requests.count == 2)
@@ -274,7 +311,10 @@ struct DeliveryTests {
         #expect(samJSON["id"] as? String == samID)
         #expect(samJSON["type"] as? String == "receive_dependent_manual_alert_active")
         #expect(samJSON["title"] as? String == "Dependent Emergency Alert")
-        #expect(samJSON["message"] as? String == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell \"near\" the bridge (C:\\mill) ✓”.")
+        #expect(
+            samJSON["message"] as? String
+                == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell \"near\" the bridge (C:\\mill) ✓”."
+        )
         #expect(samJSON["at"] as? String == "2026-03-01T10:00:00Z")
         #expect(samJSON["subject"] as? String == bea)
         #expect(samJSON["recipient"] as? [String: String] == ["owner": bea, "external": sam])
@@ -291,10 +331,16 @@ struct DeliveryTests {
         // The missed check-in: "at" is the deadline, in RFC 3339 UTC.
         let late = h.run("bea", ["notify", "deliver", "--json"], now: "2026-03-02T12:00:00Z", environment: env)
         #expect(late.code == 0, "\(late.stderr)")
-        let missed = try #require(recorder.waitForRequests(4).first { $0.path == "/hook" && $0.json?["type"] as? String == "receive_non_responsive_dependent_alert" })
+        let missed = try #require(
+            recorder.waitForRequests(4).first {
+                $0.path == "/hook" && $0.json?["type"] as? String == "receive_non_responsive_dependent_alert"
+            })
         #expect(missed.json?["at"] as? String == "2026-03-02T09:00:00Z")
         #expect(missed.json?["title"] as? String == "Dependent Non-Responsive")
-        #expect(Self.delivered(jsonObject(late.stdout)).contains { $0.id == missed.json?["id"] as? String && $0.channel == hook })
+        #expect(
+            Self.delivered(jsonObject(late.stdout)).contains {
+                $0.id == missed.json?["id"] as? String && $0.channel == hook
+            })
     }
 
     // MARK: - 4. Apprise
@@ -306,9 +352,14 @@ struct DeliveryTests {
         let h = Self.bea(samChannels: ["apprise:" + target])
         let env = ["PATH": Self.path()]
 
-        let raised = h.run("bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge", "--json"], now: "2026-03-01T10:00:00Z", environment: env)
+        let raised = h.run(
+            "bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge", "--json"],
+            now: "2026-03-01T10:00:00Z", environment: env)
         #expect(raised.code == 5, "\(raised.stderr)")
-        #expect(Self.delivered(jsonObject(raised.stdout)["delivery"] as? [String: Any] ?? [:]).map(\.channel) == ["apprise:" + target])
+        #expect(
+            Self.delivered(jsonObject(raised.stdout)["delivery"] as? [String: Any] ?? [:]).map(\.channel) == [
+                "apprise:" + target
+            ])
         let ended = h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z", environment: env)
         #expect(ended.code == 0, "\(ended.stderr)")
 
@@ -317,7 +368,9 @@ struct DeliveryTests {
         #expect(requests.allSatisfy { $0.method == "POST" && $0.path == "/apprise" })
         let alert = try #require(requests[0].json, "not JSON: \(requests[0].bodyText)")
         #expect(alert["title"] as? String == "Dependent Emergency Alert")
-        #expect(alert["message"] as? String == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.")
+        #expect(
+            alert["message"] as? String
+                == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.")
         #expect(alert["type"] as? String == "failure")
         let resolved = try #require(requests[1].json, "not JSON: \(requests[1].bodyText)")
         #expect(resolved["title"] as? String == "Dependent Alert Resolved")
@@ -333,14 +386,18 @@ struct DeliveryTests {
     @Test(.enabled(if: hasCurl, DeliveryTools.missing("curl or python3")))
     func aFailingWebhookIsReportedRetriedAfterTheBackoffAndDeliveredOnceFixed() throws {
         let recorder = try HTTPRecorder()
-        let broken = recorder.url("/status/500"), fixed = recorder.url("/hook")
+        let broken = recorder.url("/status/500")
+        let fixed = recorder.url("/hook")
         let h = Self.bea(samChannels: [broken])
         let env = ["PATH": Self.path()]
 
         let first = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: env)
         #expect(first.code == 75)
         #expect(first.stdout == "")
-        #expect(first.stderr.contains("delivery of \"Dependent Non-Responsive\" through \(broken) failed: curl exited with status 22: curl: (22) "), "\(first.stderr)")
+        #expect(
+            first.stderr.contains(
+                "delivery of \"Dependent Non-Responsive\" through \(broken) failed: curl exited with status 22: curl: (22) "
+            ), "\(first.stderr)")
         #expect(first.stderr.contains("500"))
         #expect(first.stderr.hasSuffix("It will be retried.\n"))
         #expect(recorder.waitForRequests(1).count == 1)
@@ -362,7 +419,9 @@ struct DeliveryTests {
         #expect(recorder.waitForRequests(2).count == 2)
 
         // Sam's address is fixed: what was pending goes out, once, and cron hears nothing.
-        #expect(h.run("bea", ["contacts", "edit", "Sam", "--notify", fixed, "--quiet"], now: "2026-03-02T09:07:00Z").code == 0)
+        #expect(
+            h.run("bea", ["contacts", "edit", "Sam", "--notify", fixed, "--quiet"], now: "2026-03-02T09:07:00Z").code
+                == 0)
         let third = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:07:00Z", environment: env)
         #expect(third.code == 0, "\(third.stderr)")
         #expect(third.stdout == "" && third.stderr == "")
@@ -371,7 +430,8 @@ struct DeliveryTests {
         }
         let requests = recorder.waitForRequests(3)
         #expect(requests.map(\.path) == ["/status/500", "/status/500", "/hook"])
-        #expect(requests.allSatisfy { $0.header("X-LifeSignal-Id") == id && id != nil }, "the same notification each time")
+        #expect(
+            requests.allSatisfy { $0.header("X-LifeSignal-Id") == id && id != nil }, "the same notification each time")
     }
 
     /// The same URL failing once (503) and then working: the retry after the backoff delivers.
@@ -410,7 +470,9 @@ struct DeliveryTests {
         #expect(first.code == 75)
         #expect(first.stdout == "")
         #expect(
-            first.stderr.hasPrefix("lifesignal: delivery of \"Dependent Non-Responsive\" through mailto:reject-sam@example.org failed: sendmail exited with status 65"),
+            first.stderr.hasPrefix(
+                "lifesignal: delivery of \"Dependent Non-Responsive\" through mailto:reject-sam@example.org failed: sendmail exited with status 65"
+            ),
             "\(first.stderr)")
         #expect(first.stderr.contains("550 5.1.1"), "the server's reason reaches cron's mail: \(first.stderr)")
         #expect(server.messages().isEmpty)
@@ -437,9 +499,13 @@ struct DeliveryTests {
                 == "lifesignal: delivery of \"Dependent Non-Responsive\" through mailto:sam@example.org failed: sendmail is not installed or not on PATH (\(empty)); install msmtp-mta or another sendmail. It will be retried.\n"
         )
         // An alert says the same at once.
-        let alert = h.run("bea", ["alert", "activate", "--yes"], now: "2026-03-02T10:00:00Z", environment: ["PATH": empty])
+        let alert = h.run(
+            "bea", ["alert", "activate", "--yes"], now: "2026-03-02T10:00:00Z", environment: ["PATH": empty])
         #expect(alert.code == 5)
-        #expect(alert.stderr.contains("could not deliver \"Dependent Emergency Alert\" through mailto:sam@example.org: sendmail is not installed or not on PATH"))
+        #expect(
+            alert.stderr.contains(
+                "could not deliver \"Dependent Emergency Alert\" through mailto:sam@example.org: sendmail is not installed or not on PATH"
+            ))
         #expect(alert.stderr.contains("install msmtp-mta or another sendmail"))
     }
 
@@ -453,7 +519,8 @@ struct DeliveryTests {
         let slow = recorder.url("/slow")
         let h = Self.bea(samChannels: [slow])
         var env = [
-            "LIFESIGNAL_HOME": h.root.path + "/bea", "LIFESIGNAL_NOW": "2026-03-02T09:05:00Z", "TZ": "UTC", "COLUMNS": "80",
+            "LIFESIGNAL_HOME": h.root.path + "/bea", "LIFESIGNAL_NOW": "2026-03-02T09:05:00Z", "TZ": "UTC",
+            "COLUMNS": "80",
             "PATH": Self.path(), "HOME": h.root.path + "/bea",
         ]
         let deliver = try SpawnedRun(["notify", "deliver"], environment: env)
@@ -475,7 +542,8 @@ struct DeliveryTests {
         #expect(result.code == 75)
         #expect(result.seconds >= 9.5 && result.seconds < 13, "deliver took \(result.seconds)s")
         #expect(
-            result.stderr == "lifesignal: delivery of \"Dependent Non-Responsive\" through \(slow) failed: curl did not finish within 10s and was stopped. It will be retried.\n",
+            result.stderr
+                == "lifesignal: delivery of \"Dependent Non-Responsive\" through \(slow) failed: curl did not finish within 10s and was stopped. It will be retried.\n",
             "\(result.stderr)")
 
         // Both writes are in the store: the check-in (not overwritten by deliver's second
@@ -488,13 +556,16 @@ struct DeliveryTests {
         // made due fails at once instead of hanging on the slow path for another 10 s.)
         let noCurl = h.root.path + "/empty-bin"
         try FileManager.default.createDirectory(atPath: noCurl, withIntermediateDirectories: true)
-        let pending = h.run("bea", ["notify", "deliver", "--json"], now: "2026-03-02T09:05:30Z", environment: ["PATH": noCurl])
+        let pending = h.run(
+            "bea", ["notify", "deliver", "--json"], now: "2026-03-02T09:05:30Z", environment: ["PATH": noCurl])
         #expect(pending.code == 75)
         let waiting = (jsonObject(pending.stdout)["waiting"] as? [[String: Any]])?.first
         #expect(waiting?["title"] as? String == "Dependent Non-Responsive")
         #expect(waiting?["channel"] as? String == slow)
         #expect(waiting?["nextAttempt"] as? String == "2026-03-02T09:06:00Z")
-        #expect(waiting?["error"] as? String == "curl did not finish within 10s and was stopped", "nothing cut short appended")
+        #expect(
+            waiting?["error"] as? String == "curl did not finish within 10s and was stopped",
+            "nothing cut short appended")
         #expect(recorder.requests().count == 1)
     }
 
@@ -505,7 +576,9 @@ struct DeliveryTests {
         let server = try SMTPServer()
         let shim = try SendmailShim(server: server)
         let recorder = try HTTPRecorder()
-        let ntfy = "ntfy:" + recorder.url("/topic"), hook = recorder.url("/hook"), apprise = "apprise:json://127.0.0.1:\(recorder.port)/apprise"
+        let ntfy = "ntfy:" + recorder.url("/topic")
+        let hook = recorder.url("/hook")
+        let apprise = "apprise:json://127.0.0.1:\(recorder.port)/apprise"
         let h = Self.bea(samChannels: [ntfy, hook, apprise], samEmail: "sam@example.org")
         let env = ["PATH": Self.path(first: shim.binDirectory)]
         var ids: Set<String> = []
@@ -515,11 +588,19 @@ struct DeliveryTests {
             #expect(run.code == 0, "\(now): \(run.stderr)", sourceLocation: sourceLocation)
             for (id, _) in Self.delivered(jsonObject(run.stdout, sourceLocation: sourceLocation)) { ids.insert(id) }
         }
-        #expect(h.run("bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge"], now: "2026-03-01T10:00:00Z", environment: env).code == 5)
+        #expect(
+            h.run(
+                "bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge"], now: "2026-03-01T10:00:00Z",
+                environment: env
+            ).code == 5)
         deliver("2026-03-01T10:00:00Z")
         deliver("2026-03-01T10:05:00Z")
-        #expect(h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z", environment: env).code == 0)
-        for now in ["2026-03-01T10:30:00Z", "2026-03-01T11:00:00Z", "2026-03-02T08:45:00Z", "2026-03-02T09:20:00Z", "2026-03-02T09:25:00Z"] {
+        #expect(
+            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z", environment: env).code == 0)
+        for now in [
+            "2026-03-01T10:30:00Z", "2026-03-01T11:00:00Z", "2026-03-02T08:45:00Z", "2026-03-02T09:20:00Z",
+            "2026-03-02T09:25:00Z",
+        ] {
             deliver(now)
         }
         #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
@@ -542,7 +623,11 @@ struct DeliveryTests {
             #expect(Set(perID) == Set(mailIDs), "\(path): the same notifications as the mail")
         }
         let appriseTitles = requests.filter { $0.path == "/apprise" }.compactMap { $0.json?["title"] as? String }
-        #expect(appriseTitles.sorted() == ["Dependent Alert Resolved", "Dependent Checked In", "Dependent Emergency Alert", "Dependent Non-Responsive"])
+        #expect(
+            appriseTitles.sorted() == [
+                "Dependent Alert Resolved", "Dependent Checked In", "Dependent Emergency Alert",
+                "Dependent Non-Responsive",
+            ])
         // notify deliver reported exactly what arrived (the alert and its end were sent by the
         // alert commands themselves, so cron's runs report only the later two).
         #expect(ids.count == 2 && ids.isSubset(of: Set(mailIDs)))

@@ -9,7 +9,10 @@ import Testing
         let run = home.shell("checkin > /dev/full")
         #expect(run.code == 74)
         // The first check-in also announces the new profile; the error follows it.
-        #expect(run.stderr.contains("\nlifesignal: error: cannot write to standard output: No space left on device. Anything the command recorded was kept;"))
+        #expect(
+            run.stderr.contains(
+                "\nlifesignal: error: cannot write to standard output: No space left on device. Anything the command recorded was kept;"
+            ))
         let history = jsonObject(home.run(["checkin", "history", "--json"]).stdout)
         #expect(history["total"] as? Int == 1, "the check-in was recorded before the output failed")
     }
@@ -22,7 +25,9 @@ import Testing
             let run = home.run(command, environment: ["LIFESIGNAL_HOME": file + "/data"])
             #expect(run.code == 73, "\(command): \(run.stderr)")
             #expect(run.stderr.contains(file + "/data"), "\(command): \(run.stderr)")
-            #expect(!run.stderr.contains("repair the file by hand"), "\(command) gives advice about a file that does not exist")
+            #expect(
+                !run.stderr.contains("repair the file by hand"),
+                "\(command) gives advice about a file that does not exist")
         }
     }
 
@@ -51,7 +56,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: home.path + "/lock", withIntermediateDirectories: true)
         let run = home.run(["checkin"])
         #expect(run.code == 65)
-        #expect(run.stderr.hasPrefix("lifesignal: error: cannot read \(home.path)/lock: Is a directory; it must be a plain file"))
+        #expect(
+            run.stderr.hasPrefix(
+                "lifesignal: error: cannot read \(home.path)/lock: Is a directory; it must be a plain file"))
         #expect(run.stderr.contains("move it aside"))
     }
 }

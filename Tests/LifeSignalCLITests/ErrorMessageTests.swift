@@ -9,22 +9,38 @@ import Testing
 
     @discardableResult
     func run(_ person: String, _ arguments: [String]) -> Run {
-        lifesignal(arguments, environment: ["LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "TZ": "UTC", "PATH": "/usr/bin:/bin"])
+        lifesignal(
+            arguments,
+            environment: [
+                "LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "TZ": "UTC",
+                "PATH": "/usr/bin:/bin",
+            ])
     }
 
-    func code(_ person: String) -> String { run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+    func code(_ person: String) -> String {
+        run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     @Test func joiningAsASecondDevice() {
         #expect(run("ana", ["init", "--name", "Ana", "--circle", circle]).code == 0)
         let noCircle = run("server", ["init", "--member", code("ana")])
         #expect(noCircle.code == 64)
-        #expect(noCircle.stderr.hasPrefix("lifesignal: error: --member needs --circle: give the circle folder the member's first device uses.\n"))
+        #expect(
+            noCircle.stderr.hasPrefix(
+                "lifesignal: error: --member needs --circle: give the circle folder the member's first device uses.\n"))
         let withName = run("server", ["init", "--circle", circle, "--member", code("ana"), "--name", "Other"])
         #expect(withName.code == 64)
-        #expect(withName.stderr.hasPrefix("lifesignal: error: --member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.\n"))
-        let unknown = run("server", ["init", "--circle", circle, "--member", "lifesignal://00000000-0000-4000-8000-000000000000"])
+        #expect(
+            withName.stderr.hasPrefix(
+                "lifesignal: error: --member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.\n"
+            ))
+        let unknown = run(
+            "server", ["init", "--circle", circle, "--member", "lifesignal://00000000-0000-4000-8000-000000000000"])
         #expect(unknown.code == 65)
-        #expect(unknown.stderr == "lifesignal: error: No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced.\n")
+        #expect(
+            unknown.stderr
+                == "lifesignal: error: No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced.\n"
+        )
         #expect(run("server", ["init", "--circle", circle, "--member", code("ana")]).code == 0)
         let again = run("server", ["init", "--circle", circle, "--member", code("ana")])
         #expect(again.code == 65)
@@ -33,20 +49,32 @@ import Testing
     }
 
     @Test func memberAndExternalOptionsDoNotMix() {
-        for name in ["Ana", "Bea"] { #expect(run(name.lowercased(), ["init", "--name", name, "--circle", circle]).code == 0) }
+        for name in ["Ana", "Bea"] {
+            #expect(run(name.lowercased(), ["init", "--name", name, "--circle", circle]).code == 0)
+        }
         let withAddress = run("ana", ["contacts", "add", code("bea"), "--dependent", "--email", "bea@example.org"])
         #expect(withAddress.code == 64)
-        #expect(withAddress.stderr.hasPrefix("lifesignal: error: --notify, --email and --phone are for external contacts; a member is reached through their own lifesignal.\n"))
+        #expect(
+            withAddress.stderr.hasPrefix(
+                "lifesignal: error: --notify, --email and --phone are for external contacts; a member is reached through their own lifesignal.\n"
+            ))
         #expect(run("ana", ["contacts", "add", code("bea"), "--dependent"]).code == 0)
         let rename = run("ana", ["contacts", "edit", "Bea", "--name", "Beatrice"])
         #expect(rename.code == 64)
-        #expect(rename.stderr.hasPrefix("lifesignal: error: --name is for external contacts; Bea names themselves in their own lifesignal.\n"))
+        #expect(
+            rename.stderr.hasPrefix(
+                "lifesignal: error: --name is for external contacts; Bea names themselves in their own lifesignal.\n"))
         let address = run("ana", ["contacts", "edit", "Bea", "--notify", "desktop:"])
         #expect(address.code == 64)
-        #expect(address.stderr.hasPrefix("lifesignal: error: --notify, --email and --phone are for external contacts; Bea is a member of your circle.\n"))
+        #expect(
+            address.stderr.hasPrefix(
+                "lifesignal: error: --notify, --email and --phone are for external contacts; Bea is a member of your circle.\n"
+            ))
         let both = run("ana", ["contacts", "edit", "Bea", "--dependent", "--no-dependent"])
         #expect(both.code == 64)
-        #expect(both.stderr.hasPrefix("lifesignal: error: --dependent and --no-dependent contradict each other; give one.\n"))
+        #expect(
+            both.stderr.hasPrefix(
+                "lifesignal: error: --dependent and --no-dependent contradict each other; give one.\n"))
     }
 
     @Test func externalNamesAreCheckedAndUnique() {
@@ -54,17 +82,26 @@ import Testing
         #expect(run("ana", ["contacts", "add", "Sam", "--responder", "--email", "sam@example.org"]).code == 0)
         let duplicate = run("ana", ["contacts", "add", "sam", "--responder", "--email", "other@example.org"])
         #expect(duplicate.code == 65)
-        #expect(duplicate.stderr == "lifesignal: error: You already have a contact named sam; choose another name or edit that one with 'lifesignal contacts edit'.\n")
+        #expect(
+            duplicate.stderr
+                == "lifesignal: error: You already have a contact named sam; choose another name or edit that one with 'lifesignal contacts edit'.\n"
+        )
         let control = run("ana", ["contacts", "add", "Sam\tLee\u{7}", "--responder", "--email", "x@example.org"])
         #expect(control.code == 64)
-        #expect(control.stderr.hasPrefix("lifesignal: error: The value for '<code-or-name>' is invalid: the name contains a control character such as a newline.\n"))
+        #expect(
+            control.stderr.hasPrefix(
+                "lifesignal: error: The value for '<code-or-name>' is invalid: the name contains a control character such as a newline.\n"
+            ))
     }
 
     @Test func pingRespondNeedsOneTarget() {
         #expect(run("ana", ["init", "--name", "Ana"]).code == 0)
         let none = run("ana", ["ping", "respond"])
         #expect(none.code == 64)
-        #expect(none.stderr.hasPrefix("lifesignal: error: Say which ping to answer (its id or the responder's name), or answer all with --all.\n"))
+        #expect(
+            none.stderr.hasPrefix(
+                "lifesignal: error: Say which ping to answer (its id or the responder's name), or answer all with --all.\n"
+            ))
         let both = run("ana", ["ping", "respond", "Bea", "--all"])
         #expect(both.code == 64)
         #expect(both.stderr.hasPrefix("lifesignal: error: Give either a ping or --all, not both.\n"))

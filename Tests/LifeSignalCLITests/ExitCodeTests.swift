@@ -18,7 +18,8 @@ final class LockHolder {
         do { try process.run() } catch { return nil }
         // Wait until the lock is really held: `flock -n` fails (exit 1) while it is.
         for _ in 0..<200 {
-            let probe = lifesignal(["-n", lockPath, "true"], environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/bin/flock")
+            let probe = lifesignal(
+                ["-n", lockPath, "true"], environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/bin/flock")
             if probe.code == 1 { return }
             usleep(20_000)
         }
@@ -113,7 +114,10 @@ final class LockHolder {
 
     @Test func noProfileFromEveryReadingCommand() {
         let home = TempHome()
-        for arguments in [["status"], ["checkin", "status"], ["checkin", "history"], ["checkin", "interval"], ["checkin", "reminder"]] {
+        for arguments in [
+            ["status"], ["checkin", "status"], ["checkin", "history"], ["checkin", "interval"],
+            ["checkin", "reminder"],
+        ] {
             let run = home.run(arguments)
             #expect(run.code == 66, "\(arguments)")
             #expect(run.stdout == "")
@@ -129,13 +133,17 @@ final class LockHolder {
         #expect(run.code == 73)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("lifesignal: error: cannot create \(home.path)/file"))
-        #expect(run.stderr.hasSuffix("; check that the parent directory exists and is writable, or choose another place with --home\n"))
+        #expect(
+            run.stderr.hasSuffix(
+                "; check that the parent directory exists and is writable, or choose another place with --home\n"))
     }
 
     @Test func ioErrorWhenStdoutIsFull() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
-        for (arguments, code) in [("status", 74), ("--version", 74), ("help exit-codes", 74), ("status --quiet", 0)] as [(String, Int32)] {
+        for (arguments, code) in [("status", 74), ("--version", 74), ("help exit-codes", 74), ("status --quiet", 0)]
+            as [(String, Int32)]
+        {
             let run = home.shell("\(arguments) > /dev/full")
             #expect(run.code == code, "\(arguments)")
             if code == 74 {
@@ -155,7 +163,9 @@ final class LockHolder {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
         let holder = try #require(LockHolder(home.path + "/lock", seconds: 3))
-        let run = home.run(["checkin", "--note", "blocked"], now: "2026-03-01T10:00:00Z", environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"])
+        let run = home.run(
+            ["checkin", "--note", "blocked"], now: "2026-03-01T10:00:00Z", environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"]
+        )
         #expect(run.code == 75)
         #expect(run.stdout == "")
         let lock = home.path + "/lock"
@@ -168,18 +178,39 @@ final class LockHolder {
         holder.wait()
         // Nothing was recorded; once the lock is free, the retry works.
         #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00  now\n")
-        #expect(home.run(["checkin", "--quiet"], now: "2026-03-01T10:00:00Z", environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"]).code == 0)
+        #expect(
+            home.run(
+                ["checkin", "--quiet"], now: "2026-03-01T10:00:00Z", environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"]
+            ).code == 0)
     }
 
     @Test func configurationErrors() {
         let home = TempHome()
         let cases: [([String: String], String)] = [
-            (["LIFESIGNAL_HOME": "relative/dir"], "LIFESIGNAL_HOME must be an absolute path, but it is \"relative/dir\"; set it to a path starting with /"),
-            (["LIFESIGNAL_NOW": "2026-02-30T09:00:00Z"], "LIFESIGNAL_NOW is not an RFC 3339 time: \"2026-02-30T09:00:00Z\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"),
-            (["LIFESIGNAL_NOW": "tomorrow"], "LIFESIGNAL_NOW is not an RFC 3339 time: \"tomorrow\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"),
-            (["LIFESIGNAL_LOCK_TIMEOUT": "abc"], "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"abc\""),
-            (["LIFESIGNAL_LOCK_TIMEOUT": "3601"], "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"3601\""),
-            (["LIFESIGNAL_LOCK_TIMEOUT": "-1"], "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"-1\""),
+            (
+                ["LIFESIGNAL_HOME": "relative/dir"],
+                "LIFESIGNAL_HOME must be an absolute path, but it is \"relative/dir\"; set it to a path starting with /"
+            ),
+            (
+                ["LIFESIGNAL_NOW": "2026-02-30T09:00:00Z"],
+                "LIFESIGNAL_NOW is not an RFC 3339 time: \"2026-02-30T09:00:00Z\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"
+            ),
+            (
+                ["LIFESIGNAL_NOW": "tomorrow"],
+                "LIFESIGNAL_NOW is not an RFC 3339 time: \"tomorrow\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"
+            ),
+            (
+                ["LIFESIGNAL_LOCK_TIMEOUT": "abc"],
+                "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"abc\""
+            ),
+            (
+                ["LIFESIGNAL_LOCK_TIMEOUT": "3601"],
+                "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"3601\""
+            ),
+            (
+                ["LIFESIGNAL_LOCK_TIMEOUT": "-1"],
+                "LIFESIGNAL_LOCK_TIMEOUT must be a whole number of seconds from 0 to 3600, but it is \"-1\""
+            ),
         ]
         for (environment, message) in cases {
             for arguments in [["status"], ["checkin"]] {
@@ -193,7 +224,9 @@ final class LockHolder {
         // Boundaries that are fine.
         #expect(home.run(["checkin", "--quiet"], environment: ["LIFESIGNAL_LOCK_TIMEOUT": "0"]).code == 0)
         // An empty LIFESIGNAL_NOW means the clock, not an error.
-        #expect(home.run(["checkin", "--quiet"], environment: ["LIFESIGNAL_LOCK_TIMEOUT": "3600", "LIFESIGNAL_NOW": ""]).code == 0)
+        #expect(
+            home.run(["checkin", "--quiet"], environment: ["LIFESIGNAL_LOCK_TIMEOUT": "3600", "LIFESIGNAL_NOW": ""])
+                .code == 0)
     }
 }
 
@@ -201,7 +234,11 @@ extension TempHome {
     /// Runs `lifesignal <arguments>` through `/bin/sh -c`, for redirections such as
     /// `> /dev/full`; `arguments` is shell text after the binary's path.
     func shell(_ arguments: String) -> Run {
-        let environment = ["LIFESIGNAL_HOME": path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": path, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z"]
-        return lifesignal(["-c", "exec \"$0\" \(arguments)", Binary.path], environment: environment, executable: "/bin/sh")
+        let environment = [
+            "LIFESIGNAL_HOME": path, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": path,
+            "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z",
+        ]
+        return lifesignal(
+            ["-c", "exec \"$0\" \(arguments)", Binary.path], environment: environment, executable: "/bin/sh")
     }
 }

@@ -25,7 +25,9 @@ enum Golden {
             return
         }
         guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden file \(url.path); create it with LIFESIGNAL_UPDATE_GOLDEN=1 swift test", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden file \(url.path); create it with LIFESIGNAL_UPDATE_GOLDEN=1 swift test",
+                sourceLocation: sourceLocation)
             return
         }
         guard expected != actual else { return }
@@ -67,7 +69,11 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
         // A guard on the generated list itself: the commands of the first release are in it
         // (new ones join it, and then need a golden file).
         let names = Set(Self.paths.map { $0.joined(separator: " ") })
-        #expect(names.isSuperset(of: ["", "init", "checkin", "checkin status", "checkin history", "checkin interval", "checkin reminder", "status"]))
+        #expect(
+            names.isSuperset(of: [
+                "", "init", "checkin", "checkin status", "checkin history", "checkin interval", "checkin reminder",
+                "status",
+            ]))
     }
 
     @Test(arguments: paths)
@@ -114,7 +120,9 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
     @Test func exitCodeTopicListsEveryCode() {
         let text = TempHome().run(["help", "exit-codes"]).stdout
         for code in ExitCode.allCases {
-            #expect(text.contains("\n  \(code.rawValue)" + String(repeating: " ", count: 24 - String(code.rawValue).count)), "\(code)")
+            #expect(
+                text.contains("\n  \(code.rawValue)" + String(repeating: " ", count: 24 - String(code.rawValue).count)),
+                "\(code)")
         }
     }
 
@@ -139,13 +147,17 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
         let run = TempHome().run(["help", "chekin"])
         #expect(run.code == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr == usageError("No help for 'chekin': unknown command. Did you mean 'checkin'?", usage: "lifesignal <subcommand>"))
+        #expect(
+            run.stderr
+                == usageError(
+                    "No help for 'chekin': unknown command. Did you mean 'checkin'?", usage: "lifesignal <subcommand>"))
         let sub = TempHome().run(["help", "checkin", "histroy"])
         #expect(sub.code == 64)
         #expect(
             sub.stderr
                 == usageError(
-                    "No help for 'checkin histroy': unknown command. Did you mean 'history'?", usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    "No help for 'checkin histroy': unknown command. Did you mean 'history'?",
+                    usage: "lifesignal checkin [--note <text>] [<subcommand>]",
                     command: "lifesignal checkin"))
         #expect(TempHome().run(["help", "exit-code"]).stderr.contains("Did you mean 'exit-codes'?"))
     }
@@ -153,9 +165,14 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
     @Test func wrapsToCOLUMNS() {
         let home = TempHome()
         let wide = home.run(["-h"], environment: ["COLUMNS": "120"]).stdout
-        #expect(wide.hasPrefix("OVERVIEW: A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch\n"))
+        #expect(
+            wide.hasPrefix(
+                "OVERVIEW: A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch\n"
+            ))
         #expect(wide.split(separator: "\n").allSatisfy { $0.count <= 120 })
-        #expect(wide.contains("\n  --json                  Print the result as JSON on stdout; errors as JSON on stderr.\n"))
+        #expect(
+            wide.contains("\n  --json                  Print the result as JSON on stdout; errors as JSON on stderr.\n")
+        )
         let narrow = home.run(["-h"]).stdout
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 80 })
         // Nonsense widths fall back to 80.

@@ -13,14 +13,16 @@ private func isUTC(_ value: Any?) -> Bool {
 /// A lifesignal id: a lowercase UUID.
 private func isID(_ value: Any?) -> Bool {
     guard let text = value as? String else { return false }
-    return text.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"#, options: .regularExpression) != nil
+    return text.range(
+        of: #"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"#, options: .regularExpression) != nil
 }
 
 private func keys(_ object: Any?) -> Set<String> { Set((object as? [String: Any])?.keys.map { $0 } ?? []) }
 private func isNull(_ value: Any?) -> Bool { value is NSNull }
 
 private let checkInKeys: Set<String> = [
-    "state", "lastCheckIn", "deadline", "secondsLeft", "reminderAt", "intervalSeconds", "reminderSeconds", "clockBehind",
+    "state", "lastCheckIn", "deadline", "secondsLeft", "reminderAt", "intervalSeconds", "reminderSeconds",
+    "clockBehind",
 ]
 
 @Suite struct JSONOutputTests {
@@ -30,7 +32,10 @@ private let checkInKeys: Set<String> = [
         #expect(run.code == 0)
         #expect(run.stderr == "")
         let json = jsonObject(run.stdout)
-        #expect(keys(json) == ["created", "member", "device", "dataDirectory", "circle", "intervalSeconds", "reminderSeconds"])
+        #expect(
+            keys(json) == [
+                "created", "member", "device", "dataDirectory", "circle", "intervalSeconds", "reminderSeconds",
+            ])
         #expect(json["created"] as? Bool == true)
         let member = json["member"] as? [String: Any]
         #expect(keys(member) == ["id", "name"])
@@ -160,11 +165,13 @@ private let checkInKeys: Set<String> = [
         #expect(i["intervalSeconds"] as? Int == 28_800)
         #expect(i["deadline"] as? String == "2026-03-01T17:00:00Z")
         #expect(i["secondsLeft"] as? Int == 25_200)
-        let overdue = jsonObject(home.run(["checkin", "interval", "45m", "--json"], now: "2026-03-01T10:00:00Z").stdout)
+        let overdue = jsonObject(
+            home.run(["checkin", "interval", "45m", "--json"], now: "2026-03-01T10:00:00Z").stdout)
         #expect(overdue["state"] as? String == "overdue")
         #expect(overdue["secondsLeft"] as? Int == -900)
 
-        let reminder = jsonObject(home.run(["checkin", "reminder", "10m", "--json"], now: "2026-03-01T09:00:00Z").stdout)
+        let reminder = jsonObject(
+            home.run(["checkin", "reminder", "10m", "--json"], now: "2026-03-01T09:00:00Z").stdout)
         #expect(reminder["reminderSeconds"] as? Int == 600)
         #expect(reminder["reminderAt"] as? String == "2026-03-01T09:35:00Z")
         let off = jsonObject(home.run(["checkin", "reminder", "off", "--json"]).stdout)
@@ -180,7 +187,11 @@ private let checkInKeys: Set<String> = [
         #expect(run.code == 0)
         #expect(run.stderr == "")
         let json = jsonObject(run.stdout)
-        #expect(keys(json) == ["now", "member", "dataDirectory", "circle", "checkIn", "alert", "unreadNotifications", "pingsToAnswer", "needsAttention"])
+        #expect(
+            keys(json) == [
+                "now", "member", "dataDirectory", "circle", "checkIn", "alert", "unreadNotifications", "pingsToAnswer",
+                "needsAttention",
+            ])
         #expect(json["pingsToAnswer"] as? [Any] != nil)
         #expect(json["needsAttention"] as? [Any] != nil)
         #expect(json["now"] as? String == "2026-03-01T11:00:00Z")
@@ -223,23 +234,32 @@ private let checkInKeys: Set<String> = [
 
     @Test func errorsAsJSONOnStderr() {
         let home = TempHome()
-        expectJSONError(home.run(["--json", "chekin"]), code: 64, message: "Unknown command 'chekin'. Did you mean 'checkin'?")
-        expectJSONError(home.run(["checkin", "--nte", "x", "--json"]), code: 64, message: "Unknown option '--nte'. Did you mean '--note'?")
+        expectJSONError(
+            home.run(["--json", "chekin"]), code: 64, message: "Unknown command 'chekin'. Did you mean 'checkin'?")
+        expectJSONError(
+            home.run(["checkin", "--nte", "x", "--json"]), code: 64,
+            message: "Unknown option '--nte'. Did you mean '--note'?")
         expectJSONError(
             home.run(["checkin", "interval", "3x", "--json"]), code: 64,
             message: "The value '3x' is invalid for '<duration>': give a duration such as 45m, 8h or 1d12h.")
         expectJSONError(
             home.run(["status", "--json"]), code: 66,
-            message: "no lifesignal profile in \(home.path) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first")
+            message:
+                "no lifesignal profile in \(home.path) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first"
+        )
         home.run(["checkin"])
         expectJSONError(
             home.run(["checkin", "interval", "5m", "--json"]), code: 65,
             message: "an interval of 5m is outside the accepted range 10m–30d; choose e.g. 8h, 16h, 24h or 48h")
         expectJSONError(
             home.run(["status", "--json"], environment: ["LIFESIGNAL_NOW": "soon"]), code: 78,
-            message: "LIFESIGNAL_NOW is not an RFC 3339 time: \"soon\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock")
+            message:
+                "LIFESIGNAL_NOW is not an RFC 3339 time: \"soon\"; use a form such as 2026-01-31T09:00:00Z, or unset it to use the clock"
+        )
         // Even with --quiet, the error is reported.
-        expectJSONError(home.run(["--json", "-q", "chekin"]), code: 64, message: "Unknown command 'chekin'. Did you mean 'checkin'?")
+        expectJSONError(
+            home.run(["--json", "-q", "chekin"]), code: 64, message: "Unknown command 'chekin'. Did you mean 'checkin'?"
+        )
     }
 
     @Test func helpAndVersionStayText() {

@@ -11,7 +11,10 @@ import Testing
     static let forbidden: [(what: String, marker: String)] = [
         ("Foundation", "10Foundation"),
         ("FoundationEssentials", "20FoundationEssentials"),
-        ("the regex engine (_StringProcessing): use Text.swift's includes/firstRange(ofText:)/replacingEvery", "17_StringProcessing"),
+        (
+            "the regex engine (_StringProcessing): use Text.swift's includes/firstRange(ofText:)/replacingEvery",
+            "17_StringProcessing"
+        ),
         ("the regex parser", "12_RegexParser"),
         ("the concurrency runtime (top-level state in main.swift, async code)", "swift_task_"),
         ("libdispatch", "dispatch_"),

@@ -27,12 +27,15 @@ import Testing
         #expect(run.stdout == Self.page)
         let committed = DocTools.committed("man/lifesignal.1")
         #expect(committed != nil, "man/lifesignal.1 is missing: run scripts/generate-docs")
-        #expect(committed == run.stdout, "man/lifesignal.1 differs from the generated page: run scripts/generate-docs and commit the result")
+        #expect(
+            committed == run.stdout,
+            "man/lifesignal.1 differs from the generated page: run scripts/generate-docs and commit the result")
     }
 
     @Test func renderingIsReproducible() {
         #expect(ManPage.render() == Self.page)
-        #expect(Self.page.contains("\n.Dd \(ManPage.date)\n"), "the .Dd date must be the fixed ManPage.date, not today's")
+        #expect(
+            Self.page.contains("\n.Dd \(ManPage.date)\n"), "the .Dd date must be the fixed ManPage.date, not today's")
         #expect(Self.page.hasPrefix(".\\\" Generated"))
     }
 
@@ -56,14 +59,21 @@ import Testing
         for character in run.stdout {
             if character == "\u{8}" { _ = text.popLast() } else { text.append(character) }
         }
-        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SHELL COMPLETION", "SEE ALSO"] {
+        for heading in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS",
+            "EXAMPLES", "SHELL COMPLETION", "SEE ALSO",
+        ] {
             #expect(text.contains("\n\(heading)\n"), "the rendered page has no \(heading) section")
         }
     }
 
     @Test func sectionsComeInMdocOrder() {
         let headings = Self.page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) }
-        #expect(headings == ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SHELL COMPLETION", "SEE ALSO"])
+        #expect(
+            headings == [
+                "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS",
+                "EXAMPLES", "SHELL COMPLETION", "SEE ALSO",
+            ])
         #expect(Self.page.contains(".Dt LIFESIGNAL 1\n"))
         #expect(Self.page.contains(".Nm lifesignal\n"))
     }
@@ -76,14 +86,17 @@ import Testing
                 let subPath = path + [sub.name]
                 let key = subPath.joined(separator: " ")
                 if sub.hidden {
-                    let text = Self.page.split(separator: "\n").filter { !$0.hasPrefix(".\\\"") }.joined(separator: "\n")
-                    #expect(!text.contains(sub.name), "the hidden command '\(key)' is on the page (outside its comments)")
+                    let text = Self.page.split(separator: "\n").filter { !$0.hasPrefix(".\\\"") }.joined(
+                        separator: "\n")
+                    #expect(
+                        !text.contains(sub.name), "the hidden command '\(key)' is on the page (outside its comments)")
                     continue
                 }
                 #expect(synopsis.contains(".Cm \(key)\n"), "SYNOPSIS lacks '\(key)'")
                 // The command's entry: from its `.It Cm` line to the next command's.
                 let lines = commands.split(separator: "\n", omittingEmptySubsequences: false)
-                guard let start = lines.firstIndex(where: { $0 == ".It Cm \(key)" || $0.hasPrefix(".It Cm \(key) ") }) else {
+                guard let start = lines.firstIndex(where: { $0 == ".It Cm \(key)" || $0.hasPrefix(".It Cm \(key) ") })
+                else {
                     Issue.record("COMMANDS has no entry for '\(key)'")
                     continue
                 }
@@ -92,8 +105,12 @@ import Testing
                 #expect(Self.flattened(entry).contains(ManPage.escape(sub.abstract)), "'\(key)' lacks its abstract")
                 for option in sub.options {
                     let head = "Fl -\(option.long)" + (option.valueName.map { " Ar \($0)" } ?? "")
-                    #expect(entry.contains(".It " + (option.short.map { "Fl \($0) , " } ?? "") + head + "\n"), "'\(key)' lacks \(head)")
-                    #expect(synopsis.contains(".Op " + (option.short.map { "Fl \($0) , " } ?? "") + head + "\n"), "SYNOPSIS of '\(key)' lacks \(head)")
+                    #expect(
+                        entry.contains(".It " + (option.short.map { "Fl \($0) , " } ?? "") + head + "\n"),
+                        "'\(key)' lacks \(head)")
+                    #expect(
+                        synopsis.contains(".Op " + (option.short.map { "Fl \($0) , " } ?? "") + head + "\n"),
+                        "SYNOPSIS of '\(key)' lacks \(head)")
                 }
                 for argument in sub.arguments {
                     #expect(entry.contains(".It Ar \(argument.name)\n"), "'\(key)' lacks argument <\(argument.name)>")
@@ -104,15 +121,21 @@ import Testing
         }
         walk(CommandTable.root, [])
         #expect(commands.contains(".It Cm help Op Ar command | topic\n"))
-        for topic in CommandTable.helpTopics { #expect(commands.contains(".It Cm \(topic.name)\n"), "help topic \(topic.name) is missing") }
+        for topic in CommandTable.helpTopics {
+            #expect(commands.contains(".It Cm \(topic.name)\n"), "help topic \(topic.name) is missing")
+        }
     }
 
     @Test func everyGlobalOptionIsDocumented() {
         let section = Self.section("GLOBAL OPTIONS")
         for option in CommandTable.globalOptions {
-            let head = (option.short.map { "Fl \($0) , " } ?? "") + "Fl -\(option.long)" + (option.valueName.map { " Ar \($0)" } ?? "")
+            let head =
+                (option.short.map { "Fl \($0) , " } ?? "") + "Fl -\(option.long)"
+                + (option.valueName.map { " Ar \($0)" } ?? "")
             #expect(section.contains(".It \(head)\n"), "GLOBAL OPTIONS lacks \(head)")
-            #expect(Self.flattened(section).contains(ManPage.escape(option.help)), "GLOBAL OPTIONS lacks the help of --\(option.long)")
+            #expect(
+                Self.flattened(section).contains(ManPage.escape(option.help)),
+                "GLOBAL OPTIONS lacks the help of --\(option.long)")
         }
     }
 
@@ -120,7 +143,9 @@ import Testing
         let section = Self.section("ENVIRONMENT")
         for variable in CommandTable.environment {
             #expect(section.contains(".It Ev \(variable.name)\n"), "ENVIRONMENT lacks \(variable.name)")
-            #expect(Self.flattened(section).contains(ManPage.escape(variable.help)), "ENVIRONMENT lacks the text for \(variable.name)")
+            #expect(
+                Self.flattened(section).contains(ManPage.escape(variable.help)),
+                "ENVIRONMENT lacks the text for \(variable.name)")
         }
     }
 
@@ -128,13 +153,16 @@ import Testing
     func everyExitStatusIsDocumented(code: ExitCode) {
         let section = Self.section("EXIT STATUS")
         #expect(section.contains(".It \(code.rawValue)\n"), "EXIT STATUS lacks \(code.rawValue)")
-        #expect(Self.flattened(section).contains(".It \(code.rawValue) " + ManPage.escape(code.meaning)), "EXIT STATUS lacks the meaning of \(code.rawValue)")
+        #expect(
+            Self.flattened(section).contains(".It \(code.rawValue) " + ManPage.escape(code.meaning)),
+            "EXIT STATUS lacks the meaning of \(code.rawValue)")
     }
 
     @Test func filesNamesTheDataDirectoryAndItsContents() {
         let section = Self.section("FILES")
         for name in [
-            "$XDG_DATA_HOME/lifesignal", "~/.local/share/lifesignal", "~/Library/Application\\ Support/lifesignal", "identity.json", "lock",
+            "$XDG_DATA_HOME/lifesignal", "~/.local/share/lifesignal", "~/Library/Application\\ Support/lifesignal",
+            "identity.json", "lock",
             "circle/members/", "/log.json", ".bak", "/archive/",
         ] {
             #expect(section.contains(name), "FILES does not mention \(name)")
@@ -168,7 +196,10 @@ import Testing
 
     @Test func shellCompletionSaysWhereToInstall() {
         let section = Self.section("SHELL COMPLETION")
-        for place in ["~/.local/share/bash-completion/completions/lifesignal", "_lifesignal", "fpath", "~/.config/fish/completions/lifesignal.fish"] {
+        for place in [
+            "~/.local/share/bash-completion/completions/lifesignal", "_lifesignal", "fpath",
+            "~/.config/fish/completions/lifesignal.fish",
+        ] {
             #expect(section.contains(place), "SHELL COMPLETION does not mention \(place)")
         }
     }

@@ -14,7 +14,8 @@ final class Household {
     @discardableResult
     func run(_ person: String, _ arguments: [String], now: String, environment extra: [String: String] = [:]) -> Run {
         var environment = [
-            "LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": now, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin",
+            "LIFESIGNAL_HOME": "\(root.path)/\(person)", "LIFESIGNAL_NOW": now, "TZ": "UTC", "COLUMNS": "80",
+            "PATH": "/usr/bin:/bin",
             "HOME": "\(root.path)/\(person)",
         ]
         for (key, value) in extra { environment[key] = value }
@@ -30,7 +31,8 @@ final class Household {
     }
 
     func code(_ person: String) -> String {
-        run(person, ["contacts", "code"], now: "2026-03-01T09:00:00Z").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        run(person, ["contacts", "code"], now: "2026-03-01T09:00:00Z").stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// An `exec:` channel that appends "<id> <type>" to `log` (a file in the root folder).
@@ -96,36 +98,59 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(list.code == 0)
         #expect(list.stderr == "")
         let all = notifications(list)
-        #expect(all.map { $0["title"] as? String } == ["System", "Missed Check-in", "Emergency Alert Activated", "Check-in Request Received", "Contact Added"])
+        #expect(
+            all.map { $0["title"] as? String } == [
+                "System", "Missed Check-in", "Emergency Alert Activated", "Check-in Request Received", "Contact Added",
+            ])
         #expect(all.map { $0["category"] as? String } == ["system", "check-ins", "alerts", "pings", "contacts"])
         #expect(
             all.map { $0["type"] as? String } == [
-                "receive_system_notification", "receive_non_responsive_alert", "send_manual_alert_active", "receive_responder_ping", "receive_contact_added",
+                "receive_system_notification", "receive_non_responsive_alert", "send_manual_alert_active",
+                "receive_responder_ping", "receive_contact_added",
             ])
-        #expect(all.map { $0["at"] as? String } == ["2026-03-02T10:06:00Z", "2026-03-02T09:00:00Z", "2026-03-01T11:00:00Z", "2026-03-01T10:00:00Z", "2026-03-01T09:00:00Z"])
+        #expect(
+            all.map { $0["at"] as? String } == [
+                "2026-03-02T10:06:00Z", "2026-03-02T09:00:00Z", "2026-03-01T11:00:00Z", "2026-03-01T10:00:00Z",
+                "2026-03-01T09:00:00Z",
+            ])
         #expect(all.allSatisfy { $0["read"] as? Bool == false })
         #expect(all.allSatisfy { ($0["id"] as? String)?.count == 16 })
         #expect(jsonObject(list.stdout)["unread"] as? Int == 5)
-        #expect(all[1]["message"] as? String == "You missed your scheduled check-in, due 2026-03-02 09:00 UTC. Please confirm your safety when possible: run 'lifesignal checkin'. Noticed 1h after the deadline.")
-        #expect(all[3]["message"] as? String == "Ana has sent you a ping: are you OK? Answer with 'lifesignal ping respond --all'.")
+        #expect(
+            all[1]["message"] as? String
+                == "You missed your scheduled check-in, due 2026-03-02 09:00 UTC. Please confirm your safety when possible: run 'lifesignal checkin'. Noticed 1h after the deadline."
+        )
+        #expect(
+            all[3]["message"] as? String
+                == "Ana has sent you a ping: are you OK? Answer with 'lifesignal ping respond --all'.")
 
-        for (category, title) in [("alerts", "Emergency Alert Activated"), ("pings", "Check-in Request Received"), ("contacts", "Contact Added"), ("check-ins", "Missed Check-in"), ("system", "System")] {
+        for (category, title) in [
+            ("alerts", "Emergency Alert Activated"), ("pings", "Check-in Request Received"),
+            ("contacts", "Contact Added"), ("check-ins", "Missed Check-in"), ("system", "System"),
+        ] {
             let filtered = notifications(h.run("bea", ["notify", "list", "--category", category, "--json"], now: now))
             #expect(filtered.map { $0["title"] as? String } == [title], "\(category)")
         }
         // Human output: a bullet for unread, the id's first 8 characters, local time, title, message.
         let alertID = try #require(all[2]["id"] as? String)
         let human = h.run("bea", ["notify", "list", "--category", "alerts"], now: now)
-        #expect(human.stdout == "● \(alertID.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n             Your emergency alert has been activated. Your responders have been notified.\n")
+        #expect(
+            human.stdout
+                == "● \(alertID.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n             Your emergency alert has been activated. Your responders have been notified.\n"
+        )
         let bad = h.run("bea", ["notify", "list", "--category", "weather"], now: now)
         #expect(bad.code == 64)
-        #expect(bad.stderr.hasPrefix("lifesignal: error: The value 'weather' is invalid for '--category <category>': please provide one of 'alerts', 'pings', 'contacts', 'check-ins' or 'system'.\n"))
+        #expect(
+            bad.stderr.hasPrefix(
+                "lifesignal: error: The value 'weather' is invalid for '--category <category>': please provide one of 'alerts', 'pings', 'contacts', 'check-ins' or 'system'.\n"
+            ))
     }
 
     @Test func readClearAndTheirErrors() throws {
         let (h, ids) = Self.feedWithEveryCategory()
         let now = "2026-03-02T10:10:00Z"
-        let alert = try #require(ids["alerts"]), contact = try #require(ids["contacts"])
+        let alert = try #require(ids["alerts"])
+        let contact = try #require(ids["contacts"])
 
         // Read one by an id prefix (as `notify list` shows it), in any case.
         let read = h.run("bea", ["notify", "read", String(alert.prefix(8)).uppercased()], now: now)
@@ -135,8 +160,12 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let unread = notifications(h.run("bea", ["notify", "list", "--unread", "--json"], now: now))
         #expect(unread.count == 4)
         #expect(!unread.contains { $0["id"] as? String == alert })
-        #expect(h.run("bea", ["notify", "list", "--category", "alerts"], now: now).stdout.hasPrefix("  \(alert.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n"))
-        #expect(h.run("bea", ["notify", "list", "--category", "alerts", "--unread"], now: now).stdout == "No notifications match (see them all with 'lifesignal notify list --all').\n")
+        #expect(
+            h.run("bea", ["notify", "list", "--category", "alerts"], now: now).stdout.hasPrefix(
+                "  \(alert.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n"))
+        #expect(
+            h.run("bea", ["notify", "list", "--category", "alerts", "--unread"], now: now).stdout
+                == "No notifications match (see them all with 'lifesignal notify list --all').\n")
         // The dashboard counts what is unread.
         let status = h.run("bea", ["status"], now: now)
         #expect(status.code == 5, "Bea's alert is still active")
@@ -146,36 +175,56 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         // Clear one, then a category.
         let cleared = h.run("bea", ["notify", "clear", contact], now: now)
         #expect(cleared.stdout == "Cleared: 1 notification.\n")
-        #expect(!notifications(h.run("bea", ["notify", "list", "--all", "--json"], now: now)).contains { $0["id"] as? String == contact })
+        #expect(
+            !notifications(h.run("bea", ["notify", "list", "--all", "--json"], now: now)).contains {
+                $0["id"] as? String == contact
+            })
         let pings = h.run("bea", ["notify", "clear", "--category", "pings", "--json"], now: now)
         #expect(jsonObject(pings.stdout)["count"] as? Int == 1)
         #expect(jsonObject(pings.stdout)["action"] as? String == "cleared")
-        #expect(notifications(h.run("bea", ["notify", "list", "--json"], now: now)).map { $0["category"] as? String } == ["system", "check-ins", "alerts"])
+        #expect(
+            notifications(h.run("bea", ["notify", "list", "--json"], now: now)).map { $0["category"] as? String } == [
+                "system", "check-ins", "alerts",
+            ])
 
         // Read all: the count goes to zero and the dashboard line disappears.
         #expect(h.run("bea", ["notify", "read", "--all"], now: now).stdout == "Marked read: 3 notifications.\n")
         #expect(!h.run("bea", ["status"], now: now).stdout.contains("unread notification"))
         #expect(jsonObject(h.run("bea", ["status", "--json"], now: now).stdout)["unreadNotifications"] as? Int == 0)
-        #expect(notifications(h.run("bea", ["notify", "list", "--json"], now: now)).allSatisfy { $0["read"] as? Bool == true })
+        #expect(
+            notifications(h.run("bea", ["notify", "list", "--json"], now: now)).allSatisfy {
+                $0["read"] as? Bool == true
+            })
 
         // Errors: no target, an unknown id, two targets.
         let none = h.run("bea", ["notify", "read"], now: now)
         #expect(none.code == 64)
-        #expect(none.stderr == usageError("Say which notifications: give a notification id or --all.", usage: "lifesignal notify read [--all] [<id>]", command: "lifesignal notify read"))
+        #expect(
+            none.stderr
+                == usageError(
+                    "Say which notifications: give a notification id or --all.",
+                    usage: "lifesignal notify read [--all] [<id>]", command: "lifesignal notify read"))
         let noneClear = h.run("bea", ["notify", "clear"], now: now)
         #expect(noneClear.code == 64)
         #expect(
             noneClear.stderr
                 == usageError(
-                    "Say which notifications: give a notification id, --all or --category.", usage: "lifesignal notify clear [--all] [--category <category>] [<id>]",
+                    "Say which notifications: give a notification id, --all or --category.",
+                    usage: "lifesignal notify clear [--all] [--category <category>] [<id>]",
                     command: "lifesignal notify clear"))
         for arguments in [["read", "0123456789abcdef"], ["clear", "zzzz"]] {
             let unknown = h.run("bea", ["notify"] + arguments, now: now)
             #expect(unknown.code == 65, "\(arguments)")
             #expect(unknown.stdout == "")
-            #expect(unknown.stderr == "lifesignal: error: No notification has the id '\(arguments[1])'; see the ids with 'lifesignal notify list --all'.\n")
+            #expect(
+                unknown.stderr
+                    == "lifesignal: error: No notification has the id '\(arguments[1])'; see the ids with 'lifesignal notify list --all'.\n"
+            )
         }
-        for arguments in [["read", alert, "--all"], ["clear", "--all", "--category", "alerts"], ["clear", alert, "--category", "alerts"]] {
+        for arguments in [
+            ["read", alert, "--all"], ["clear", "--all", "--category", "alerts"],
+            ["clear", alert, "--category", "alerts"],
+        ] {
             let two = h.run("bea", ["notify"] + arguments, now: now)
             #expect(two.code == 64, "\(arguments)")
             #expect(two.stderr.hasPrefix("lifesignal: error: Give only one of a notification id"), "\(arguments)")
@@ -186,7 +235,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         // Clear all.
         #expect(h.run("bea", ["notify", "clear", "--all"], now: now).stdout == "Cleared: 3 notifications.\n")
         #expect(h.run("bea", ["notify", "list"], now: now).stdout == "No notifications.\n")
-        #expect(h.run("bea", ["notify", "list", "--unread"], now: now).stdout == "No notifications match (see them all with 'lifesignal notify list --all').\n")
+        #expect(
+            h.run("bea", ["notify", "list", "--unread"], now: now).stdout
+                == "No notifications match (see them all with 'lifesignal notify list --all').\n")
     }
 
     @Test func theDefaultFilterPersists() throws {
@@ -196,16 +247,28 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(home.run(["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-01T10:30:00Z").code == 0)
         let now = "2026-03-02T10:00:00Z"
         let all = notifications(home.run(["notify", "list", "--json"], now: now))
-        #expect(all.map { $0["title"] as? String } == ["Missed Check-in", "Emergency Alert Deactivated", "Emergency Alert Activated"])
+        #expect(
+            all.map { $0["title"] as? String } == [
+                "Missed Check-in", "Emergency Alert Deactivated", "Emergency Alert Activated",
+            ])
         let deactivated = try #require(all[1]["id"] as? String)
         #expect(home.run(["notify", "read", String(deactivated.prefix(6))], now: now).code == 0)
 
         let set = home.run(["notify", "prefs", "--category", "alerts", "--unread-only"], now: now)
         #expect(set.code == 0)
-        #expect(set.stdout == "Default filter  alerts, unread only\nYour channels   none (add one with 'lifesignal notify prefs --channel URI')\n")
+        #expect(
+            set.stdout
+                == "Default filter  alerts, unread only\nYour channels   none (add one with 'lifesignal notify prefs --channel URI')\n"
+        )
         // A later plain list applies it; options add to it; --all overrides it.
-        #expect(notifications(home.run(["notify", "list", "--json"], now: now)).map { $0["title"] as? String } == ["Emergency Alert Activated"])
-        #expect(notifications(home.run(["notify", "list", "--category", "check-ins", "--json"], now: now)).map { $0["title"] as? String } == ["Missed Check-in"])
+        #expect(
+            notifications(home.run(["notify", "list", "--json"], now: now)).map { $0["title"] as? String } == [
+                "Emergency Alert Activated"
+            ])
+        #expect(
+            notifications(home.run(["notify", "list", "--category", "check-ins", "--json"], now: now)).map {
+                $0["title"] as? String
+            } == ["Missed Check-in"])
         #expect(notifications(home.run(["notify", "list", "--all", "--json"], now: now)).count == 3)
         let shown = jsonObject(home.run(["notify", "prefs", "--json"], now: now).stdout)
         #expect(shown["category"] as? String == "alerts")
@@ -213,8 +276,13 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(shown["channels"] as? [String] == [])
 
         #expect(home.run(["notify", "prefs", "--include-read"], now: now).stdout.hasPrefix("Default filter  alerts\n"))
-        #expect(notifications(home.run(["notify", "list", "--json"], now: now)).map { $0["title"] as? String } == ["Emergency Alert Deactivated", "Emergency Alert Activated"])
-        #expect(home.run(["notify", "prefs", "--category", "all"], now: now).stdout.hasPrefix("Default filter  all categories\n"))
+        #expect(
+            notifications(home.run(["notify", "list", "--json"], now: now)).map { $0["title"] as? String } == [
+                "Emergency Alert Deactivated", "Emergency Alert Activated",
+            ])
+        #expect(
+            home.run(["notify", "prefs", "--category", "all"], now: now).stdout.hasPrefix(
+                "Default filter  all categories\n"))
         #expect(notifications(home.run(["notify", "list", "--json"], now: now)).count == 3)
         let prefs = jsonObject(home.run(["notify", "prefs", "--json"], now: now).stdout)
         #expect(prefs["category"] is NSNull)
@@ -222,7 +290,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
 
         let contradiction = home.run(["notify", "prefs", "--unread-only", "--include-read"], now: now)
         #expect(contradiction.code == 64)
-        #expect(contradiction.stderr.hasPrefix("lifesignal: error: --unread-only and --include-read contradict each other; give one.\n"))
+        #expect(
+            contradiction.stderr.hasPrefix(
+                "lifesignal: error: --unread-only and --include-read contradict each other; give one.\n"))
         // The dashboard: two unread.
         let status = home.run(["status"], now: now)
         #expect(status.code == 4)
@@ -239,10 +309,19 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let h = Household()
         h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
         #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(h.run("bea", ["contacts", "add", "Sam", "--responder", "--notify", h.logChannel("sam.log")], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(h.run("ana", ["notify", "prefs", "--channel", h.logChannel("ana.log")], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(h.run("bea", ["notify", "prefs", "--channel", h.logChannel("bea.log")], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)  // deadline 03-02 09:00, reminder 08:30
+        #expect(
+            h.run(
+                "bea", ["contacts", "add", "Sam", "--responder", "--notify", h.logChannel("sam.log")],
+                now: "2026-03-01T09:00:00Z"
+            ).code == 0)
+        #expect(
+            h.run("ana", ["notify", "prefs", "--channel", h.logChannel("ana.log")], now: "2026-03-01T09:00:00Z").code
+                == 0)
+        #expect(
+            h.run("bea", ["notify", "prefs", "--channel", h.logChannel("bea.log")], now: "2026-03-01T09:00:00Z").code
+                == 0)
+        // Deadline 03-02 09:00, reminder 08:30.
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
 
         func deliver(_ now: String, sourceLocation: SourceLocation = #_sourceLocation) {
             for person in ["ana", "bea"] {
@@ -252,8 +331,11 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
                 #expect(run.stderr == "", sourceLocation: sourceLocation)
             }
         }
-        let added = "receive_contact_added", reminder = "check_in_reminder", missed = "receive_non_responsive_alert"
-        let nonResponsive = "receive_non_responsive_dependent_alert", checkedIn = "receive_dependent_checked_in"
+        let added = "receive_contact_added"
+        let reminder = "check_in_reminder"
+        let missed = "receive_non_responsive_alert"
+        let nonResponsive = "receive_non_responsive_dependent_alert"
+        let checkedIn = "receive_dependent_checked_in"
 
         // The first run delivers the link both were told about.
         deliver("2026-03-01T09:00:00Z")
@@ -275,12 +357,19 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(h.types("sam.log") == [nonResponsive])
         #expect(h.types("ana.log") == [added, nonResponsive])
         #expect(h.types("bea.log") == [added, reminder, missed])
-        let anaFeed = notifications(h.run("ana", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T19:00:00Z"))
-        #expect(anaFeed.first?["message"] as? String == "Bea missed their scheduled check-in, due 2026-03-02 09:00 UTC. Noticed 10h after the deadline.")
+        let anaFeed = notifications(
+            h.run("ana", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T19:00:00Z"))
+        #expect(
+            anaFeed.first?["message"] as? String
+                == "Bea missed their scheduled check-in, due 2026-03-02 09:00 UTC. Noticed 10h after the deadline.")
         #expect(anaFeed.first?["at"] as? String == "2026-03-02T09:00:00Z", "the time of the cause, not of the run")
-        let beaFeed = notifications(h.run("bea", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T19:00:00Z"))
+        let beaFeed = notifications(
+            h.run("bea", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T19:00:00Z"))
         #expect(beaFeed.map { $0["title"] as? String } == ["Missed Check-in", "Check-in Reminder"])
-        #expect(beaFeed.first?["message"] as? String == "You missed your scheduled check-in, due 2026-03-02 09:00 UTC. Please confirm your safety when possible: run 'lifesignal checkin'. Noticed 10h after the deadline.")
+        #expect(
+            beaFeed.first?["message"] as? String
+                == "You missed your scheduled check-in, due 2026-03-02 09:00 UTC. Please confirm your safety when possible: run 'lifesignal checkin'. Noticed 10h after the deadline."
+        )
         #expect(beaFeed.last?["message"] as? String == "Your check-in will expire in 30m. Check in now.")
         // More runs repeat nothing.
         deliver("2026-03-02T19:30:00Z")
@@ -295,9 +384,14 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(h.types("sam.log") == [nonResponsive, checkedIn])
         #expect(h.types("ana.log") == [added, nonResponsive, checkedIn])
         #expect(h.types("bea.log") == [added, reminder, missed])
-        let allClear = notifications(h.run("ana", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-03T07:50:00Z")).first
+        let allClear = notifications(
+            h.run("ana", ["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-03T07:50:00Z")
+        ).first
         #expect(allClear?["title"] as? String == "Dependent Checked In")
-        #expect(allClear?["message"] as? String == "Bea has checked in again, at 2026-03-03 07:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC.")
+        #expect(
+            allClear?["message"] as? String
+                == "Bea has checked in again, at 2026-03-03 07:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC."
+        )
 
         // Each channel got each notification exactly once, and different recipients got different ids.
         for log in ["sam.log", "ana.log", "bea.log"] {
@@ -314,7 +408,11 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let home = TempHome()
         let samLog = home.path + "/sam.log"
         home.run(["checkin", "--quiet"])
-        #expect(home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:echo \"$LIFESIGNAL_ID $LIFESIGNAL_TYPE\" >> '\(samLog)'"]).code == 0)
+        #expect(
+            home.run([
+                "contacts", "add", "Sam", "--responder", "--notify",
+                "exec:echo \"$LIFESIGNAL_ID $LIFESIGNAL_TYPE\" >> '\(samLog)'",
+            ]).code == 0)
         let crash = ["LIFESIGNAL_TEST_CRASH_AFTER_SEND": "1"]
 
         // The missed check-in, through cron.
@@ -335,7 +433,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         // An alert whose command dies while delivering it: recorded, sent, and sent again.
         let alert = home.run(["alert", "activate", "--yes"], now: "2026-03-02T11:00:00Z", environment: crash)
         #expect(alert.code == 137)
-        #expect(home.run(["alert", "status"], now: "2026-03-02T11:01:00Z").code == 5, "the alert was recorded before the crash")
+        #expect(
+            home.run(["alert", "status"], now: "2026-03-02T11:01:00Z").code == 5,
+            "the alert was recorded before the crash")
         let alertID = try #require(channelLog(samLog).last { $0.type == "receive_dependent_manual_alert_active" }?.id)
         #expect(home.run(["notify", "deliver"], now: "2026-03-02T11:01:00Z").code == 0)
         #expect(channelLog(samLog).filter { $0.id == alertID }.count == 2, "a duplicate of the alert, never a loss")
@@ -349,7 +449,8 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let home = TempHome()
         home.run(["checkin", "--quiet"])
         #expect(home.run(["notify", "prefs", "--channel", "exec:exit 3", "--quiet"]).code == 0)
-        let line = "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 failed: sh exited with status 3. It will be retried.\n"
+        let line =
+            "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 failed: sh exited with status 3. It will be retried.\n"
 
         let first = home.run(["notify", "deliver"], now: "2026-03-02T09:10:00Z")
         #expect(first.code == 75)
@@ -365,7 +466,10 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(early.code == 75)
         let plain = home.run(["notify", "deliver"], now: "2026-03-02T09:10:30Z")
         #expect(plain.code == 75)
-        #expect(plain.stderr == "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 is still pending (last error: sh exited with status 3); next try after 2026-03-02 09:11.\n")
+        #expect(
+            plain.stderr
+                == "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 is still pending (last error: sh exited with status 3); next try after 2026-03-02 09:11.\n"
+        )
         // After it, the second attempt; then a 5m pause.
         let second = home.run(["notify", "deliver"], now: "2026-03-02T09:11:00Z")
         #expect(second.code == 75)
@@ -379,19 +483,29 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(failed["error"] as? String == "sh exited with status 3")
 
         // After three failures the member is told, in the feed.
-        let system = notifications(home.run(["notify", "list", "--category", "system", "--json"], now: "2026-03-02T09:16:00Z"))
+        let system = notifications(
+            home.run(["notify", "list", "--category", "system", "--json"], now: "2026-03-02T09:16:00Z"))
         #expect(system.count == 1)
         #expect(system.first?["title"] as? String == "System")
-        #expect(system.first?["message"] as? String == "Delivery through exec:exit 3 has failed 3 times: sh exited with status 3. Notifications for it stay pending; check it with 'lifesignal notify test'.")
-        #expect(home.run(["notify", "list"], now: "2026-03-02T09:16:00Z").stdout.contains("  System\n             Delivery through exec:exit 3 has failed 3 times: sh exited with status 3."))
+        #expect(
+            system.first?["message"] as? String
+                == "Delivery through exec:exit 3 has failed 3 times: sh exited with status 3. Notifications for it stay pending; check it with 'lifesignal notify test'."
+        )
+        #expect(
+            home.run(["notify", "list"], now: "2026-03-02T09:16:00Z").stdout.contains(
+                "  System\n             Delivery through exec:exit 3 has failed 3 times: sh exited with status 3."))
 
         // Fixed: what was pending goes out through the new channel, and the run is silent.
         let log = home.path + "/fixed.log"
-        #expect(home.run(["notify", "prefs", "--channel", "exec:echo \"$LIFESIGNAL_ID $LIFESIGNAL_TYPE\" >> '\(log)'", "--quiet"]).code == 0)
+        #expect(
+            home.run([
+                "notify", "prefs", "--channel", "exec:echo \"$LIFESIGNAL_ID $LIFESIGNAL_TYPE\" >> '\(log)'", "--quiet",
+            ]).code == 0)
         let fixed = home.run(["notify", "deliver"], now: "2026-03-02T09:20:00Z")
         #expect(fixed.code == 0)
         #expect(fixed.stderr == "")
-        #expect(channelLog(log).map(\.type).sorted() == ["receive_non_responsive_alert", "receive_system_notification"])
+        #expect(
+            channelLog(log).map(\.type).sorted() == ["receive_non_responsive_alert", "receive_system_notification"])
     }
 
     @Test func aMissingProgramIsNamedWithWhatToInstall() throws {
@@ -409,7 +523,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         )
         let test = home.run(["notify", "test"], now: "2026-03-02T09:10:00Z", environment: ["PATH": empty])
         #expect(test.code == 69)
-        #expect(test.stdout == "FAILED  desktop:: notify-send is not installed or not on PATH (\(empty)); install libnotify-bin\n")
+        #expect(
+            test.stdout
+                == "FAILED  desktop:: notify-send is not installed or not on PATH (\(empty)); install libnotify-bin\n")
     }
 
     // MARK: - notify test
@@ -435,7 +551,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(ok.stderr == "")
         let sent = jsonObject(try String(contentsOfFile: out, encoding: .utf8))
         #expect(sent["type"] as? String == "receive_system_notification")
-        #expect(sent["message"] as? String == "This is a test from Ana's lifesignal. If you can read this, this channel works.")
+        #expect(
+            sent["message"] as? String
+                == "This is a test from Ana's lifesignal. If you can read this, this channel works.")
         // A test is not a notification: the feed stays empty.
         #expect(h.run("ana", ["notify", "list"], now: now).stdout == "No notifications.\n")
 
@@ -451,7 +569,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
 
         // A contact's channels: an external contact, a member, a member without channels.
         let samOut = h.root.path + "/sam.json"
-        #expect(h.run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:cat > '\(samOut)'"], now: now).code == 0)
+        #expect(
+            h.run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:cat > '\(samOut)'"], now: now).code
+                == 0)
         let sam = h.run("ana", ["notify", "test", "Sam"], now: now)
         #expect(sam.code == 0)
         #expect(sam.stdout == "ok      exec:cat > '\(samOut)'\n")
@@ -476,14 +596,18 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let canaries = home.path + "/canaries"
         try FileManager.default.createDirectory(atPath: canaries, withIntermediateDirectories: true)
-        let nasty = "Robert'); touch \(canaries)/PWNED-$RANDOM # \"q\" $(touch \(canaries)/PWNED2) `touch \(canaries)/PWNED3`; é😀"
+        let nasty =
+            "Robert'); touch \(canaries)/PWNED-$RANDOM # \"q\" $(touch \(canaries)/PWNED2) `touch \(canaries)/PWNED3`; é😀"
         #expect(home.run(["init", "--name", nasty, "--quiet"]).code == 0)
-        let channel = "exec:printf %s \"$LIFESIGNAL_SUBJECT_NAME\" > '\(out)/name'; cat > '\(out)/stdin'; env > '\(out)/env'"
+        let channel =
+            "exec:printf %s \"$LIFESIGNAL_SUBJECT_NAME\" > '\(out)/name'; cat > '\(out)/stdin'; env > '\(out)/env'"
         let added = home.run(["contacts", "add", nasty, "--responder", "--notify", channel])
         #expect(added.code == 0)
         #expect(added.stdout.hasPrefix("\(nasty) has been added to your contacts as an external responder.\n"))
 
-        let alert = home.run(["alert", "activate", "--yes", "--message", nasty], environment: ["SECRET_TOKEN": "x", "GIT_ASKPASS": "/bin/true"])
+        let alert = home.run(
+            ["alert", "activate", "--yes", "--message", nasty],
+            environment: ["SECRET_TOKEN": "x", "GIT_ASKPASS": "/bin/true"])
         #expect(alert.code == 5)
         #expect(alert.stderr == "")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/name")) == Data(nasty.utf8))
@@ -493,7 +617,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(stdinText.split(separator: "\n").count == 1, "one line of JSON")
         #expect(stdinText.contains("é😀"), "UTF-8 as is, not escaped")
         let json = jsonObject(stdinText)
-        #expect(json["message"] as? String == "ALERT: \(nasty) needs help! \(nasty) has activated their emergency alert. Message: “\(nasty)”.")
+        #expect(
+            json["message"] as? String
+                == "ALERT: \(nasty) needs help! \(nasty) has activated their emergency alert. Message: “\(nasty)”.")
         #expect(json["type"] as? String == "receive_dependent_manual_alert_active")
         #expect(json["title"] as? String == "Dependent Emergency Alert")
         #expect(json["at"] as? String == "2026-03-01T09:00:00Z")
@@ -509,17 +635,25 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
             guard let equals = line.firstIndex(of: "=") else { continue }
             env[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
-        let member = try #require((jsonObject(home.run(["status", "--json"]).stdout)["member"] as? [String: Any])?["id"] as? String)
+        let member = try #require(
+            (jsonObject(home.run(["status", "--json"]).stdout)["member"] as? [String: Any])?["id"] as? String)
         let documented: [String: String] = [
-            "LIFESIGNAL_ID": try #require(json["id"] as? String), "LIFESIGNAL_TYPE": "receive_dependent_manual_alert_active",
-            "LIFESIGNAL_TITLE": "Dependent Emergency Alert", "LIFESIGNAL_MESSAGE": try #require(json["message"] as? String),
-            "LIFESIGNAL_SUBJECT": member, "LIFESIGNAL_SUBJECT_NAME": nasty, "LIFESIGNAL_TIME": "2026-03-01T09:00:00Z", "LIFESIGNAL_URGENT": "1",
+            "LIFESIGNAL_ID": try #require(json["id"] as? String),
+            "LIFESIGNAL_TYPE": "receive_dependent_manual_alert_active",
+            "LIFESIGNAL_TITLE": "Dependent Emergency Alert",
+            "LIFESIGNAL_MESSAGE": try #require(json["message"] as? String),
+            "LIFESIGNAL_SUBJECT": member, "LIFESIGNAL_SUBJECT_NAME": nasty, "LIFESIGNAL_TIME": "2026-03-01T09:00:00Z",
+            "LIFESIGNAL_URGENT": "1",
             "LIFESIGNAL_CATEGORY": "alerts", "LIFESIGNAL_CHANNEL": channel,
         ]
         for (key, value) in documented { #expect(env[key] == value, "\(key)") }
-        let passedThrough: Set = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"]
+        let passedThrough: Set = [
+            "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY",
+            "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
+        ]
         let setByTheShell: Set = ["PWD", "OLDPWD", "SHLVL", "_"]
-        let unexpected = Set(env.keys).subtracting(documented.keys).subtracting(passedThrough).subtracting(setByTheShell)
+        let unexpected = Set(env.keys).subtracting(documented.keys).subtracting(passedThrough).subtracting(
+            setByTheShell)
         #expect(unexpected.isEmpty, "unexpected variables: \(unexpected.sorted())")
         #expect(env["SECRET_TOKEN"] == nil)
         #expect(env["LIFESIGNAL_HOME"] == nil)

@@ -6,15 +6,21 @@ import Testing
 /// The README is part of the interface: its exit-code table, command list and crontab line
 /// are checked against the command table and run as written.
 @Suite struct ReadmeTests {
-    static let readme = (try? String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    static let readme =
+        (try? String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
 
     @Test func exitCodeTableMatchesTheCode() {
         var rows: [String] = []
         var inTable = false
         for line in Self.readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "## Exit codes" { inTable = true; continue }
+            if line == "## Exit codes" {
+                inTable = true
+                continue
+            }
             if inTable, line.hasPrefix("## ") { break }
-            if inTable, line.hasPrefix("| "), !line.hasPrefix("| code"), !line.hasPrefix("|---") { rows.append(String(line)) }
+            if inTable, line.hasPrefix("| "), !line.hasPrefix("| code"), !line.hasPrefix("|---") {
+                rows.append(String(line))
+            }
         }
         let expected = ExitCode.allCases.map { "| \($0.rawValue) | \($0.meaning) |" }
         #expect(rows == expected)
@@ -33,7 +39,8 @@ import Testing
             }
         }
         for option in CommandTable.globalOptions {
-            #expect(Self.readme.contains("--\(option.long)"), "README does not mention the global option --\(option.long)")
+            #expect(
+                Self.readme.contains("--\(option.long)"), "README does not mention the global option --\(option.long)")
         }
         for topic in CommandTable.helpTopics {
             #expect(Self.readme.contains("`\(topic.name)`"), "README does not mention the help topic \(topic.name)")
@@ -49,18 +56,27 @@ import Testing
     /// The crontab line, run the way cron runs it: `/bin/sh -c` with only HOME, LOGNAME,
     /// SHELL and PATH=/usr/bin:/bin (plus LIFESIGNAL_NOW to pick the moment).
     @Test func crontabLineWorksUnderCronsEnvironment() throws {
-        let blocks = Self.readme.components(separatedBy: "```crontab\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
-        let entry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("#") && $0.contains("/usr/local/bin/lifesignal status") })
+        let blocks = Self.readme.components(separatedBy: "```crontab\n").dropFirst().compactMap {
+            $0.components(separatedBy: "\n```").first
+        }
+        let entry = try #require(
+            blocks.flatMap { $0.split(separator: "\n") }.first {
+                !$0.hasPrefix("#") && $0.contains("/usr/local/bin/lifesignal status")
+            })
         let fields = entry.split(separator: " ", maxSplits: 5)
         #expect(fields.count == 6, "a crontab entry has five time fields and a command")
         let command = String(fields[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
         let home = TempHome()
         func cron(_ now: String) -> Run {
             lifesignal(
-                ["-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", "PATH=/usr/bin:/bin", "LIFESIGNAL_NOW=\(now)", "TZ=UTC", "/bin/sh", "-c", command],
+                [
+                    "-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", "PATH=/usr/bin:/bin",
+                    "LIFESIGNAL_NOW=\(now)", "TZ=UTC", "/bin/sh", "-c", command,
+                ],
                 environment: [:], executable: "/usr/bin/env")
         }
-        #expect(home.run(["checkin"], environment: ["LIFESIGNAL_HOME": "\(home.path)/.local/share/lifesignal"]).code == 0)
+        #expect(
+            home.run(["checkin"], environment: ["LIFESIGNAL_HOME": "\(home.path)/.local/share/lifesignal"]).code == 0)
         let onTime = cron("2026-03-01T12:00:00Z")
         #expect(onTime.code == 0)
         #expect(onTime.stdout == "")
@@ -69,11 +85,18 @@ import Testing
         #expect(dueSoon.code == 3)
         #expect(dueSoon.stdout.contains("Status          due soon"))
         // The notify deliver line, with the crontab's PATH, stays silent and succeeds.
-        let deliverEntry = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { $0.contains("/usr/local/bin/lifesignal notify deliver") })
-        let deliverCommand = String(deliverEntry.split(separator: " ", maxSplits: 5)[5]).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
+        let deliverEntry = try #require(
+            blocks.flatMap { $0.split(separator: "\n") }.first {
+                $0.contains("/usr/local/bin/lifesignal notify deliver")
+            })
+        let deliverCommand = String(deliverEntry.split(separator: " ", maxSplits: 5)[5]).replacingOccurrences(
+            of: "/usr/local/bin/lifesignal", with: Binary.path)
         let cronPath = try #require(blocks.flatMap { $0.split(separator: "\n") }.first { $0.hasPrefix("PATH=") })
         let delivered = lifesignal(
-            ["-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", String(cronPath), "LIFESIGNAL_NOW=2026-03-02T11:00:00Z", "TZ=UTC", "/bin/sh", "-c", deliverCommand],
+            [
+                "-i", "HOME=\(home.path)", "LOGNAME=root", "SHELL=/bin/sh", String(cronPath),
+                "LIFESIGNAL_NOW=2026-03-02T11:00:00Z", "TZ=UTC", "/bin/sh", "-c", deliverCommand,
+            ],
             environment: [:], executable: "/usr/bin/env")
         #expect(delivered.code == 0, "\(delivered.stderr)")
         #expect(delivered.stdout == "")

@@ -10,7 +10,12 @@ import Testing
 
     /// Ana's laptop ("m1") and Bea's laptop ("m2").
     func run(_ machine: String, _ arguments: [String], now: String) -> Run {
-        lifesignal(arguments, environment: ["LIFESIGNAL_HOME": "\(root.path)/\(machine)/data", "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin"])
+        lifesignal(
+            arguments,
+            environment: [
+                "LIFESIGNAL_HOME": "\(root.path)/\(machine)/data", "LIFESIGNAL_NOW": now, "TZ": "UTC",
+                "PATH": "/usr/bin:/bin",
+            ])
     }
 
     func circle(_ machine: String) -> String { "\(root.path)/\(machine)/circle" }
@@ -18,18 +23,23 @@ import Testing
     /// Copies every file of one circle folder to the other where it is missing or newer there,
     /// keeping modification times — the rule every sync tool follows.
     func sync(from source: String, to destination: String) {
-        let copy = lifesignal(["-r", "-u", "-p", circle(source) + "/.", circle(destination)], environment: ["PATH": "/usr/bin:/bin"], executable: "/bin/cp")
+        let copy = lifesignal(
+            ["-r", "-u", "-p", circle(source) + "/.", circle(destination)], environment: ["PATH": "/usr/bin:/bin"],
+            executable: "/bin/cp")
         #expect(copy.code == 0, "cp failed: \(copy.stderr)")
     }
 
     func code(_ machine: String) -> String {
-        run(machine, ["contacts", "code"], now: "2026-03-01T09:00:00Z").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        run(machine, ["contacts", "code"], now: "2026-03-01T09:00:00Z").stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// What each side can see, as JSON, for comparing the two machines.
     func view(_ machine: String, now: String) -> [String: String] {
-        ["contacts": run(machine, ["contacts", "list", "--json"], now: now).stdout,
-         "pings": run(machine, ["ping", "list", "--history", "--json"], now: now).stdout]
+        [
+            "contacts": run(machine, ["contacts", "list", "--json"], now: now).stdout,
+            "pings": run(machine, ["ping", "list", "--history", "--json"], now: now).stdout,
+        ]
     }
 
     func setUp() {
@@ -42,7 +52,9 @@ import Testing
         sync(from: "m2", to: "m1")
         // Bea asks Ana to watch over her (Ana becomes Bea's responder; Bea, Ana's dependent).
         #expect(run("m2", ["contacts", "add", code("m1"), "--responder"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(run("m1", ["contacts", "list"], now: "2026-03-01T09:01:00Z").stdout.hasPrefix("No contacts yet."), "not copied yet")
+        #expect(
+            run("m1", ["contacts", "list"], now: "2026-03-01T09:01:00Z").stdout.hasPrefix("No contacts yet."),
+            "not copied yet")
         sync(from: "m2", to: "m1")
         #expect(run("m1", ["contacts", "list"], now: "2026-03-01T09:01:00Z").stdout.contains("Bea   Dependent"))
         sync(from: "m1", to: "m2")
@@ -52,7 +64,11 @@ import Testing
     func concurrentEdits() {
         #expect(run("m1", ["ping", "send", "Bea"], now: "2026-03-01T10:00:00Z").code == 0)
         #expect(run("m1", ["checkin", "--note", "on m1"], now: "2026-03-01T10:00:00Z").code == 0)
-        #expect(run("m1", ["contacts", "add", "Sam", "--responder", "--email", "sam@example.org"], now: "2026-03-01T10:00:00Z").code == 0)
+        #expect(
+            run(
+                "m1", ["contacts", "add", "Sam", "--responder", "--email", "sam@example.org"],
+                now: "2026-03-01T10:00:00Z"
+            ).code == 0)
         #expect(run("m2", ["checkin", "--note", "on m2"], now: "2026-03-01T10:00:00Z").code == 0)
         #expect(run("m2", ["contacts", "edit", "Ana", "--dependent"], now: "2026-03-01T10:00:00Z").code == 0)
         #expect(run("m2", ["checkin", "interval", "16h"], now: "2026-03-01T10:00:00Z").code == 0)
@@ -71,17 +87,22 @@ import Testing
         }
         let now = "2026-03-01T11:00:00Z"
         // Nothing lost: Bea's role change reached Ana, Ana's ping reached Bea.
-        let ana = jsonObject(run("m1", ["contacts", "show", "Bea", "--json"], now: now).stdout)["contact"] as? [String: Any]
+        let ana =
+            jsonObject(run("m1", ["contacts", "show", "Bea", "--json"], now: now).stdout)["contact"] as? [String: Any]
         #expect((ana?["roles"] as? [String: Bool]) == ["responder": true, "dependent": true])
         let status = try #require(ana?["status"] as? [String: Any])
         #expect(status["kind"] as? String == "pinged")
         #expect((status["checkIn"] as? [String: Any])?["intervalSeconds"] as? Int == 16 * 3600)
-        let incoming = jsonObject(run("m2", ["ping", "list", "--json"], now: now).stdout)["incoming"] as? [[String: Any]]
+        let incoming =
+            jsonObject(run("m2", ["ping", "list", "--json"], now: now).stdout)["incoming"] as? [[String: Any]]
         #expect(incoming?.count == 1)
         #expect(incoming?.first?["with"] as? String == "Ana")
         // Bea sees Ana's check-in and Ana's external contact is private to Ana.
-        let beaSees = jsonObject(run("m2", ["contacts", "show", "Ana", "--json"], now: now).stdout)["contact"] as? [String: Any]
-        #expect(((beaSees?["status"] as? [String: Any])?["checkIn"] as? [String: Any])?["deadline"] as? String == "2026-03-02T10:00:00Z")
+        let beaSees =
+            jsonObject(run("m2", ["contacts", "show", "Ana", "--json"], now: now).stdout)["contact"] as? [String: Any]
+        #expect(
+            ((beaSees?["status"] as? [String: Any])?["checkIn"] as? [String: Any])?["deadline"] as? String
+                == "2026-03-02T10:00:00Z")
         #expect(!run("m2", ["contacts", "list"], now: now).stdout.contains("Sam"))
         // Both machines agree on everything, for both members.
         #expect(view("m1", now: now)["pings"]?.isEmpty == false)
@@ -94,9 +115,13 @@ import Testing
         // Bea answers on m2; after a copy Ana sees it answered.
         #expect(run("m2", ["ping", "respond", "--all"], now: "2026-03-01T11:30:00Z").code == 0)
         sync(from: "m2", to: "m1")
-        let history = jsonObject(run("m1", ["ping", "list", "--history", "--json"], now: "2026-03-01T12:00:00Z").stdout)["history"] as? [[String: Any]]
+        let history =
+            jsonObject(run("m1", ["ping", "list", "--history", "--json"], now: "2026-03-01T12:00:00Z").stdout)[
+                "history"] as? [[String: Any]]
         #expect(history?.first?["state"] as? String == "answered")
-        #expect(jsonObject(run("m1", ["contacts", "show", "Bea", "--json"], now: "2026-03-01T12:00:00Z").stdout).description.contains("2026-03-02T03:30:00Z"))
+        #expect(
+            jsonObject(run("m1", ["contacts", "show", "Bea", "--json"], now: "2026-03-01T12:00:00Z").stdout).description
+                .contains("2026-03-02T03:30:00Z"))
     }
 
     @Test func bothOrdersGiveTheSameCircle() {
@@ -116,9 +141,16 @@ import Testing
             let now = "2026-03-01T11:00:00Z"
             // Ids differ between the two runs; compare the shape of what each side sees.
             func normalized(_ text: String) -> String {
-                text.replacingOccurrences(of: #""[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}""#, with: "\"ID\"", options: .regularExpression)
+                text.replacingOccurrences(
+                    of: #""[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}""#, with: "\"ID\"",
+                    options: .regularExpression)
             }
-            views.append(scenario.view("m1", now: now).mapValues(normalized).merging(scenario.view("m2", now: now).mapValues(normalized).reduce(into: [:]) { $0["m2-" + $1.key] = $1.value }) { a, _ in a })
+            views.append(
+                scenario.view("m1", now: now).mapValues(normalized).merging(
+                    scenario.view("m2", now: now).mapValues(normalized).reduce(into: [:]) {
+                        $0["m2-" + $1.key] = $1.value
+                    }
+                ) { a, _ in a })
         }
         #expect(views.count == 2)
         #expect(views.first == views.last)

@@ -5,7 +5,8 @@ import Testing
 /// mode 2770 (set up by the administrator). Each account writes its records there readable by
 /// the group; everything outside the circle stays private to its owner.
 @Suite struct SharedCircleTests {
-    static let canSwitchUser = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
+    static let canSwitchUser =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
         && getpwnam("nobody") != nil && getgrnam("nogroup") != nil
 
     @Test(.enabled(if: canSwitchUser, "needs root, runuser and the nobody account to act as a second user"))
@@ -23,11 +24,19 @@ import Testing
         #expect(chmod(root.path, 0o755) == 0)
 
         func ana(_ arguments: [String]) -> Run {
-            lifesignal(arguments, environment: ["LIFESIGNAL_HOME": root.path + "/ana", "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+            lifesignal(
+                arguments,
+                environment: [
+                    "LIFESIGNAL_HOME": root.path + "/ana", "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z",
+                    "PATH": "/usr/bin:/bin", "TZ": "UTC",
+                ])
         }
         func beaRun(_ arguments: [String]) -> Run {
             lifesignal(
-                ["-u", "nobody", "--", "/usr/bin/env", "-i", "LIFESIGNAL_HOME=\(bea)", "LIFESIGNAL_NOW=2026-03-01T09:00:00Z", "PATH=/usr/bin:/bin", "TZ=UTC", Binary.path]
+                [
+                    "-u", "nobody", "--", "/usr/bin/env", "-i", "LIFESIGNAL_HOME=\(bea)",
+                    "LIFESIGNAL_NOW=2026-03-01T09:00:00Z", "PATH=/usr/bin:/bin", "TZ=UTC", Binary.path,
+                ]
                     + arguments, environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/sbin/runuser")
         }
         #expect(ana(["init", "--name", "Ana", "--circle", shared]).code == 0)
@@ -49,22 +58,30 @@ import Testing
             let mode = try #require(FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int)
             #expect(mode & 0o070 == 0o070, "member folder \(String(mode, radix: 8))")
             for device in try FileManager.default.contentsOfDirectory(atPath: directory) {
-                let log = try #require(FileManager.default.attributesOfItem(atPath: directory + "/" + device + "/log.json")[.posixPermissions] as? Int)
+                let log = try #require(
+                    FileManager.default.attributesOfItem(atPath: directory + "/" + device + "/log.json")[
+                        .posixPermissions] as? Int)
                 #expect(log == 0o640)
             }
         }
         // Outside it, nothing changed: each data directory stays private.
-        let identity = try #require(FileManager.default.attributesOfItem(atPath: bea + "/identity.json")[.posixPermissions] as? Int)
+        let identity = try #require(
+            FileManager.default.attributesOfItem(atPath: bea + "/identity.json")[.posixPermissions] as? Int)
         #expect(identity == 0o600)
     }
 
     @Test func aPrivateCircleStaysPrivate() throws {
         let home = TempHome()
         #expect(home.run(["checkin"]).code == 0)
-        let logs = FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix("log.json") } ?? []
+        let logs =
+            FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String }.filter {
+                $0.hasSuffix("log.json")
+            } ?? []
         #expect(!logs.isEmpty)
         for log in logs {
-            #expect((try FileManager.default.attributesOfItem(atPath: home.path + "/" + log)[.posixPermissions] as? Int) == 0o600)
+            #expect(
+                (try FileManager.default.attributesOfItem(atPath: home.path + "/" + log)[.posixPermissions] as? Int)
+                    == 0o600)
         }
     }
 }

@@ -6,7 +6,10 @@ import Testing
         let home = TempHome()
         let checkin = home.run(["checkin", "--note", "first"])
         #expect(checkin.code == 0)
-        #expect(checkin.stdout == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n")
+        #expect(
+            checkin.stdout
+                == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n"
+        )
         #expect(checkin.stderr.contains("created a profile"))
         let status = home.run(["checkin", "status", "--json"], now: "2026-03-02T09:00:01Z")
         #expect(status.code == 4)

@@ -18,12 +18,14 @@ enum Binary {
         let candidate = url.appendingPathComponent("lifesignal").path
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         // swift-testing's runner may live elsewhere; fall back to the package's build folder.
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return package.appendingPathComponent(".build/debug/lifesignal").path
     }()
 
     /// The package's root folder (for README, completions, man page).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }
 
 /// A temporary data directory that is removed when the test ends.
@@ -41,10 +43,13 @@ final class TempHome {
     /// Runs lifesignal with this directory as `LIFESIGNAL_HOME`.
     @discardableResult
     func run(
-        _ arguments: [String], now: String? = "2026-03-01T09:00:00Z", environment extra: [String: String] = [:], stdin: String? = nil,
+        _ arguments: [String], now: String? = "2026-03-01T09:00:00Z", environment extra: [String: String] = [:],
+        stdin: String? = nil,
         directory: String? = nil
     ) -> Run {
-        var environment = ["LIFESIGNAL_HOME": path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": path]
+        var environment = [
+            "LIFESIGNAL_HOME": path, "TZ": "UTC", "COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": path,
+        ]
         if let now { environment["LIFESIGNAL_NOW"] = now }
         for (key, value) in extra { environment[key] = value }
         return lifesignal(arguments, environment: environment, stdin: stdin, directory: directory)
@@ -59,12 +64,14 @@ final class TempHome {
 /// Runs the binary with exactly `environment` (nothing inherited). Output goes to temporary
 /// files, not pipes, so a large output can never block the child.
 func lifesignal(
-    _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path, directory: String? = nil
+    _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path,
+    directory: String? = nil
 ) -> Run {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-run-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()

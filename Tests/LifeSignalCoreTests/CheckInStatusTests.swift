@@ -32,20 +32,51 @@ import Testing
     static let h: Int64 = 3600
 
     static let rows: [Row] = [
-        Row(name: "never checked in", events: [], now: 0, phase: .noCheckIn, deadline: nil, reminderAt: nil, timeLeft: nil),
-        Row(name: "just checked in", events: [(0, .checkIn(note: nil))], now: 0, phase: .ok, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 24 * h),
-        Row(name: "exactly at the deadline is not overdue", events: [(0, .checkIn(note: nil))], now: 24 * h, phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 0),
-        Row(name: "one second after the deadline is overdue", events: [(0, .checkIn(note: nil))], now: 24 * h + 1, phase: .overdue, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: -1),
-        Row(name: "one second before the reminder", events: [(0, .checkIn(note: nil))], now: 24 * h - 1801, phase: .ok, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1801),
-        Row(name: "exactly at the reminder time", events: [(0, .checkIn(note: nil))], now: 24 * h - 1800, phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1800),
-        Row(name: "reminder window reached late, a second before the deadline", events: [(0, .checkIn(note: nil))], now: 24 * h - 1, phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1),
-        Row(name: "reminder off: no due-soon phase", events: [(0, .reminderSet(nil)), (0, .checkIn(note: nil))], now: 24 * h - 60, phase: .ok, deadline: 24 * h, reminderAt: nil, timeLeft: 60),
-        Row(name: "longer interval after a check-in moves the deadline later", events: [(0, .checkIn(note: nil)), (3 * h, .intervalSet(.hours(48)))], now: 30 * h, phase: .ok, deadline: 48 * h, reminderAt: 48 * h - 1800, timeLeft: 18 * h),
-        Row(name: "shorter interval after a check-in makes you overdue at once", events: [(0, .checkIn(note: nil)), (10 * h, .intervalSet(.hours(8)))], now: 10 * h, phase: .overdue, deadline: 8 * h, reminderAt: 8 * h - 1800, timeLeft: -2 * h),
-        Row(name: "an interval change is not a check-in", events: [(0, .intervalSet(.hours(8)))], now: 10 * h, phase: .noCheckIn, deadline: nil, reminderAt: nil, timeLeft: nil),
-        Row(name: "a later check-in restarts the countdown", events: [(0, .checkIn(note: nil)), (30 * h, .checkIn(note: "back"))], now: 31 * h, phase: .ok, deadline: 54 * h, reminderAt: 54 * h - 1800, timeLeft: 23 * h),
-        Row(name: "clock earlier than the last check-in", events: [(0, .checkIn(note: nil))], now: -5 * h, phase: .ok, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 29 * h),
-        Row(name: "a 2h reminder", events: [(0, .reminderSet(.hours(2))), (0, .checkIn(note: nil))], now: 22 * h, phase: .dueSoon, deadline: 24 * h, reminderAt: 22 * h, timeLeft: 2 * h),
+        Row(
+            name: "never checked in", events: [], now: 0, phase: .noCheckIn, deadline: nil, reminderAt: nil,
+            timeLeft: nil),
+        Row(
+            name: "just checked in", events: [(0, .checkIn(note: nil))], now: 0, phase: .ok, deadline: 24 * h,
+            reminderAt: 24 * h - 1800, timeLeft: 24 * h),
+        Row(
+            name: "exactly at the deadline is not overdue", events: [(0, .checkIn(note: nil))], now: 24 * h,
+            phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 0),
+        Row(
+            name: "one second after the deadline is overdue", events: [(0, .checkIn(note: nil))], now: 24 * h + 1,
+            phase: .overdue, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: -1),
+        Row(
+            name: "one second before the reminder", events: [(0, .checkIn(note: nil))], now: 24 * h - 1801, phase: .ok,
+            deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1801),
+        Row(
+            name: "exactly at the reminder time", events: [(0, .checkIn(note: nil))], now: 24 * h - 1800,
+            phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1800),
+        Row(
+            name: "reminder window reached late, a second before the deadline", events: [(0, .checkIn(note: nil))],
+            now: 24 * h - 1, phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1),
+        Row(
+            name: "reminder off: no due-soon phase", events: [(0, .reminderSet(nil)), (0, .checkIn(note: nil))],
+            now: 24 * h - 60, phase: .ok, deadline: 24 * h, reminderAt: nil, timeLeft: 60),
+        Row(
+            name: "longer interval after a check-in moves the deadline later",
+            events: [(0, .checkIn(note: nil)), (3 * h, .intervalSet(.hours(48)))], now: 30 * h, phase: .ok,
+            deadline: 48 * h, reminderAt: 48 * h - 1800, timeLeft: 18 * h),
+        Row(
+            name: "shorter interval after a check-in makes you overdue at once",
+            events: [(0, .checkIn(note: nil)), (10 * h, .intervalSet(.hours(8)))], now: 10 * h, phase: .overdue,
+            deadline: 8 * h, reminderAt: 8 * h - 1800, timeLeft: -2 * h),
+        Row(
+            name: "an interval change is not a check-in", events: [(0, .intervalSet(.hours(8)))], now: 10 * h,
+            phase: .noCheckIn, deadline: nil, reminderAt: nil, timeLeft: nil),
+        Row(
+            name: "a later check-in restarts the countdown",
+            events: [(0, .checkIn(note: nil)), (30 * h, .checkIn(note: "back"))], now: 31 * h, phase: .ok,
+            deadline: 54 * h, reminderAt: 54 * h - 1800, timeLeft: 23 * h),
+        Row(
+            name: "clock earlier than the last check-in", events: [(0, .checkIn(note: nil))], now: -5 * h, phase: .ok,
+            deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 29 * h),
+        Row(
+            name: "a 2h reminder", events: [(0, .reminderSet(.hours(2))), (0, .checkIn(note: nil))], now: 22 * h,
+            phase: .dueSoon, deadline: 24 * h, reminderAt: 22 * h, timeLeft: 2 * h),
     ]
 
     @Test(arguments: rows)
@@ -77,8 +108,10 @@ import Testing
     }
 
     @Test func mergeIsOrderIndependent() {
-        let a = Self.member([(0, .intervalSet(.hours(8))), (5, .checkIn(note: "a")), (9, .nameSet("Ana"))], device: "a")
-        let b = Self.member([(3, .intervalSet(.hours(16))), (5, .checkIn(note: "b")), (9, .nameSet("Ana B"))], device: "b")
+        let a = Self.member(
+            [(0, .intervalSet(.hours(8))), (5, .checkIn(note: "a")), (9, .nameSet("Ana"))], device: "a")
+        let b = Self.member(
+            [(3, .intervalSet(.hours(16))), (5, .checkIn(note: "b")), (9, .nameSet("Ana B"))], device: "b")
         var ab = a
         ab.merge(b)
         var ba = b
@@ -114,7 +147,10 @@ import Testing
     @Test func textProblems() {
         #expect(Rules.problem(withText: "Ana", field: "name") == nil)
         #expect(Rules.problem(withText: "  ", field: "name") == "the name is empty")
-        #expect(Rules.problem(withText: "a\nb", field: "note") == "the note contains a control character such as a newline")
-        #expect(Rules.problem(withText: String(repeating: "x", count: 501), field: "note") == "the note is longer than 500 characters")
+        #expect(
+            Rules.problem(withText: "a\nb", field: "note") == "the note contains a control character such as a newline")
+        #expect(
+            Rules.problem(withText: String(repeating: "x", count: 501), field: "note")
+                == "the note is longer than 500 characters")
     }
 }

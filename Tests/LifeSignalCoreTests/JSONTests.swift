@@ -13,7 +13,10 @@ import Testing
     /// The streaming object writer gives exactly the bytes of the whole tree, serialized.
     @Test func objectWriterWritesWhatTheTreeWould() throws {
         let items: [JSON] = [
-            ["id": "a\"b\\c\n\u{1}", "n": -3, "ok": true, "none": nil, "nested": ["x": [1, 2, ["deep": []]], "empty": [:]]],
+            [
+                "id": "a\"b\\c\n\u{1}", "n": -3, "ok": true, "none": nil,
+                "nested": ["x": [1, 2, ["deep": []]], "empty": [:]],
+            ],
             [], [:], "plain", .double(1.5),
         ]
         var writer = JSONObjectWriter(capacity: 16)
@@ -22,7 +25,9 @@ import Testing
         writer.array("none", [Int]()) { .int(Int64($0)) }
         writer.array("names", ["é", "😀"], JSON.string)
         writer.field("tail", ["k": "v"])
-        let whole: JSON = ["schemaVersion": 1, "items": .array(items), "none": [], "names": ["é", "😀"], "tail": ["k": "v"]]
+        let whole: JSON = [
+            "schemaVersion": 1, "items": .array(items), "none": [], "names": ["é", "😀"], "tail": ["k": "v"],
+        ]
         #expect(writer.bytes() == whole.serializedBytes(pretty: true))
         #expect(JSONObjectWriter(capacity: 0).bytes() == JSON.object(JSONObject()).serializedBytes(pretty: true))
     }
@@ -35,12 +40,17 @@ import Testing
         let root = try JSONParser.parse(Array(text.utf8), streaming: "items") { seen.append($0) }
         #expect(seen == [1, ["x": [2]], "s"])
         #expect(root == ["a": ["items": [9]], "items": [], "b": [3]])
-        for bad in [#"{"items": [1, 2,]}"#, #"{"items": [1], "items": [2]}"#, #"{"items": [1 2]}"#, "{\"items\": [\"\u{1}\"]}"] {
+        for bad in [
+            #"{"items": [1, 2,]}"#, #"{"items": [1], "items": [2]}"#, #"{"items": [1 2]}"#, "{\"items\": [\"\u{1}\"]}",
+        ] {
             #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(bad.utf8), streaming: "items") { _ in } }
             #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(bad) }
         }
         // Not an array: kept in the tree as it is.
-        #expect(try JSONParser.parse(Array(#"{"items": {"k": 1}}"#.utf8), streaming: "items") { _ in Issue.record("no elements") } == ["items": ["k": 1]])
+        #expect(
+            try JSONParser.parse(Array(#"{"items": {"k": 1}}"#.utf8), streaming: "items") { _ in
+                Issue.record("no elements")
+            } == ["items": ["k": 1]])
     }
 
     struct Bad: Sendable, CustomTestStringConvertible {
@@ -55,18 +65,23 @@ import Testing
         Bad(text: "", line: 1, column: 1, message: "the file is empty"),
         Bad(text: "  \n ", line: 2, column: 2, message: "the file holds only whitespace"),
         Bad(text: "{\n  \"a\": 1,\n  \"a\": 2\n}", line: 3, column: 3, message: "duplicate key \"a\""),
-        Bad(text: "{\n  \"a\": 1,\n  x\n}", line: 3, column: 3, message: "unexpected 'x' where a key in quotes was expected"),
+        Bad(
+            text: "{\n  \"a\": 1,\n  x\n}", line: 3, column: 3,
+            message: "unexpected 'x' where a key in quotes was expected"),
         Bad(text: "{\"a\": 1,}", line: 1, column: 9, message: "unexpected '}' where a key in quotes was expected"),
         Bad(text: "[1, 2", line: 1, column: 6, message: "unexpected end of file inside an array"),
         Bad(text: "{\"a\": \"unterminated", line: 1, column: 7, message: "unterminated string"),
         Bad(text: "{\"a\": 1} x", line: 1, column: 10, message: "unexpected 'x' after the end of the JSON value"),
         Bad(text: "\u{FEFF}{}", line: 1, column: 1, message: "a byte-order mark is not allowed"),
         Bad(text: "[01]", line: 1, column: 2, message: "a number cannot start with 0"),
-        Bad(text: "[99999999999999999999]", line: 1, column: 2, message: "the number 99999999999999999999 is too large"),
+        Bad(
+            text: "[99999999999999999999]", line: 1, column: 2, message: "the number 99999999999999999999 is too large"),
         Bad(text: "[\"\\x\"]", line: 1, column: 3, message: "unknown escape \\'x'"),
         Bad(text: "[\"\\ud800\"]", line: 1, column: 9, message: "a lone surrogate \\u escape"),
         Bad(text: "[tru]", line: 1, column: 5, message: "unexpected ']' where a value was expected"),
-        Bad(text: "[\"a\tb\"]", line: 1, column: 4, message: "byte 0x09 (a control character) inside a string; write it as an escape"),
+        Bad(
+            text: "[\"a\tb\"]", line: 1, column: 4,
+            message: "byte 0x09 (a control character) inside a string; write it as an escape"),
     ])
     func reportsWhereAndWhy(_ bad: Bad) {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(bad.text) }

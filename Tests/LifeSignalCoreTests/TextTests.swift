@@ -5,7 +5,8 @@ import Testing
 @Suite struct TextTests {
     @Test(arguments: [
         ("a//b", "//", true), ("a/./b", "/./", true), ("a/b", "//", false), ("", "x", false), ("x", "", true),
-        (".log.json.tmp.1234", ".tmp.", true), (".tmp", ".tmp.", false), ("aaab", "aab", true), ("ababac", "abac", true),
+        (".log.json.tmp.1234", ".tmp.", true), (".tmp", ".tmp.", false), ("aaab", "aab", true),
+        ("ababac", "abac", true),
         ("naïve café", "é", true), ("naïve café", "ï", true), ("cafe", "é", false), ("🙂 ok", "ok", true),
     ])
     func includes(_ text: String, _ needle: String, _ expected: Bool) {
@@ -22,8 +23,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("it's", "'", "'\\''", "it'\\''s"), ("''", "'", "x", "xx"), ("none", "'", "x", "none"), ("a\\b", "\\", "\\\\", "a\\\\b"),
-        ("ababab", "ab", "-", "---"), ("aaa", "aa", "b", "ba"), ("héllo wörld", "ö", "oe", "héllo woerld"), ("abc", "", "x", "abc"),
+        ("it's", "'", "'\\''", "it'\\''s"), ("''", "'", "x", "xx"), ("none", "'", "x", "none"),
+        ("a\\b", "\\", "\\\\", "a\\\\b"),
+        ("ababab", "ab", "-", "---"), ("aaa", "aa", "b", "ba"), ("héllo wörld", "ö", "oe", "héllo woerld"),
+        ("abc", "", "x", "abc"),
     ])
     func replacingEvery(_ text: String, _ target: String, _ replacement: String, _ expected: String) {
         #expect(text.replacingEvery(target, with: replacement) == expected)

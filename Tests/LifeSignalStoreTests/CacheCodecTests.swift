@@ -35,7 +35,9 @@ import Testing
         var endOnly = AlertRecord(id: "7c3d4e5f-6071-4283-a495-b6c7d8e9fa0b")
         endOnly.end = stamp(8)
         ana.alerts = [raised.id: raised, open.id: open, endOnly.id: endOnly]
-        ana.preferences = Stamped(FeedPreferences(category: .checkIns, unreadOnly: true, channels: ["ntfy:https://ntfy.sh/ana", "desktop:"]), stamp(9))
+        ana.preferences = Stamped(
+            FeedPreferences(category: .checkIns, unreadOnly: true, channels: ["ntfy:https://ntfy.sh/ana", "desktop:"]),
+            stamp(9))
         ana.lastCheckIn = MemberState.CheckIn(stamp: stamp(10, laptop), note: "back from the hike ✓")
         ana.checkInCount = 87_600
         var bea = MemberState()
@@ -53,11 +55,16 @@ import Testing
         circle.externals = [
             Self.ana: [
                 "8d4e5f60-7182-4394-b5a6-c7d8e9fa0b1c": Stamped(
-                    ExternalContact(name: "Dr. Ng", notify: ["mailto:ng@example.org", "exec:/usr/local/bin/page"], email: ["ng@example.org"], phone: ["+44 20 7946 0000"]),
+                    ExternalContact(
+                        name: "Dr. Ng", notify: ["mailto:ng@example.org", "exec:/usr/local/bin/page"],
+                        email: ["ng@example.org"], phone: ["+44 20 7946 0000"]),
                     stamp(19)),
                 "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d": Stamped(nil, stamp(20)),
             ],
-            Self.bea: ["af607182-93a4-45b6-97c8-e9fa0b1c2d3e": Stamped(ExternalContact(name: "Sam", notify: [], email: [], phone: []), stamp(21))],
+            Self.bea: [
+                "af607182-93a4-45b6-97c8-e9fa0b1c2d3e": Stamped(
+                    ExternalContact(name: "Sam", notify: [], email: [], phone: []), stamp(21))
+            ],
         ]
         var pings: [Ping] = []
         for (i, end) in [nil, Ping.End.answered, .cleared, .roleRemoved].enumerated() {
@@ -110,7 +117,11 @@ import Testing
         var fine = CircleState()
         var within = MemberState()
         within.checkInCount = Codec.maximumCounter
-        within.interval = Stamped(TimeSpan(seconds: Codec.maximumSpan), Stamp(clock: Codec.maximumCounter, at: Timestamp(seconds: Timestamp.latest), device: Self.phone, seq: Codec.maximumCounter))
+        within.interval = Stamped(
+            TimeSpan(seconds: Codec.maximumSpan),
+            Stamp(
+                clock: Codec.maximumCounter, at: Timestamp(seconds: Timestamp.latest), device: Self.phone,
+                seq: Codec.maximumCounter))
         fine.members[Self.ana] = within
         #expect(try Self.roundTrip(fine) == fine)
     }
@@ -118,10 +129,12 @@ import Testing
     /// Text comes back byte for byte: canonically equivalent spellings (é and e + ◌́), which
     /// Swift's String equality treats as one, stay different strings.
     @Test func equivalentSpellingsKeepTheirBytes() throws {
-        let composed = "Jos\u{E9}", decomposed = "Jose\u{301}"
+        let composed = "Jos\u{E9}"
+        let decomposed = "Jose\u{301}"
         #expect(composed == decomposed)
         var circle = CircleState()
-        var a = MemberState(), b = MemberState()
+        var a = MemberState()
+        var b = MemberState()
         a.name = Stamped(composed, Self.stamp(1))
         b.name = Stamped(decomposed, Self.stamp(2))
         circle.members = [Self.ana: a, Self.bea: b]
@@ -142,16 +155,23 @@ import Testing
 
     /// A whole cache file, saved and loaded through the store.
     @Test func aSavedCacheLoads() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cachecodec-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifesignal-cachecodec-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = try Store.update(
-            dataDirectory: root, lockTimeout: 5, creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
+            dataDirectory: root, lockTimeout: 5,
+            creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
             now: Timestamp(seconds: 1_772_355_600)
         ) { transaction in transaction.record(.checkIn(note: nil), at: Timestamp(seconds: 1_772_355_600)) }
         let store = try Store.open(dataDirectory: root)
         var cache = CircleCache(
             circle: store.circleDirectory, member: store.identity.member, device: store.identity.device,
-            entries: [CircleCache.Entry(path: "members", key: Posix.FileKey(device: .max, inode: 7, size: -1, modified: .min, changed: .max))],
+            entries: [
+                CircleCache.Entry(
+                    path: "members", key: Posix.FileKey(device: .max, inode: 7, size: -1, modified: .min, changed: .max)
+                )
+            ],
             own: CircleState(), others: Self.fullCircle, othersClock: 41)
         cache.unread = 3
         cache.feedEntries = [CircleCache.Entry(path: "members/x/y/feed.json", key: .missing)]
@@ -162,7 +182,10 @@ import Testing
         #expect(loaded.othersClock == 41)
         #expect(loaded.unread == 3)
         #expect(loaded.entries.map(\.path) == ["members"])
-        #expect(loaded.entries.map(\.key) == [Posix.FileKey(device: .max, inode: 7, size: -1, modified: .min, changed: .max)])
+        #expect(
+            loaded.entries.map(\.key) == [
+                Posix.FileKey(device: .max, inode: 7, size: -1, modified: .min, changed: .max)
+            ])
         #expect(loaded.feedEntries.map(\.key) == [.missing])
         cache.unread = nil
         cache.save(root)
@@ -203,7 +226,9 @@ import Testing
             var candidate = bytes
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let at = Int.random(in: CacheCodec.headerSize..<candidate.count, using: &generator)
-                candidate[at] = [0x00, 0x7F, 0x80, 0xFF, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator) ?? 0
+                candidate[at] =
+                    [0x00, 0x7F, 0x80, 0xFF, UInt8.random(in: 0...255, using: &generator)].randomElement(
+                        using: &generator) ?? 0
             }
             read(candidate)
         }

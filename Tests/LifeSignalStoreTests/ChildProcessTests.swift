@@ -21,16 +21,21 @@ import Testing
 
     /// A fresh temporary directory, for the tests that write files (each removes its own).
     static func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-child-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifesignal-child-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }
 
-    static func sh(_ script: String, env: [String: String] = env, stdin: [UInt8] = [], timeout: Double = 10, limit: Int = 64 * 1024)
+    static func sh(
+        _ script: String, env: [String: String] = env, stdin: [UInt8] = [], timeout: Double = 10, limit: Int = 64 * 1024
+    )
         throws -> (result: ChildProcess.Result, seconds: Double)
     {
         let start = ChildProcess.monotonicSeconds()
-        let result = try ChildProcess.run(["/bin/sh", "-c", script], environment: env, stdin: stdin, timeout: timeout, outputLimit: limit)
+        let result = try ChildProcess.run(
+            ["/bin/sh", "-c", script], environment: env, stdin: stdin, timeout: timeout, outputLimit: limit)
         return (result, ChildProcess.monotonicSeconds() - start)
     }
 
@@ -60,7 +65,9 @@ import Testing
                 let close = bytes.lastIndex(of: UInt8(ascii: ")"))
             else { continue }
             // After "(comm)": state ppid pgrp session …
-            let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " ")).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             guard fields.count > 3, fields[0] != "Z", fields[0] != "X", Int32(fields[3]) == sid else { continue }
             members.append(pid)
         }
@@ -176,7 +183,8 @@ import Testing
         let limit = 64 * 1024
         var before = rusage()
         getrusage(Self.rusageSelf, &before)
-        let (result, seconds) = try Self.sh("head -c 100000000 /dev/zero; yes | head -c 100000000 >&2", timeout: 15, limit: limit)
+        let (result, seconds) = try Self.sh(
+            "head -c 100000000 /dev/zero; yes | head -c 100000000 >&2", timeout: 15, limit: limit)
         var after = rusage()
         getrusage(Self.rusageSelf, &after)
         #expect(result.status == 0)
@@ -239,13 +247,16 @@ import Testing
             let value = template == "BIG" ? Self.big(canary) : template.replacingOccurrences(of: "CANARY", with: canary)
             let bytes = Array(value.utf8)
             let env = ["PATH": Self.path, "OUT": out, "LIFESIGNAL_TEST": value]
-            let result = try ChildProcess.run(["/bin/sh", "-c", script, "lifesignal-test", value], environment: env, stdin: bytes, timeout: 10)
+            let result = try ChildProcess.run(
+                ["/bin/sh", "-c", script, "lifesignal-test", value], environment: env, stdin: bytes, timeout: 10)
             #expect(result.status == 0, "\(result) for \(value.prefix(40))")
             #expect(result.stderr.isEmpty)
             #expect(Self.readProc(out) == bytes, "env value \(value.prefix(40).debugDescription)")
             #expect(Self.readProc(out + ".arg") == bytes, "argument \(value.prefix(40).debugDescription)")
             #expect(Self.readProc(out + ".stdin") == bytes, "stdin \(value.prefix(40).debugDescription)")
-            #expect(!FileManager.default.fileExists(atPath: canary), "ran a command from \(value.prefix(40).debugDescription)")
+            #expect(
+                !FileManager.default.fileExists(atPath: canary),
+                "ran a command from \(value.prefix(40).debugDescription)")
         }
         #expect(Self.big(canary).utf8.count > 95_000)
     }
@@ -279,7 +290,9 @@ import Testing
         }
         // A plain file without execute permission, found on PATH or named by path.
         let file = Paths.join(directory, "not-executable")
-        #expect(FileManager.default.createFile(atPath: file, contents: Data("#!/bin/sh\necho ran\n".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: file, contents: Data("#!/bin/sh\necho ran\n".utf8), attributes: [.posixPermissions: 0o644]))
         #expect(throws: ChildProcess.Failure.notFound(program: "not-executable", path: path)) {
             try ChildProcess.run(["not-executable"], environment: ["PATH": path], timeout: 5)
         }
@@ -287,7 +300,8 @@ import Testing
             try ChildProcess.run([file], environment: ["PATH": path], timeout: 5)
         }
         // A directory of that name on PATH is not the program either.
-        try FileManager.default.createDirectory(atPath: Paths.join(directory, "a-directory"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: Paths.join(directory, "a-directory"), withIntermediateDirectories: false)
         #expect(throws: ChildProcess.Failure.notFound(program: "a-directory", path: path)) {
             try ChildProcess.run(["a-directory"], environment: ["PATH": path], timeout: 5)
         }
@@ -308,9 +322,12 @@ import Testing
     @Test func stdinLargerThanThePipeBufferIsDeliveredFully() throws {
         let counted = try ChildProcess.run(["wc", "-c"], environment: Self.env, stdin: Self.megabyte, timeout: 10)
         #expect(counted.status == 0)
-        #expect(String(decoding: counted.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "\(1 << 20)")
+        #expect(
+            String(decoding: counted.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "\(1 << 20)")
         // And byte for byte, while the child is writing back at the same time.
-        let echoed = try ChildProcess.run(["cat"], environment: Self.env, stdin: Self.megabyte, timeout: 10, outputLimit: 2 << 20)
+        let echoed = try ChildProcess.run(
+            ["cat"], environment: Self.env, stdin: Self.megabyte, timeout: 10, outputLimit: 2 << 20)
         #expect(echoed.status == 0 && !echoed.truncated)
         #expect(echoed.stdout == Self.megabyte)
     }

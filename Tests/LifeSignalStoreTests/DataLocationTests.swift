@@ -9,7 +9,9 @@ import Testing
         account: String? = "/home/ana", cwd: String? = "/work"
     ) -> Result<String, DataLocation.Problem> {
         Result { () throws(DataLocation.Problem) in
-            try DataLocation.resolve(homeFlag: flag, environment: environment, platform: platform, accountHome: account, workingDirectory: cwd)
+            try DataLocation.resolve(
+                homeFlag: flag, environment: environment, platform: platform, accountHome: account,
+                workingDirectory: cwd)
         }
     }
 
@@ -36,7 +38,9 @@ import Testing
 
     @Test func cronEnvironmentAndMissingHome() {
         // cron: HOME, LOGNAME, PATH, SHELL only.
-        #expect(resolve(["HOME": "/home/ana", "LOGNAME": "ana", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"]) == .success("/home/ana/.local/share/lifesignal"))
+        #expect(
+            resolve(["HOME": "/home/ana", "LOGNAME": "ana", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"])
+                == .success("/home/ana/.local/share/lifesignal"))
         // HOME unset or empty: the account's home from the password database, never a guess.
         #expect(resolve([:], account: "/home/ana") == .success("/home/ana/.local/share/lifesignal"))
         #expect(resolve(["HOME": ""], account: "/home/ana") == .success("/home/ana/.local/share/lifesignal"))
@@ -48,7 +52,9 @@ import Testing
     }
 
     @Test func macOSDefault() {
-        #expect(resolve(["HOME": "/Users/ana"], platform: .macOS) == .success("/Users/ana/Library/Application Support/lifesignal"))
+        #expect(
+            resolve(["HOME": "/Users/ana"], platform: .macOS)
+                == .success("/Users/ana/Library/Application Support/lifesignal"))
         #expect(resolve(["HOME": "/Users/ana", "XDG_DATA_HOME": "/x"], platform: .macOS) == .success("/x/lifesignal"))
     }
 }

@@ -10,7 +10,8 @@ import Testing
     let directory: String
 
     init() {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-store-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-store-\(UUID().uuidString)").path
     }
 
     static let profile = NewProfile(name: "Ana", interval: .hours(24), reminder: .minutes(30), circle: nil)
@@ -21,9 +22,13 @@ import Testing
         var done = 0
         while done < count {
             let n = min(batch, count - done)
-            _ = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0) { transaction in
+            _ = try Store.update(
+                dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0
+            ) { transaction in
                 for i in 0..<n {
-                    transaction.record(.checkIn(note: "n\(done + i)"), at: Timestamp(seconds: Self.t0.seconds + (start + Int64(done + i)) * 3600))
+                    transaction.record(
+                        .checkIn(note: "n\(done + i)"),
+                        at: Timestamp(seconds: Self.t0.seconds + (start + Int64(done + i)) * 3600))
                 }
             }
             done += n
@@ -32,8 +37,12 @@ import Testing
 
     @Test func createsProfileOnceWithPrivateFiles() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0) { $0.createdProfile }
-        let second = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0) { $0.createdProfile }
+        let first = try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0
+        ) { $0.createdProfile }
+        let second = try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0
+        ) { $0.createdProfile }
         #expect(first.value && first.created)
         #expect(!second.value && !second.created)
         let store = try Store.open(dataDirectory: directory)
@@ -48,7 +57,9 @@ import Testing
 
     @Test func openingAnEmptyDirectoryIsNotInitialized() {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        #expect(throws: StoreError.notInitialized(dataDirectory: directory)) { try Store.open(dataDirectory: directory) }
+        #expect(throws: StoreError.notInitialized(dataDirectory: directory)) {
+            try Store.open(dataDirectory: directory)
+        }
     }
 
     @Test func oldEventsMoveToSegmentsAndHistoryReadsThem() throws {
@@ -64,7 +75,8 @@ import Testing
         #expect(log.events.count <= DeviceLog.tailLimit)
         #expect(log.memberState.checkInCount == 1000)
         let archive = store.deviceDirectory(member: member, device: log.device) + "/archive"
-        let segments = try FileManager.default.contentsOfDirectory(atPath: archive).compactMap(ArchiveSegment.init(fileName:))
+        let segments = try FileManager.default.contentsOfDirectory(atPath: archive).compactMap(
+            ArchiveSegment.init(fileName:))
         #expect(!segments.isEmpty)
         #expect(segments.allSatisfy { $0.lastSeq - $0.firstSeq + 1 <= Int64(DeviceLog.tailLimit) })
         #expect(segments.map(\.lastSeq).max() == log.archivedThrough)
@@ -75,9 +87,11 @@ import Testing
         #expect(all.last?.note == "n0")
         let newest = try store.checkIns(of: member, in: read, limit: 5, since: nil)
         #expect(newest.map(\.note) == ["n999", "n998", "n997", "n996", "n995"])
-        let deep = try store.checkIns(of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600))
+        let deep = try store.checkIns(
+            of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600))
         #expect(deep.map(\.note) == ["n999", "n998", "n997"])
-        let since = try store.checkIns(of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600))
+        let since = try store.checkIns(
+            of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600))
         #expect(since.count == 10)
     }
 
@@ -99,13 +113,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try checkIn(count: 10, batch: 10)
         let store = try Store.open(dataDirectory: directory)
-        let member = store.identity.member, device = store.identity.device
+        let member = store.identity.member
+        let device = store.identity.device
         // A segment claiming events 1–5 while the log still holds them (archivedThrough 0).
         let archive = store.deviceDirectory(member: member, device: device) + "/archive"
         try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
         let log = try #require(try store.readLog(member: member, device: device))
         let orphan = ArchiveSegment(firstSeq: 1, lastSeq: 5, newest: Self.t0)
-        try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device)).write(to: URL(fileURLWithPath: archive + "/" + orphan.fileName))
+        try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device)).write(
+            to: URL(fileURLWithPath: archive + "/" + orphan.fileName))
         #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).count == 10)
     }
 }
@@ -113,16 +129,21 @@ import Testing
 /// The private read cache: used while no file changed, dropped as soon as one did, and never
 /// able to break a command.
 @Suite struct CircleCacheTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)").path
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)")
+        .path
     var ana: String { root + "/ana" }
     var bea: String { root + "/bea" }
     var circle: String { root + "/circle" }
     static let t0 = Timestamp(seconds: 1_772_355_600)
 
-    func profile(_ name: String) -> NewProfile { NewProfile(name: name, interval: .hours(24), reminder: nil, circle: circle) }
+    func profile(_ name: String) -> NewProfile {
+        NewProfile(name: name, interval: .hours(24), reminder: nil, circle: circle)
+    }
 
     func checkIn(_ directory: String, _ name: String, note: String) throws {
-        _ = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(profile(name)), now: Self.t0) { transaction in
+        _ = try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(profile(name)), now: Self.t0
+        ) { transaction in
             transaction.record(.checkIn(note: note), at: Self.t0)
         }
     }
@@ -145,7 +166,9 @@ import Testing
         let beaId = try Store.open(dataDirectory: bea).identity.member
         #expect(try store.snapshot().state.members[beaId]?.name?.value == "Bea")
         try plantMarker(bea: beaId)
-        #expect(try store.snapshot().state.members[beaId]?.name?.value == "CACHED", "an unchanged circle is read from the cache")
+        #expect(
+            try store.snapshot().state.members[beaId]?.name?.value == "CACHED",
+            "an unchanged circle is read from the cache")
         // Bea checks in: her log changes, so Ana's next read ignores the cache.
         try checkIn(bea, "Bea", note: "b2")
         let fresh = try store.snapshot().state
@@ -187,8 +210,22 @@ import Testing
         ("truncated to its header", { Array($0.prefix(CacheCodec.headerSize)) }),
         ("last byte cut", { Array($0.dropLast()) }),
         ("a byte appended", { $0 + [0] }),
-        ("a body byte flipped", { var b = $0; b[b.count / 2] ^= 0x40; return b }),
-        ("a newer format", { var b = $0; b[7] = CacheCodec.format + 1; return b }),
+        (
+            "a body byte flipped",
+            {
+                var b = $0
+                b[b.count / 2] ^= 0x40
+                return b
+            }
+        ),
+        (
+            "a newer format",
+            {
+                var b = $0
+                b[7] = CacheCodec.format + 1
+                return b
+            }
+        ),
     ]
 
     @Test(arguments: 0..<damages.count)
@@ -229,17 +266,21 @@ import Testing
 /// The unread count kept in the cache: used while the feed files are unchanged, recounted when
 /// one changes.
 @Suite struct UnreadCacheTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-unread-\(UUID().uuidString)").path
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-unread-\(UUID().uuidString)")
+        .path
     static let t0 = Timestamp(seconds: 1_772_355_600)
 
     func notify(_ directory: String, _ count: Int, markAllRead: Bool = false) throws {
         _ = try Store.update(
-            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
+            dataDirectory: directory, lockTimeout: 5,
+            creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
             now: Self.t0, feed: true
         ) { transaction in
             for i in 0..<count {
                 transaction.notice(
-                    Notification(kind: .system, cause: "test \(i) \(UUID())", message: "m\(i)", at: Self.t0, subject: transaction.member, recipient: .member(transaction.member)))
+                    Notification(
+                        kind: .system, cause: "test \(i) \(UUID())", message: "m\(i)", at: Self.t0,
+                        subject: transaction.member, recipient: .member(transaction.member)))
             }
             if markAllRead { transaction.markRead(Array(transaction.feed.notifications.keys)) }
         }
@@ -269,28 +310,40 @@ import Testing
 /// would serialize to, and read back as the same feed.
 @Suite struct FeedFileTests {
     @Test func writtenFeedIsCanonicalAndReadsBack() throws {
-        let me = "0b5c2a51-7c3e-4d8e-9f10-1a2b3c4d5e6f", owner = "1c6d3b62-8d4f-4e9f-a021-2b3c4d5e6f70"
+        let me = "0b5c2a51-7c3e-4d8e-9f10-1a2b3c4d5e6f"
+        let owner = "1c6d3b62-8d4f-4e9f-a021-2b3c4d5e6f70"
         var feed = Feed()
         for i in 0..<25 {
-            let recipient: LifeSignalCore.Notification.Recipient = i % 3 == 0 ? .external(owner: owner, id: "2d7e4c73-9e50-4fa0-b132-3c4d5e6f7081") : .member(me)
+            let recipient: LifeSignalCore.Notification.Recipient =
+                i % 3 == 0 ? .external(owner: owner, id: "2d7e4c73-9e50-4fa0-b132-3c4d5e6f7081") : .member(me)
             feed.add(
                 LifeSignalCore.Notification(
-                    kind: LifeSignalCore.Notification.Kind.allCases[i % LifeSignalCore.Notification.Kind.allCases.count], cause: "cause \(i)",
-                    message: "message \(i): “quoted” \"escaped\"\n", at: Timestamp(seconds: 1_772_355_600 + Int64(i % 7) * 60), subject: owner,
+                    kind: LifeSignalCore.Notification.Kind.allCases[
+                        i % LifeSignalCore.Notification.Kind.allCases.count], cause: "cause \(i)",
+                    message: "message \(i): “quoted” \"escaped\"\n",
+                    at: Timestamp(seconds: 1_772_355_600 + Int64(i % 7) * 60), subject: owner,
                     recipient: recipient))
         }
         let ids = feed.notifications.keys.sorted()
         feed.read = Set(ids.prefix(10))
         feed.cleared = Set(ids.suffix(3))
-        feed.record(DeliveryAttempt(notification: ids[0], channel: "ntfy:https://ntfy.sh/x", succeeded: false, error: "HTTP 500"), at: Timestamp(seconds: 1_772_355_700))
-        feed.record(DeliveryAttempt(notification: ids[1], channel: "desktop:", succeeded: true, error: nil), at: Timestamp(seconds: 1_772_355_800))
+        feed.record(
+            DeliveryAttempt(
+                notification: ids[0], channel: "ntfy:https://ntfy.sh/x", succeeded: false, error: "HTTP 500"),
+            at: Timestamp(seconds: 1_772_355_700))
+        feed.record(
+            DeliveryAttempt(notification: ids[1], channel: "desktop:", succeeded: true, error: nil),
+            at: Timestamp(seconds: 1_772_355_800))
         let bytes = FeedFile.encode(feed)
         let root = try JSONParser.parse(bytes)
         #expect(bytes == root.serializedBytes(pretty: true) + [0x0A])
         #expect(try FeedFile.decode(bytes, path: "feed.json", backup: nil) == feed)
         let empty = FeedFile.encode(Feed())
         #expect(try FeedFile.decode(empty, path: "feed.json", backup: nil) == Feed())
-        #expect(String(decoding: empty, as: UTF8.self) == "{\n  \"schemaVersion\": 1,\n  \"notifications\": [],\n  \"read\": [],\n  \"cleared\": [],\n  \"deliveries\": []\n}\n")
+        #expect(
+            String(decoding: empty, as: UTF8.self)
+                == "{\n  \"schemaVersion\": 1,\n  \"notifications\": [],\n  \"read\": [],\n  \"cleared\": [],\n  \"deliveries\": []\n}\n"
+        )
     }
 }
 
@@ -300,14 +353,18 @@ import Testing
     /// second name of the file itself. The next replace must still end with exactly the file
     /// and its backup (rename between two links to one inode does nothing).
     @Test func aBackupThatIsAlreadyTheFileLeavesNoTemporaryName() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-replace-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifesignal-replace-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/log.json", backup = path + ".bak"
+        let path = directory + "/log.json"
+        let backup = path + ".bak"
         try Posix.replace(path, with: Array("old\n".utf8), backup: backup)
         try FileManager.default.linkItem(atPath: path, toPath: backup)
         try Posix.replace(path, with: Array("new\n".utf8), backup: backup)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["log.json", "log.json.bak"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["log.json", "log.json.bak"])
         #expect(FileManager.default.contents(atPath: path) == Data("new\n".utf8))
         #expect(FileManager.default.contents(atPath: backup) == Data("old\n".utf8))
     }

@@ -8,7 +8,8 @@ enum AlertCommand {
     static let spec = CommandSpec(
         name: "alert",
         abstract: "Raise an emergency alert to all your responders, or end it.",
-        discussion: "A false alarm is costly and a missed one worse: on a terminal you are asked to confirm; scripts pass --yes. Without a terminal and without --yes nothing is raised.",
+        discussion:
+            "A false alarm is costly and a missed one worse: on a terminal you are asked to confirm; scripts pass --yes. Without a terminal and without --yes nothing is raised.",
         subcommands: [activateSpec, deactivateSpec, statusSpec, historySpec])
 
     static let activateSpec = CommandSpec(
@@ -37,10 +38,15 @@ enum AlertCommand {
         run: { invocation, session throws(CLIError) in try history(invocation, &session) })
 
     /// Asks on the terminal; without one, refuses unless --yes was given.
-    static func confirm(_ question: String, action: String, invocation: Invocation, session: Session) throws(CLIError) -> Bool {
+    static func confirm(_ question: String, action: String, invocation: Invocation, session: Session) throws(CLIError)
+        -> Bool
+    {
         if invocation.flag("yes") { return true }
         guard session.context.stdinIsTerminal else {
-            throw .usage(message: "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm.", command: invocation.path)
+            throw .usage(
+                message:
+                    "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm.",
+                command: invocation.path)
         }
         _ = session.context.write(.standardError, "\(question) [y/N] ")
         let answer = session.context.readLine()?.trimmingWhitespace.lowercased() ?? ""
@@ -52,7 +58,8 @@ enum AlertCommand {
         let end = alert.end?.at
         return .object(
             JSONObject([
-                ("id", .string(alert.id)), ("message", .optional(alert.message)), ("startedAt", .string(start.at.rfc3339)),
+                ("id", .string(alert.id)), ("message", .optional(alert.message)),
+                ("startedAt", .string(start.at.rfc3339)),
                 ("endedAt", .optional(end?.rfc3339)), ("durationSeconds", .int(((end ?? now) - start.at).seconds)),
             ]))
     }
@@ -70,12 +77,19 @@ enum AlertCommand {
             throw .usage(message: "The value for '--message <text>' is invalid: \(problem).", command: invocation.path)
         }
         let store = try session.openStore()
-        if let active = (try session.snapshot(store).state.members[store.identity.member])?.activeAlert, let start = active.start {
+        if let active = (try session.snapshot(store).state.members[store.identity.member])?.activeAlert,
+            let start = active.start
+        {
             try session.output.json(["activated": false, "alert": alertJSON(active, now: session.now)])
-            try session.output.line("An emergency alert is already active, since \(session.when(start.at)). Nothing changed.")
+            try session.output.line(
+                "An emergency alert is already active, since \(session.when(start.at)). Nothing changed.")
             return .alertActive
         }
-        guard try confirm("Activate an emergency alert? All your responders will be told at once.", action: "raise an alert", invocation: invocation, session: session) else {
+        guard
+            try confirm(
+                "Activate an emergency alert? All your responders will be told at once.", action: "raise an alert",
+                invocation: invocation, session: session)
+        else {
             try session.output.line("No alert was raised.")
             return .ok
         }
@@ -108,7 +122,8 @@ enum AlertCommand {
         }
         guard
             try confirm(
-                "Are you sure you want to deactivate the alert? This will notify your responders that you are safe.", action: "end the alert",
+                "Are you sure you want to deactivate the alert? This will notify your responders that you are safe.",
+                action: "end the alert",
                 invocation: invocation, session: session)
         else {
             try session.output.line("The alert is still active.")
@@ -140,14 +155,17 @@ enum AlertCommand {
             try session.output.line("No emergency alert is active.")
             return .ok
         }
-        try session.output.line(session.output.red(session.output.bold("Emergency alert active")) + " since \(session.when(start.at))" + (active.message.map { ": “\($0)”" } ?? "."))
+        try session.output.line(
+            session.output.red(session.output.bold("Emergency alert active")) + " since \(session.when(start.at))"
+                + (active.message.map { ": “\($0)”" } ?? "."))
         try session.output.line("End it with 'lifesignal alert deactivate'.")
         return .alertActive
     }
 
     static func history(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let store = try session.openStore()
-        let alerts = (try session.snapshot(store).state.members[store.identity.member])?.alerts.values
+        let alerts =
+            (try session.snapshot(store).state.members[store.identity.member])?.alerts.values
             .filter { $0.start != nil }.sorted { ($0.start?.at.seconds ?? 0) > ($1.start?.at.seconds ?? 0) } ?? []
         try session.output.json(["alerts": .array(alerts.map { alertJSON($0, now: session.now) })])
         if alerts.isEmpty {
@@ -157,7 +175,8 @@ enum AlertCommand {
         for alert in alerts {
             guard let start = alert.start?.at else { continue }
             let end = alert.end.map { session.local($0.at) } ?? "active"
-            let line = "\(session.local(start))  →  \(end.padding(to: 16)) \(duration((alert.end?.at ?? session.now) - start))"
+            let line =
+                "\(session.local(start))  →  \(end.padding(to: 16)) \(duration((alert.end?.at ?? session.now) - start))"
             try session.output.line(line + (alert.message.map { "  \($0)" } ?? ""))
         }
         return .ok
@@ -168,7 +187,9 @@ extension Deliverer.Report {
     /// After a command that delivers at once: a line per channel that failed, on stderr.
     func tellFailures(_ session: Session) {
         for failure in failures {
-            session.output.note("could not deliver \"\(failure.title)\" through \(failure.channel): \(failure.error). 'lifesignal notify deliver' will retry.")
+            session.output.note(
+                "could not deliver \"\(failure.title)\" through \(failure.channel): \(failure.error). 'lifesignal notify deliver' will retry."
+            )
         }
     }
 }

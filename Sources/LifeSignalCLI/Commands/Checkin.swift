@@ -18,7 +18,8 @@ enum CheckinCommand {
     static let statusSpec = CommandSpec(
         name: "status",
         abstract: "Show your last check-in, deadline, time left and reminder time.",
-        discussion: "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue (see 'lifesignal help exit-codes').",
+        discussion:
+            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue (see 'lifesignal help exit-codes').",
         run: { invocation, session throws(CLIError) in try status(invocation, &session) })
 
     static let historySpec = CommandSpec(
@@ -26,7 +27,9 @@ enum CheckinCommand {
         abstract: "List your check-ins, newest first.",
         options: [
             .value("limit", "n", .count, "Show at most this many (default 20)."),
-            .value("since", "time", .time, "Only check-ins at or after this time (RFC 3339, or a duration such as 7d meaning that long ago)."),
+            .value(
+                "since", "time", .time,
+                "Only check-ins at or after this time (RFC 3339, or a duration such as 7d meaning that long ago)."),
         ],
         run: { invocation, session throws(CLIError) in try history(invocation, &session) })
 
@@ -38,14 +41,21 @@ enum CheckinCommand {
 
             Changing the interval moves your deadline to your last check-in + the new interval. It is not a check-in: a shorter interval can make you overdue at once.
             """,
-        arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "The new interval, e.g. 8h, 16h, 24h, 48h, 1d12h.")],
+        arguments: [
+            ArgumentSpec(
+                name: "duration", kind: .duration, optional: true,
+                help: "The new interval, e.g. 8h, 16h, 24h, 48h, 1d12h.")
+        ],
         run: { invocation, session throws(CLIError) in try interval(invocation, &session) })
 
     static let reminderSpec = CommandSpec(
         name: "reminder",
         abstract: "Show or set how long before your deadline you are reminded.",
         discussion: "Presets: 30m (the default), 1h, 2h, 4h, 6h, or off. It must be shorter than your interval.",
-        arguments: [ArgumentSpec(name: "lead", kind: .durationOrOff, optional: true, help: "The new lead time, e.g. 30m, 2h, or off.")],
+        arguments: [
+            ArgumentSpec(
+                name: "lead", kind: .durationOrOff, optional: true, help: "The new lead time, e.g. 30m, 2h, or off.")
+        ],
         run: { invocation, session throws(CLIError) in try reminder(invocation, &session) })
 
     // MARK: - checkin
@@ -58,13 +68,23 @@ enum CheckinCommand {
         let now = session.now
         let (status, seq, device) = try session.update { transaction in
             transaction.record(.checkIn(note: note), at: now)
-            return (CheckInStatus(member: transaction.memberState, now: now), transaction.log.lastSeq, transaction.log.device)
+            return (
+                CheckInStatus(member: transaction.memberState, now: now), transaction.log.lastSeq,
+                transaction.log.device
+            )
         }
         Render.clockWarning(status, session: session)
         try session.output.json(
             .object(
                 JSONObject([
-                    ("checkedIn", .object(JSONObject([("at", .string(now.rfc3339)), ("note", .optional(note)), ("device", .string(device)), ("seq", .int(seq))]))),
+                    (
+                        "checkedIn",
+                        .object(
+                            JSONObject([
+                                ("at", .string(now.rfc3339)), ("note", .optional(note)), ("device", .string(device)),
+                                ("seq", .int(seq)),
+                            ]))
+                    ),
                     ("checkIn", Render.checkInJSON(status)),
                 ])))
         try session.output.line("Checked in at \(session.local(now)).")
@@ -99,17 +119,30 @@ enum CheckinCommand {
         let store = try session.openStore()
         let member = store.identity.member
         let read = try session.readCircle(store)
-        let checkIns = try storeCall { () throws(StoreError) in try store.checkIns(of: member, in: read, limit: limit, since: since) }
+        let checkIns = try storeCall { () throws(StoreError) in
+            try store.checkIns(of: member, in: read, limit: limit, since: since)
+        }
         let state = read.state.members[member] ?? MemberState()
         let devices = read.logs.filter { $0.member == member }
         try session.output.json(
             .object(
                 JSONObject([
-                    ("checkIns", .array(checkIns.map { .object(JSONObject([("at", .string($0.at.rfc3339)), ("note", .optional($0.note)), ("device", .string($0.stamp.device))])) })),
+                    (
+                        "checkIns",
+                        .array(
+                            checkIns.map {
+                                .object(
+                                    JSONObject([
+                                        ("at", .string($0.at.rfc3339)), ("note", .optional($0.note)),
+                                        ("device", .string($0.stamp.device)),
+                                    ]))
+                            })
+                    ),
                     ("total", .int(state.checkInCount)),
                 ])))
         if checkIns.isEmpty {
-            try session.output.line(since == nil ? "No check-ins yet." : "No check-ins since \(session.local(since ?? session.now)).")
+            try session.output.line(
+                since == nil ? "No check-ins yet." : "No check-ins since \(session.local(since ?? session.now)).")
             return .ok
         }
         for checkIn in checkIns {
@@ -161,7 +194,9 @@ enum CheckinCommand {
         return .ok
     }
 
-    private static func showSetting(session: inout Session, store: Store, _ text: (CheckInStatus) -> String) throws(CLIError) -> ExitCode {
+    private static func showSetting(session: inout Session, store: Store, _ text: (CheckInStatus) -> String)
+        throws(CLIError) -> ExitCode
+    {
         let state = try session.snapshot(store).state.members[store.identity.member] ?? MemberState()
         let status = CheckInStatus(member: state, now: session.now)
         try session.output.json(Render.checkInJSON(status))
@@ -173,7 +208,9 @@ enum CheckinCommand {
     private static func settingConsequence(_ status: CheckInStatus, session: inout Session) throws(CLIError) {
         guard let deadline = status.deadline, let left = status.timeLeft else { return }
         if left.seconds < 0 {
-            try session.output.line("Your deadline \(session.when(deadline)) has passed: you are overdue by \((-left).short). Check in with 'lifesignal checkin'.")
+            try session.output.line(
+                "Your deadline \(session.when(deadline)) has passed: you are overdue by \((-left).short). Check in with 'lifesignal checkin'."
+            )
         } else {
             var text = "Deadline \(session.when(deadline))"
             if let reminderAt = status.reminderAt { text += "; reminder at \(session.local(reminderAt))" }
@@ -187,9 +224,13 @@ enum CheckinCommand {
         } catch {
             switch error {
             case .intervalOutOfRange(let span):
-                throw .invalidValue("an interval of \(span) is outside the accepted range \(Rules.intervalRange.lowerBound)–\(Rules.intervalRange.upperBound); choose e.g. 8h, 16h, 24h or 48h")
+                throw .invalidValue(
+                    "an interval of \(span) is outside the accepted range \(Rules.intervalRange.lowerBound)–\(Rules.intervalRange.upperBound); choose e.g. 8h, 16h, 24h or 48h"
+                )
             case .reminderNotShorter(let reminder, let interval):
-                throw .invalidValue("the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'")
+                throw .invalidValue(
+                    "the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'"
+                )
             }
         }
     }

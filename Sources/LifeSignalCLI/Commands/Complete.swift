@@ -14,8 +14,11 @@ enum CompleteCommand {
         name: "__complete",
         abstract: "Print the contact names a completion script offers, one per line.",
         arguments: [
-            ArgumentSpec(name: "source", kind: .text, optional: true, help: "What to list: contacts, dependents, responders-pinging, pinged-dependents."),
-            ArgumentSpec(name: "prefix", kind: .text, optional: true, help: "Only names that start with this, ignoring case."),
+            ArgumentSpec(
+                name: "source", kind: .text, optional: true,
+                help: "What to list: contacts, dependents, responders-pinging, pinged-dependents."),
+            ArgumentSpec(
+                name: "prefix", kind: .text, optional: true, help: "Only names that start with this, ignoring case."),
         ],
         hidden: true,
         run: { invocation, session throws(CLIError) in
@@ -39,7 +42,9 @@ enum CompleteCommand {
 
     /// The names of my contacts that `source` asks for and that start with `prefix` (ignoring
     /// case), in the order `contacts(of:)` gives, each once.
-    static func candidates(_ source: CompletionSource, prefix: String, circle: CircleState, me: String, now: Timestamp) -> [String] {
+    static func candidates(_ source: CompletionSource, prefix: String, circle: CircleState, me: String, now: Timestamp)
+        -> [String]
+    {
         let contacts = circle.contacts(of: me)
         let chosen: [Contact]
         switch source {
@@ -58,7 +63,8 @@ enum CompleteCommand {
         var seen: Set<String> = []
         return chosen.map(\.name).filter { name in
             // One candidate per line: a name that could break a line is left out.
-            !name.isEmpty && !name.contains(where: \.isNewline) && name.lowercased().hasPrefix(wanted) && seen.insert(name).inserted
+            !name.isEmpty && !name.contains(where: \.isNewline) && name.lowercased().hasPrefix(wanted)
+                && seen.insert(name).inserted
         }
     }
 }

@@ -15,7 +15,9 @@ enum CompletionCommand {
 
             bash needs the bash-completion package (or source the script from ~/.bashrc). For zsh, use any directory in $fpath, added before compinit runs, e.g. fpath=(~/.zsh/completions $fpath) in ~/.zshrc; the file must be named _lifesignal.
             """,
-        arguments: [ArgumentSpec(name: "shell", kind: .choice(shells), optional: false, help: "The shell: bash, zsh or fish.")],
+        arguments: [
+            ArgumentSpec(name: "shell", kind: .choice(shells), optional: false, help: "The shell: bash, zsh or fish.")
+        ],
         run: { invocation, session throws(CLIError) in try run(invocation, &session) })
 
     static func run(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {

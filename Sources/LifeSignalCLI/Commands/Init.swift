@@ -17,10 +17,17 @@ enum InitCommand {
             """,
         options: [
             .value("name", "name", .text, "Your name as others see it (default: your account's name)."),
-            .value("interval", "duration", .duration, "Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h)."),
-            .value("reminder", "duration", .durationOrOff, "How long before the deadline to remind you, or off (default 30m)."),
+            .value(
+                "interval", "duration", .duration,
+                "Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h)."),
+            .value(
+                "reminder", "duration", .durationOrOff,
+                "How long before the deadline to remind you, or off (default 30m)."),
             .value("circle", "dir", .directory, "The circle folder (default: 'circle' in the data directory)."),
-            .value("member", "code", .text, "Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle."),
+            .value(
+                "member", "code", .text,
+                "Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle."
+            ),
         ],
         run: { invocation, session throws(CLIError) in try run(invocation, &session) })
 
@@ -40,23 +47,35 @@ enum InitCommand {
             } else if let cwd = session.context.workingDirectory {
                 circle = Paths.normalize(Paths.join(cwd, dir))
             } else {
-                throw .usage(message: "--circle \(dir) is relative and the working directory is unknown; give an absolute path.", command: invocation.path)
+                throw .usage(
+                    message: "--circle \(dir) is relative and the working directory is unknown; give an absolute path.",
+                    command: invocation.path)
             }
         }
         var joining: String? = nil
         if let codeText = invocation.value("member") {
             guard let circle else {
-                throw .usage(message: "--member needs --circle: give the circle folder the member's first device uses.", command: invocation.path)
+                throw .usage(
+                    message: "--member needs --circle: give the circle folder the member's first device uses.",
+                    command: invocation.path)
             }
             guard let code = ContactsCommand.parseCode(codeText) else {
-                throw .usage(message: "The value '\(codeText)' is invalid for '--member <code>': give an invite code such as lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5.", command: invocation.path)
+                throw .usage(
+                    message:
+                        "The value '\(codeText)' is invalid for '--member <code>': give an invite code such as lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5.",
+                    command: invocation.path)
             }
             if name != nil || interval != nil || reminderGiven {
-                throw .usage(message: "--member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.", command: invocation.path)
+                throw .usage(
+                    message:
+                        "--member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.",
+                    command: invocation.path)
             }
             let read = try storeCall { () throws(StoreError) in try Store.peek(circle: circle) }
             guard let member = read.state.member(withCode: code) else {
-                throw .invalidValue("No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced.")
+                throw .invalidValue(
+                    "No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced."
+                )
             }
             joining = member
         }
@@ -70,11 +89,14 @@ enum InitCommand {
         let (store, state, wasNew) = try session.update(creation: .ifMissing(profile), announce: false) { transaction in
             let isNew = transaction.createdProfile
             if !isNew, joining != nil {
-                throw CLIError.invalidValue("this data directory is already set up (member \(transaction.member)); use a new data directory (--home) for another device")
+                throw CLIError.invalidValue(
+                    "this data directory is already set up (member \(transaction.member)); use a new data directory (--home) for another device"
+                )
             }
             if let circle, transaction.store.identity.circle != circle, transaction.store.circleDirectory != circle {
                 throw CLIError.invalidValue(
-                    "this data directory already keeps its records in the circle \(transaction.store.circleDirectory); moving to another circle is not supported. Use another data directory (--home) for the new circle")
+                    "this data directory already keeps its records in the circle \(transaction.store.circleDirectory); moving to another circle is not supported. Use another data directory (--home) for the new circle"
+                )
             }
             if !isNew {
                 let current = transaction.memberState
@@ -84,7 +106,9 @@ enum InitCommand {
                 }
                 let newInterval = interval ?? current.effectiveInterval
                 let newReminder = reminderGiven ? reminder : current.effectiveReminder
-                if interval != nil || reminderGiven { try CheckinCommand.check(interval: newInterval, reminder: newReminder) }
+                if interval != nil || reminderGiven {
+                    try CheckinCommand.check(interval: newInterval, reminder: newReminder)
+                }
                 if let interval, current.effectiveInterval != interval {
                     transaction.record(.intervalSet(interval), at: now)
                     changes.append("interval \(interval)")
@@ -102,7 +126,10 @@ enum InitCommand {
             .object(
                 JSONObject([
                     ("created", .bool(wasNew)),
-                    ("member", .object(JSONObject([("id", .string(store.identity.member)), ("name", .string(displayName))]))),
+                    (
+                        "member",
+                        .object(JSONObject([("id", .string(store.identity.member)), ("name", .string(displayName))]))
+                    ),
                     ("device", .string(store.identity.device)),
                     ("dataDirectory", .string(store.dataDirectory)),
                     ("circle", .string(store.circleDirectory)),
@@ -110,13 +137,16 @@ enum InitCommand {
                     ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ])))
         if wasNew, joining != nil {
-            try session.output.line("Set up this directory as another device of \(displayName); check-ins from any of their devices count toward one deadline.")
+            try session.output.line(
+                "Set up this directory as another device of \(displayName); check-ins from any of their devices count toward one deadline."
+            )
         } else if wasNew {
             try session.output.line("Set up lifesignal for \(displayName).")
         } else if changes.isEmpty {
             try session.output.line("lifesignal is already set up here for \(displayName); nothing changed.")
         } else {
-            try session.output.line("lifesignal is already set up here for \(displayName); changed \(changes.joined(separator: ", ")).")
+            try session.output.line(
+                "lifesignal is already set up here for \(displayName); changed \(changes.joined(separator: ", ")).")
         }
         let rows = [
             ("Data directory", store.dataDirectory), ("Circle", store.circleDirectory),

@@ -28,14 +28,20 @@ enum NotifyCommand {
     static let readSpec = CommandSpec(
         name: "read",
         abstract: "Mark a notification, or all of them, as read.",
-        arguments: [ArgumentSpec(name: "id", kind: .text, optional: true, help: "The notification's id or its first characters.")],
+        arguments: [
+            ArgumentSpec(
+                name: "id", kind: .text, optional: true, help: "The notification's id or its first characters.")
+        ],
         options: [.flag("all", "Mark every notification read.")],
         run: { invocation, session throws(CLIError) in try mark(invocation, &session, clear: false) })
 
     static let clearSpec = CommandSpec(
         name: "clear",
         abstract: "Remove a notification, all of them, or a category from your feed.",
-        arguments: [ArgumentSpec(name: "id", kind: .text, optional: true, help: "The notification's id or its first characters.")],
+        arguments: [
+            ArgumentSpec(
+                name: "id", kind: .text, optional: true, help: "The notification's id or its first characters.")
+        ],
         options: [
             .flag("all", "Clear every notification."),
             .value("category", "category", .choice(categories), "Clear every notification of this category."),
@@ -46,7 +52,9 @@ enum NotifyCommand {
         name: "prefs",
         abstract: "Show or set the default filter and where your own notifications go.",
         options: [
-            .value("category", "category", .choice(categories + ["all"]), "The category 'notify list' shows by default (all for every one)."),
+            .value(
+                "category", "category", .choice(categories + ["all"]),
+                "The category 'notify list' shows by default (all for every one)."),
             .flag("unread-only", "'notify list' shows only unread notifications by default."),
             .flag("include-read", "'notify list' shows read notifications too (the default)."),
             .values("channel", "uri", .text, "A channel for your own notifications (repeatable; replaces the list)."),
@@ -65,7 +73,11 @@ enum NotifyCommand {
     static let testSpec = CommandSpec(
         name: "test",
         abstract: "Send a test notification through your channels, or a contact's.",
-        arguments: [ArgumentSpec(name: "contact", kind: .contact, optional: true, help: "A contact whose channels to test (default: your own).")],
+        arguments: [
+            ArgumentSpec(
+                name: "contact", kind: .contact, optional: true,
+                help: "A contact whose channels to test (default: your own).")
+        ],
         run: { invocation, session throws(CLIError) in try test(invocation, &session) })
 
     // MARK: - list, read, clear, prefs
@@ -73,7 +85,8 @@ enum NotifyCommand {
     static func json(_ n: Notification, feed: Feed) -> JSON {
         .object(
             JSONObject([
-                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)), ("category", .string(n.kind.category.rawValue)),
+                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)),
+                ("category", .string(n.kind.category.rawValue)),
                 ("title", .string(n.title)), ("message", .string(n.message)), ("at", .string(n.at.rfc3339)),
                 ("subject", .string(n.subject)), ("read", .bool(feed.read.contains(n.id))),
             ]))
@@ -95,9 +108,16 @@ enum NotifyCommand {
         }
         let entries = feed.entries(for: .member(me), category: category, unreadOnly: unreadOnly)
         try session.output.json(
-            .object(JSONObject([("notifications", .array(entries.map { json($0, feed: feed) })), ("unread", .int(Int64(feed.unreadCount(for: .member(me)))))])))
+            .object(
+                JSONObject([
+                    ("notifications", .array(entries.map { json($0, feed: feed) })),
+                    ("unread", .int(Int64(feed.unreadCount(for: .member(me))))),
+                ])))
         if entries.isEmpty {
-            try session.output.line(unreadOnly || category != nil ? "No notifications match (see them all with 'lifesignal notify list --all')." : "No notifications.")
+            try session.output.line(
+                unreadOnly || category != nil
+                    ? "No notifications match (see them all with 'lifesignal notify list --all')." : "No notifications."
+            )
             return .ok
         }
         for n in entries {
@@ -118,7 +138,9 @@ enum NotifyCommand {
         let given = [all, category != nil, text != nil].filter { $0 }.count
         guard given == 1 else {
             let what = clear ? "a notification id, --all or --category" : "a notification id or --all"
-            throw .usage(message: given == 0 ? "Say which notifications: give \(what)." : "Give only one of \(what).", command: invocation.path)
+            throw .usage(
+                message: given == 0 ? "Say which notifications: give \(what)." : "Give only one of \(what).",
+                command: invocation.path)
         }
         let now = session.now
         let count = try session.update(feed: true) { transaction in
@@ -149,37 +171,53 @@ enum NotifyCommand {
 
     static func prefs(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         if invocation.flag("unread-only") && invocation.flag("include-read") {
-            throw .usage(message: "--unread-only and --include-read contradict each other; give one.", command: invocation.path)
+            throw .usage(
+                message: "--unread-only and --include-read contradict each other; give one.", command: invocation.path)
         }
         if !invocation.values("channel").isEmpty && invocation.flag("no-channels") {
-            throw .usage(message: "--channel and --no-channels contradict each other; give one.", command: invocation.path)
+            throw .usage(
+                message: "--channel and --no-channels contradict each other; give one.", command: invocation.path)
         }
         for uri in invocation.values("channel") {
             if let problem = Address.problem(withChannel: uri) {
-                throw .usage(message: "The value '\(uri)' is invalid for '--channel <uri>': \(problem).", command: invocation.path)
+                throw .usage(
+                    message: "The value '\(uri)' is invalid for '--channel <uri>': \(problem).",
+                    command: invocation.path)
             }
         }
         let now = session.now
-        let changing = invocation.value("category") != nil || invocation.flag("unread-only") || invocation.flag("include-read")
+        let changing =
+            invocation.value("category") != nil || invocation.flag("unread-only") || invocation.flag("include-read")
             || !invocation.values("channel").isEmpty || invocation.flag("no-channels")
         let preferences = try session.update { transaction in
             var p = transaction.memberState.effectivePreferences
-            if let text = invocation.value("category") { p.category = text == "all" ? nil : Notification.Category(rawValue: text) }
+            if let text = invocation.value("category") {
+                p.category = text == "all" ? nil : Notification.Category(rawValue: text)
+            }
             if invocation.flag("unread-only") { p.unreadOnly = true }
             if invocation.flag("include-read") { p.unreadOnly = false }
             if !invocation.values("channel").isEmpty { p.channels = invocation.values("channel") }
             if invocation.flag("no-channels") { p.channels = [] }
-            if changing, p != transaction.memberState.effectivePreferences { transaction.record(.preferencesSet(p), at: now) }
+            if changing, p != transaction.memberState.effectivePreferences {
+                transaction.record(.preferencesSet(p), at: now)
+            }
             return p
         }
         try session.output.json(
             .object(
                 JSONObject([
-                    ("category", .optional(preferences.category?.rawValue)), ("unreadOnly", .bool(preferences.unreadOnly)),
+                    ("category", .optional(preferences.category?.rawValue)),
+                    ("unreadOnly", .bool(preferences.unreadOnly)),
                     ("channels", .array(preferences.channels.map(JSON.string))),
                 ])))
-        try session.output.line("Default filter  " + (preferences.category?.rawValue ?? "all categories") + (preferences.unreadOnly ? ", unread only" : ""))
-        try session.output.line("Your channels   " + (preferences.channels.isEmpty ? "none (add one with 'lifesignal notify prefs --channel URI')" : preferences.channels.joined(separator: ", ")))
+        try session.output.line(
+            "Default filter  " + (preferences.category?.rawValue ?? "all categories")
+                + (preferences.unreadOnly ? ", unread only" : ""))
+        try session.output.line(
+            "Your channels   "
+                + (preferences.channels.isEmpty
+                    ? "none (add one with 'lifesignal notify prefs --channel URI')"
+                    : preferences.channels.joined(separator: ", ")))
         return .ok
     }
 
@@ -188,11 +226,14 @@ enum NotifyCommand {
     static func deliver(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let report = try Deliverer.run(session: session, only: nil)
         for failure in report.failures {
-            session.output.note("delivery of \"\(failure.title)\" through \(failure.channel) failed: \(failure.error). It will be retried.")
+            session.output.note(
+                "delivery of \"\(failure.title)\" through \(failure.channel) failed: \(failure.error). It will be retried."
+            )
         }
         for waiting in report.waiting {
             session.output.note(
-                "delivery of \"\(waiting.job.notification.title)\" through \(waiting.job.channel) is still pending (last error: \(waiting.error)); next try after \(session.local(waiting.next)).")
+                "delivery of \"\(waiting.job.notification.title)\" through \(waiting.job.channel) is still pending (last error: \(waiting.error)); next try after \(session.local(waiting.next))."
+            )
         }
         try session.output.json(report.json)
         return report.isComplete ? .ok : .tryAgain
@@ -228,21 +269,38 @@ enum NotifyCommand {
         }
         let name = circle.members[me]?.name?.value ?? "lifesignal"
         let notification = Notification(
-            kind: .system, cause: "test|\(now.seconds)", message: "This is a test from \(name)'s lifesignal. If you can read this, this channel works.",
+            kind: .system, cause: "test|\(now.seconds)",
+            message: "This is a test from \(name)'s lifesignal. If you can read this, this channel works.",
             at: now, subject: me, recipient: recipient)
         var results: [(String, DeliveryAttempt)] = []
         for channel in channels {
-            results.append((channel, Delivery.send(notification, through: channel, subjectName: name, environment: session.context.environment, timeout: Deliverer.timeout)))
+            results.append(
+                (
+                    channel,
+                    Delivery.send(
+                        notification, through: channel, subjectName: name, environment: session.context.environment,
+                        timeout: Deliverer.timeout)
+                ))
         }
         try session.output.json(
             .object(
                 JSONObject([
-                    ("results", .array(results.map { channel, attempt in
-                        .object(JSONObject([("channel", .string(channel)), ("delivered", .bool(attempt.succeeded)), ("error", .optional(attempt.error))]))
-                    }))
+                    (
+                        "results",
+                        .array(
+                            results.map { channel, attempt in
+                                .object(
+                                    JSONObject([
+                                        ("channel", .string(channel)), ("delivered", .bool(attempt.succeeded)),
+                                        ("error", .optional(attempt.error)),
+                                    ]))
+                            })
+                    )
                 ])))
         for (channel, attempt) in results {
-            try session.output.line(attempt.succeeded ? "ok      \(channel)" : session.output.red("FAILED  \(channel): \(attempt.error ?? "")"))
+            try session.output.line(
+                attempt.succeeded
+                    ? "ok      \(channel)" : session.output.red("FAILED  \(channel): \(attempt.error ?? "")"))
         }
         return results.allSatisfy { $0.1.succeeded } ? .ok : .unavailable
     }
@@ -284,20 +342,36 @@ enum Deliverer {
             .object(
                 JSONObject([
                     ("noticed", .array(noticed.map { .string($0.id) })),
-                    ("delivered", .array(delivered.map { .object(JSONObject([("id", .string($0.notification.id)), ("channel", .string($0.channel))])) })),
+                    (
+                        "delivered",
+                        .array(
+                            delivered.map {
+                                .object(
+                                    JSONObject([("id", .string($0.notification.id)), ("channel", .string($0.channel))]))
+                            })
+                    ),
                     (
                         "failed",
-                        .array(failures.map { .object(JSONObject([("title", .string($0.title)), ("channel", .string($0.channel)), ("error", .string($0.error))])) })
+                        .array(
+                            failures.map {
+                                .object(
+                                    JSONObject([
+                                        ("title", .string($0.title)), ("channel", .string($0.channel)),
+                                        ("error", .string($0.error)),
+                                    ]))
+                            })
                     ),
                     (
                         "waiting",
-                        .array(waiting.map { w in
-                            .object(
-                                JSONObject([
-                                    ("title", .string(w.job.notification.title)), ("channel", .string(w.job.channel)),
-                                    ("nextAttempt", .string(w.next.rfc3339)), ("error", .string(w.error)),
-                                ]))
-                        })
+                        .array(
+                            waiting.map { w in
+                                .object(
+                                    JSONObject([
+                                        ("title", .string(w.job.notification.title)),
+                                        ("channel", .string(w.job.channel)),
+                                        ("nextAttempt", .string(w.next.rfc3339)), ("error", .string(w.error)),
+                                    ]))
+                            })
                     ),
                 ]))
         }
@@ -322,12 +396,16 @@ enum Deliverer {
             let circle = transaction.circle
             var jobs: [Job] = []
             for n in transaction.feed.notifications.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) {
-                guard Notifications.serves(n.recipient, me: transaction.member), only.map({ $0.contains(n.id) }) ?? true,
+                guard Notifications.serves(n.recipient, me: transaction.member),
+                    only.map({ $0.contains(n.id) }) ?? true,
                     n.at >= now - horizon || n.kind == .dependentAlert || n.kind == .alertActivated
                 else { continue }
                 for channel in channels(for: n.recipient, circle: circle) {
-                    let state = transaction.feed.deliveries[DeliveryKey(notification: n.id, channel: channel)] ?? DeliveryState()
-                    let job = Job(notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? "")
+                    let state =
+                        transaction.feed.deliveries[DeliveryKey(notification: n.id, channel: channel)]
+                        ?? DeliveryState()
+                    let job = Job(
+                        notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? "")
                     if state.isDue(now: now) {
                         jobs.append(job)
                     } else if let next = state.nextAttempt {
@@ -340,7 +418,12 @@ enum Deliverer {
         guard !jobs.isEmpty else { return report }
         // No lock held from here: a channel that hangs cannot stop a check-in.
         let attempts = jobs.map { job in
-            (job, Delivery.send(job.notification, through: job.channel, subjectName: job.subjectName, environment: session.context.environment, timeout: timeout))
+            (
+                job,
+                Delivery.send(
+                    job.notification, through: job.channel, subjectName: job.subjectName,
+                    environment: session.context.environment, timeout: timeout)
+            )
         }
         // Test failpoint: die between sending and recording, as a power cut would. The next
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
@@ -351,11 +434,16 @@ enum Deliverer {
                 if attempt.succeeded {
                     report.delivered.append(job)
                 } else {
-                    report.failures.append(Failure(title: job.notification.title, channel: job.channel, error: attempt.error ?? "failed"))
-                    let failures = transaction.feed.deliveries[DeliveryKey(notification: job.notification.id, channel: job.channel)]?.failures ?? 0
+                    report.failures.append(
+                        Failure(title: job.notification.title, channel: job.channel, error: attempt.error ?? "failed"))
+                    let failures =
+                        transaction.feed.deliveries[
+                            DeliveryKey(notification: job.notification.id, channel: job.channel)]?.failures ?? 0
                     if failures == DeliveryState.failuresBeforeWarning, job.notification.kind != .system {
                         transaction.notice(
-                            Notifications.channelFailing(job.channel, error: attempt.error ?? "failed", member: transaction.member, at: now, failures: failures))
+                            Notifications.channelFailing(
+                                job.channel, error: attempt.error ?? "failed", member: transaction.member, at: now,
+                                failures: failures))
                     }
                 }
             }

@@ -7,13 +7,18 @@ enum PingCommand {
     static let spec = CommandSpec(
         name: "ping",
         abstract: "Ask a dependent whether they are OK, and answer the pings you get.",
-        discussion: "Only a responder can ping a dependent who is a member of the circle, and only one ping per dependent can be pending at a time.",
+        discussion:
+            "Only a responder can ping a dependent who is a member of the circle, and only one ping per dependent can be pending at a time.",
         subcommands: [sendSpec, listSpec, respondSpec, clearSpec])
 
     static let sendSpec = CommandSpec(
         name: "send",
         abstract: "Ping one of your dependents.",
-        arguments: [ArgumentSpec(name: "dependent", kind: .contact, optional: false, help: "The dependent: a name, an id, or the first characters of an id.", completion: .dependents)],
+        arguments: [
+            ArgumentSpec(
+                name: "dependent", kind: .contact, optional: false,
+                help: "The dependent: a name, an id, or the first characters of an id.", completion: .dependents)
+        ],
         run: { invocation, session throws(CLIError) in try send(invocation, &session) })
 
     static let listSpec = CommandSpec(
@@ -25,14 +30,24 @@ enum PingCommand {
     static let respondSpec = CommandSpec(
         name: "respond",
         abstract: "Answer a ping (or, with --all, every ping, which also checks you in).",
-        arguments: [ArgumentSpec(name: "ping-or-responder", kind: .ping, optional: true, help: "The ping's id (or its first characters), or the responder who sent it.", completion: .respondersPinging)],
+        arguments: [
+            ArgumentSpec(
+                name: "ping-or-responder", kind: .ping, optional: true,
+                help: "The ping's id (or its first characters), or the responder who sent it.",
+                completion: .respondersPinging)
+        ],
         options: [.flag("all", "Check in and answer every pending ping.")],
         run: { invocation, session throws(CLIError) in try respond(invocation, &session) })
 
     static let clearSpec = CommandSpec(
         name: "clear",
         abstract: "Cancel a ping you sent; the dependent sees it was cancelled.",
-        arguments: [ArgumentSpec(name: "ping-or-dependent", kind: .ping, optional: false, help: "The ping's id (or its first characters), or the dependent it went to.", completion: .pingedDependents)],
+        arguments: [
+            ArgumentSpec(
+                name: "ping-or-dependent", kind: .ping, optional: false,
+                help: "The ping's id (or its first characters), or the dependent it went to.",
+                completion: .pingedDependents)
+        ],
         run: { invocation, session throws(CLIError) in try clear(invocation, &session) })
 
     // MARK: - send
@@ -45,13 +60,19 @@ enum PingCommand {
             let circle = transaction.circle
             let contact = try ContactsCommand.find(text, in: circle.contacts(of: me), path: invocation.path)
             guard contact.kind == .member else {
-                throw CLIError.invalidValue("Only members of your circle can be pinged; \(contact.name) is an external contact with no lifesignal to answer from.")
+                throw CLIError.invalidValue(
+                    "Only members of your circle can be pinged; \(contact.name) is an external contact with no lifesignal to answer from."
+                )
             }
             guard contact.roles.dependent else {
-                throw CLIError.invalidValue("This contact must have the Dependent role to be pinged. Add it with 'lifesignal contacts edit \(contact.name) --dependent' (they will see you as their responder).")
+                throw CLIError.invalidValue(
+                    "This contact must have the Dependent role to be pinged. Add it with 'lifesignal contacts edit \(contact.name) --dependent' (they will see you as their responder)."
+                )
             }
             if let pending = circle.pendingPing(from: me, to: contact.id), let sent = pending.sent {
-                throw CLIError.invalidValue("You already pinged \(contact.name) \(DependentStatus.ago(sent.at, now)) and that ping is still pending. Clear it with 'lifesignal ping clear \(contact.name)' to send a new one.")
+                throw CLIError.invalidValue(
+                    "You already pinged \(contact.name) \(DependentStatus.ago(sent.at, now)) and that ping is still pending. Clear it with 'lifesignal ping clear \(contact.name)' to send a new one."
+                )
             }
             var generator = SystemRandomNumberGenerator()
             let id = Identifier.make(using: &generator)
@@ -59,8 +80,15 @@ enum PingCommand {
             return (contact, id)
         }
         let report = try Deliverer.run(session: session, only: nil)
-        try session.output.json(["ping": .object(JSONObject([("id", .string(id)), ("to", .string(contact.id)), ("toName", .string(contact.name)), ("sentAt", .string(now.rfc3339))]))])
-        try session.output.line("Ping sent to \(contact.name) (id \(id.prefix(8))). They answer with 'lifesignal ping respond'.")
+        try session.output.json([
+            "ping": .object(
+                JSONObject([
+                    ("id", .string(id)), ("to", .string(contact.id)), ("toName", .string(contact.name)),
+                    ("sentAt", .string(now.rfc3339)),
+                ]))
+        ])
+        try session.output.line(
+            "Ping sent to \(contact.name) (id \(id.prefix(8))). They answer with 'lifesignal ping respond'.")
         report.tellFailures(session)
         return .ok
     }
@@ -77,7 +105,9 @@ enum PingCommand {
 
     static func entries(circle: CircleState, me: String, now: Timestamp, contacts: [Contact]? = nil) -> [Entry] {
         var names: [String: String] = [:]
-        for contact in contacts ?? circle.contacts(of: me) where names[contact.id] == nil { names[contact.id] = contact.name }
+        for contact in contacts ?? circle.contacts(of: me) where names[contact.id] == nil {
+            names[contact.id] = contact.name
+        }
         return circle.pings(involving: me).map { ping, sent in
             let incoming = ping.to == me
             let other = incoming ? ping.from : ping.to
@@ -116,12 +146,15 @@ enum PingCommand {
         if invocation.flag("history") { document["history"] = .array(all.map(json)) }
         try session.output.json(.object(document))
         func line(_ e: Entry) -> String {
-            "  \(e.ping.id.prefix(8))  \((e.incoming ? "from " : "to ") + e.otherName)".padding(to: 32) + "\(Relative.phrase(e.sent.at, now: session.now))".padding(to: 14) + e.state
+            "  \(e.ping.id.prefix(8))  \((e.incoming ? "from " : "to ") + e.otherName)".padding(to: 32)
+                + "\(Relative.phrase(e.sent.at, now: session.now))".padding(to: 14) + e.state
         }
         if incoming.isEmpty {
             try session.output.line("No pings waiting for your answer.")
         } else {
-            try session.output.line(session.output.bold("Waiting for your answer") + " (answer with 'lifesignal ping respond NAME', or all with 'lifesignal ping respond --all'):")
+            try session.output.line(
+                session.output.bold("Waiting for your answer")
+                    + " (answer with 'lifesignal ping respond NAME', or all with 'lifesignal ping respond --all'):")
             for e in incoming { try session.output.line(session.output.yellow(line(e))) }
         }
         if outgoing.isEmpty {
@@ -139,13 +172,18 @@ enum PingCommand {
     }
 
     /// Finds a ping among `candidates` by id prefix, else by the other person's name.
-    static func find(_ text: String, in candidates: [Entry], circle: CircleState, me: String, incoming: Bool, path: [String]) throws(CLIError) -> Entry {
+    static func find(
+        _ text: String, in candidates: [Entry], circle: CircleState, me: String, incoming: Bool, path: [String]
+    ) throws(CLIError) -> Entry {
         let wanted = text.trimmingWhitespace.lowercased()
         let byId = wanted.count >= 4 ? candidates.filter { $0.ping.id.hasPrefix(wanted) } : []
         if byId.count == 1, let only = byId.first { return only }
         let contact = try ContactsCommand.find(text, in: circle.contacts(of: me), path: path)
-        if let match = candidates.first(where: { (incoming ? $0.ping.from : $0.ping.to) == contact.id }) { return match }
-        throw .invalidValue(incoming ? "No active ping found from \(contact.name)." : "You have no pending ping to \(contact.name).")
+        if let match = candidates.first(where: { (incoming ? $0.ping.from : $0.ping.to) == contact.id }) {
+            return match
+        }
+        throw .invalidValue(
+            incoming ? "No active ping found from \(contact.name)." : "You have no pending ping to \(contact.name).")
     }
 
     // MARK: - respond
@@ -154,7 +192,11 @@ enum PingCommand {
         let all = invocation.flag("all")
         let text = invocation.argument(0)
         if all == (text != nil) {
-            throw .usage(message: all ? "Give either a ping or --all, not both." : "Say which ping to answer (its id or the responder's name), or answer all with --all.", command: invocation.path)
+            throw .usage(
+                message: all
+                    ? "Give either a ping or --all, not both."
+                    : "Say which ping to answer (its id or the responder's name), or answer all with --all.",
+                command: invocation.path)
         }
         let now = session.now
         let (answered, status) = try session.update(feed: all) { transaction in
@@ -166,24 +208,43 @@ enum PingCommand {
                 chosen = pending
                 transaction.record(.checkIn(note: nil), at: now)
             } else {
-                chosen = [try find(text ?? "", in: pending, circle: circle, me: me, incoming: true, path: invocation.path)]
+                chosen = [
+                    try find(text ?? "", in: pending, circle: circle, me: me, incoming: true, path: invocation.path)
+                ]
             }
             for entry in chosen {
-                transaction.record(.pingEnded(id: entry.ping.id, from: entry.ping.from, to: me, end: .answered), at: now)
+                transaction.record(
+                    .pingEnded(id: entry.ping.id, from: entry.ping.from, to: me, end: .answered), at: now)
             }
             let status: CheckInStatus? = all ? CheckInStatus(member: transaction.memberState, now: now) : nil
             if all, !chosen.isEmpty {
                 transaction.notice(
-                    Notifications.allPingsCleared(member: me, count: chosen.count, at: now, cause: chosen.map(\.ping.id).sorted().joined(separator: ",")))
+                    Notifications.allPingsCleared(
+                        member: me, count: chosen.count, at: now,
+                        cause: chosen.map(\.ping.id).sorted().joined(separator: ",")))
             }
             return (chosen, status)
         }
-        var document = JSONObject([("answered", .array(answered.map { json(Entry(ping: $0.ping, sent: $0.sent, incoming: true, otherName: $0.otherName, state: "answered")) }))])
+        var document = JSONObject([
+            (
+                "answered",
+                .array(
+                    answered.map {
+                        json(
+                            Entry(
+                                ping: $0.ping, sent: $0.sent, incoming: true, otherName: $0.otherName, state: "answered"
+                            ))
+                    })
+            )
+        ])
         if let status { document["checkIn"] = Render.checkInJSON(status) }
         try session.output.json(.object(document))
         let names = answered.map(\.otherName).joined(separator: ", ")
         if all {
-            try session.output.line(answered.isEmpty ? "Checked in. There were no pings to answer." : "Checked in and answered \(answered.count) ping\(answered.count == 1 ? "" : "s") (\(names)).")
+            try session.output.line(
+                answered.isEmpty
+                    ? "Checked in. There were no pings to answer."
+                    : "Checked in and answered \(answered.count) ping\(answered.count == 1 ? "" : "s") (\(names)).")
             if let deadline = status?.deadline { try session.output.line("Next deadline \(session.when(deadline)).") }
         } else {
             try session.output.line("Answered \(names)'s ping. (Answering with --all also checks you in.)")
@@ -204,7 +265,11 @@ enum PingCommand {
             transaction.record(.pingEnded(id: entry.ping.id, from: me, to: entry.ping.to, end: .cleared), at: now)
             return entry
         }
-        try session.output.json(["cleared": json(Entry(ping: entry.ping, sent: entry.sent, incoming: false, otherName: entry.otherName, state: "cleared"))])
+        try session.output.json([
+            "cleared": json(
+                Entry(ping: entry.ping, sent: entry.sent, incoming: false, otherName: entry.otherName, state: "cleared")
+            )
+        ])
         try session.output.line("Cleared your ping to \(entry.otherName); they will see it was cancelled.")
         return .ok
     }
