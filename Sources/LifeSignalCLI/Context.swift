@@ -71,3 +71,16 @@ public struct Account: Sendable {
         self.home = home
     }
 }
+
+extension Account {
+    /// This process's account in the password database (`getpwuid_r`); nil when it has none.
+    public static func lookUp() -> Account? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return Account(
+            name: entry.pw_name.map { String(cString: $0) }, fullName: entry.pw_gecos.map { String(cString: $0) },
+            home: entry.pw_dir.map { String(cString: $0) })
+    }
+}

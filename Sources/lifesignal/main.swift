@@ -10,21 +10,6 @@ import LifeSignalCore
     import Darwin
 #endif
 
-/// The password database entry, read only when a command needs it.
-func lookUpAccount() -> Account? {
-    var passwdEntry = passwd()
-    var passwdResult: UnsafeMutablePointer<passwd>? = nil
-    var passwdBuffer = [CChar](repeating: 0, count: 16_384)
-    guard getpwuid_r(getuid(), &passwdEntry, &passwdBuffer, passwdBuffer.count, &passwdResult) == 0, passwdResult != nil
-    else {
-        return nil
-    }
-    return Account(
-        name: passwdEntry.pw_name.map { String(cString: $0) },
-        fullName: passwdEntry.pw_gecos.map { String(cString: $0) },
-        home: passwdEntry.pw_dir.map { String(cString: $0) })
-}
-
 /// Everything runs inside this function, not at the top level: in Swift 6 top-level variables
 /// belong to the main actor, and closures capturing them get run-time executor checks that
 /// link the concurrency runtime and libdispatch into the binary, which every run would pay
@@ -81,7 +66,7 @@ func run() -> Int32 {
         stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
         stderrIsTerminal: isatty(STDERR_FILENO) == 1,
         terminalColumns: columns,
-        account: lookUpAccount,
+        account: Account.lookUp,
         workingDirectory: workingDirectory,
         write: { stream, text in
             let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO

@@ -1,4 +1,6 @@
 import Foundation
+import LifeSignalCLI
+import LifeSignalCore
 import Testing
 
 /// Runs the built `lifesignal` binary as a user would: a fresh process with a controlled
@@ -61,9 +63,57 @@ final class TempHome {
     }
 }
 
-/// Runs the binary with exactly `environment` (nothing inherited). Output goes to temporary
-/// files, not pipes, so a large output can never block the child.
+/// Runs lifesignal with exactly `environment` (nothing inherited): in this process, through
+/// `LifeSignal.run`, as `main.swift` would with the real world, unless only a process can show
+/// what is asked — another executable, the crash failpoint (which ends the process), or a
+/// local time zone other than UTC (the zone is the process's, not the run's).
 func lifesignal(
+    _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path,
+    directory: String? = nil
+) -> Run {
+    let needsProcess =
+        executable != Binary.path || environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] != nil
+        || !["UTC", "UTC0", nil].contains(environment["TZ"])
+    if needsProcess {
+        return spawn(arguments, environment: environment, stdin: stdin, executable: executable, directory: directory)
+    }
+    return InProcess.run(arguments, environment: environment, stdin: stdin, directory: directory)
+}
+
+/// One in-process run: the same `Context` that `main.swift` builds, with stdout, stderr and stdin
+/// in memory and the clock and time zone fixed to UTC (tests pin the time with LIFESIGNAL_NOW).
+enum InProcess {
+    final class Capture: @unchecked Sendable {
+        var stdout = ""
+        var stderr = ""
+        var input: [String]
+        init(_ stdin: String?) {
+            input = stdin.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+            if input.last == "" { input.removeLast() }
+        }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String], stdin: String?, directory: String?) -> Run {
+        let capture = Capture(stdin)
+        let context = Context(
+            arguments: arguments, environment: environment,
+            clock: { Timestamp(seconds: Int64(Date().timeIntervalSince1970)) }, utcOffset: { _ in 0 },
+            stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, terminalColumns: nil,
+            account: Account.lookUp,
+            workingDirectory: directory ?? FileManager.default.currentDirectoryPath,
+            write: { stream, text in
+                if stream == .standardOutput { capture.stdout += text } else { capture.stderr += text }
+                return nil
+            },
+            readLine: { capture.input.isEmpty ? nil : capture.input.removeFirst() })
+        let code = LifeSignal.run(context)
+        return Run(stdout: capture.stdout, stderr: capture.stderr, code: code)
+    }
+}
+
+/// Runs an executable in a new process with exactly `environment`. Output goes to temporary
+/// files, not pipes, so a large output can never block the child.
+func spawn(
     _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path,
     directory: String? = nil
 ) -> Run {
