@@ -14,8 +14,10 @@ let package = Package(
         .target(name: "LifeSignalCore"),
         // The data directory and the circle on disk: paths, locking, crash-safe writes.
         .target(name: "LifeSignalStore", dependencies: ["LifeSignalCore"]),
+        // Other programs: child processes with timeouts, and the delivery channels built on them.
+        .target(name: "LifeSignalChannels", dependencies: ["LifeSignalCore"]),
         // Tokenizer, the one command table, commands, rendering, the exit-code map.
-        .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalStore"]),
+        .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"]),
         // main.swift only: wires the real world into a Context.
         .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI"]),
         // Benchmark helper: writes large stores through the real store code.
@@ -25,6 +27,7 @@ let package = Package(
             path: "Benchmarks/Seed"),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
+        .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels"]),
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.
         .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"], exclude: ["Golden"]),
     ],

@@ -308,3 +308,23 @@ public struct Feed: Equatable, Sendable {
             .count
     }
 }
+
+extension Notification {
+    /// The notification as JSON: how a feed file stores it, and what a channel command reads
+    /// on stdin.
+    public var json: JSON {
+        var to = JSONObject()
+        switch recipient {
+        case .member(let id): to["member"] = .string(id)
+        case .external(let owner, let id):
+            to["owner"] = .string(owner)
+            to["external"] = .string(id)
+        }
+        return .object(
+            JSONObject([
+                ("id", .string(id)), ("type", .string(kind.rawValue)), ("title", .string(title)),
+                ("message", .string(message)), ("at", .string(at.rfc3339)), ("subject", .string(subject)),
+                ("recipient", .object(to)),
+            ]))
+    }
+}

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 /// Which directory holds this user's lifesignal data. A pure function of the `--home` flag,
 /// the environment, the platform and the account's home directory from the password database,
 /// so that it is tested with plain dictionaries.

@@ -10,7 +10,7 @@ enum FeedFile {
     static func encode(_ feed: Feed) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 4096 + feed.notifications.count * 400 + feed.deliveries.count * 250)
         writer.field("schemaVersion", .int(schemaVersion))
-        writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }, encode)
+        writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }) { $0.json }
         writer.array("read", feed.read.sorted(), JSON.string)
         writer.array("cleared", feed.cleared.sorted(), JSON.string)
         writer.array(
@@ -29,22 +29,6 @@ enum FeedFile {
         var bytes = writer.bytes()
         bytes.append(0x0A)
         return bytes
-    }
-
-    static func encode(_ n: Notification) -> JSON {
-        var recipient = JSONObject()
-        switch n.recipient {
-        case .member(let id): recipient["member"] = .string(id)
-        case .external(let owner, let id):
-            recipient["owner"] = .string(owner)
-            recipient["external"] = .string(id)
-        }
-        return .object(
-            JSONObject([
-                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)), ("title", .string(n.title)),
-                ("message", .string(n.message)),
-                ("at", .string(n.at.rfc3339)), ("subject", .string(n.subject)), ("recipient", .object(recipient)),
-            ]))
     }
 
     static func decodeNotification(_ cursor: JSONCursor) throws(JSONShapeError) -> Notification {

@@ -1,3 +1,4 @@
+import LifeSignalChannels
 import LifeSignalCore
 import LifeSignalStore
 

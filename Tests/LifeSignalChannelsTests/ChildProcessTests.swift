@@ -1,7 +1,8 @@
 import Foundation
+import LifeSignalCore
 import Testing
 
-@testable import LifeSignalStore
+@testable import LifeSignalChannels
 
 #if canImport(Glibc)
     @preconcurrency import Glibc

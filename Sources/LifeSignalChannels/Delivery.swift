@@ -84,7 +84,7 @@ public enum Delivery {
         env["LIFESIGNAL_TIME"] = notification.at.rfc3339
         env["LIFESIGNAL_URGENT"] = notification.kind.isEmergency ? "1" : "0"
         env["LIFESIGNAL_CHANNEL"] = uri
-        let json = FeedFile.encode(notification).serializedBytes(pretty: false) + [0x0A]
+        let json = notification.json.serializedBytes(pretty: false) + [0x0A]
 
         let arguments: [String]
         var input = json

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
