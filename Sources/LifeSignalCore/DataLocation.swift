@@ -1,5 +1,3 @@
-import LifeSignalCore
-
 /// Which directory holds this user's lifesignal data. A pure function of the `--home` flag,
 /// the environment, the platform and the account's home directory from the password database,
 /// so that it is tested with plain dictionaries.
@@ -10,8 +8,16 @@ import LifeSignalCore
 public enum DataLocation {
     public enum Platform: Sendable { case linux, macOS }
 
-    public struct Problem: Error, Equatable, Sendable {
-        public var message: String
+    /// Why no data directory can be chosen.
+    public enum Problem: Error, Equatable, Sendable {
+        /// `--home` was given an empty value.
+        case emptyHomeFlag
+        /// `--home` is relative and the working directory is unknown.
+        case relativeHomeFlag(String)
+        /// `LIFESIGNAL_HOME` is not an absolute path.
+        case relativeLifesignalHome(String)
+        /// Neither `HOME` nor the account names a home directory.
+        case noHomeDirectory
     }
 
     public static var currentPlatform: Platform {
@@ -27,20 +33,16 @@ public enum DataLocation {
         accountHome: String?, workingDirectory: String?
     ) throws(Problem) -> String {
         if let flag = homeFlag {
-            guard !flag.isEmpty else { throw Problem(message: "--home needs a directory, but the value is empty") }
+            guard !flag.isEmpty else { throw .emptyHomeFlag }
             if flag.hasPrefix("/") { return Paths.normalize(flag) }
             guard let cwd = workingDirectory else {
-                throw Problem(
-                    message: "--home \(flag) is relative and the working directory is unknown; give an absolute path")
+                throw .relativeHomeFlag(flag)
             }
             return Paths.normalize(Paths.join(cwd, flag))
         }
         if let value = environment["LIFESIGNAL_HOME"], !value.isEmpty {
             guard value.hasPrefix("/") else {
-                throw Problem(
-                    message:
-                        "LIFESIGNAL_HOME must be an absolute path, but it is \"\(value)\"; set it to a path starting with /"
-                )
+                throw .relativeLifesignalHome(value)
             }
             return Paths.normalize(value)
         }
@@ -53,10 +55,7 @@ public enum DataLocation {
         } else if let account = accountHome, account.hasPrefix("/") {
             home = account
         } else {
-            throw Problem(
-                message:
-                    "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
-            )
+            throw .noHomeDirectory
         }
         switch platform {
         case .linux: return Paths.join(Paths.normalize(home), ".local/share/lifesignal")

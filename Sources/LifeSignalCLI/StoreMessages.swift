@@ -1,0 +1,64 @@
+import LifeSignalCore
+
+/// How the store's errors read to a person: what happened, to which file, what was kept, and
+/// the way out. The store reports them as data (`StoreError`); this is the one place they are
+/// worded.
+extension StoreError {
+    var message: String {
+        switch self {
+        case .notInitialized(let dir):
+            return
+                "no lifesignal profile in \(dir) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first"
+        case .damaged(let path, let problem, let backup):
+            return "\(path) is damaged: \(problem). Nothing was changed. \(backupAdvice(path: path, backup: backup))"
+        case .newerSchema(let path, let found, let supported):
+            return
+                "\(path) was written by a newer lifesignal (schema \(found); this one understands up to \(supported)). Nothing was changed; upgrade lifesignal to use this data"
+        case .unreadable(let path, let reason, let backup):
+            return "cannot read \(path): \(reason). Nothing was changed. \(backupAdvice(path: path, backup: backup))"
+        case .cannotCreate(let path, let reason):
+            return
+                "cannot create \(path): \(reason); check that the parent directory exists and is writable, or choose another place with --home"
+        case .io(let path, let operation, let reason):
+            return "\(operation) failed for \(path): \(reason); nothing was recorded, try again once the disk is fixed"
+        case .lockBusy(let path, let waited):
+            return
+                "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
+        }
+    }
+
+    /// The path and what is wrong with it, without advice: for another device's file, which
+    /// that device (or the sync) will rewrite, and which is not ours to restore.
+    var summary: String {
+        switch self {
+        case .damaged(let path, let problem, _): return "\(path): \(problem)"
+        case .newerSchema(let path, let found, let supported):
+            return
+                "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
+        case .unreadable(let path, let reason, _): return "\(path): \(reason)"
+        default: return message
+        }
+    }
+
+    private func backupAdvice(path: String, backup: String?) -> String {
+        if let backup {
+            return "The last good copy is \(backup); to restore it: cp '\(backup)' '\(path)'"
+        }
+        return "There is no backup of it; repair the file by hand or move it aside"
+    }
+}
+
+extension DataLocation.Problem {
+    var message: String {
+        switch self {
+        case .emptyHomeFlag: return "--home needs a directory, but the value is empty"
+        case .relativeHomeFlag(let flag):
+            return "--home \(flag) is relative and the working directory is unknown; give an absolute path"
+        case .relativeLifesignalHome(let value):
+            return "LIFESIGNAL_HOME must be an absolute path, but it is \"\(value)\"; set it to a path starting with /"
+        case .noHomeDirectory:
+            return
+                "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
+        }
+    }
+}
