@@ -16,8 +16,11 @@ let package = Package(
         .target(name: "LifeSignalStore", dependencies: ["LifeSignalCore"]),
         // Other programs: child processes with timeouts, and the delivery channels built on them.
         .target(name: "LifeSignalChannels", dependencies: ["LifeSignalCore"]),
+        // One operation per use case, with the domain checks and the transaction inside; owns
+        // the outbox and delivery orchestration.
+        .target(name: "LifeSignalApp", dependencies: ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"]),
         // Tokenizer, the one command table, commands, rendering, the exit-code map.
-        .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"]),
+        .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalApp"]),
         // main.swift only: wires the real world into a Context.
         .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI"]),
         // Benchmark helper: writes large stores through the real store code.

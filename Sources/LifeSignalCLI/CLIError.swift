@@ -1,5 +1,4 @@
 import LifeSignalCore
-import LifeSignalStore
 
 /// Every way a run ends other than success, carrying what the message needs. `Runner` turns
 /// these into stderr text and an exit code in one place (`exitCode` below).

@@ -1,10 +1,18 @@
 import LifeSignalCore
 
-/// What kind of value an option or argument takes. The parser checks it, help shows its
-/// name, and completions offer candidates for it.
+/// What kind of value an option or argument takes. The parser turns the text into a `Value` of
+/// this kind (refusing it with a usage error when it is not one), help shows its name, and
+/// completions offer candidates for it.
 enum ValueKind: Equatable, Sendable {
-    /// Free text (a name, a note).
+    /// Any text that is not empty.
     case text
+    /// Text a person reads later (a note, a name, a message), checked by `Rules` under this
+    /// field name: not blank, not too long, no control characters.
+    case prose(String)
+    /// An invite code (`lifesignal://…` or the bare code).
+    case inviteCode
+    /// An invite code, or else the name of an external person (`contacts add`).
+    case codeOrName
     /// A duration such as `45m`, `8h`, `1d12h`.
     case duration
     /// A duration, or `off`.
@@ -21,6 +29,12 @@ enum ValueKind: Equatable, Sendable {
     case ping
     /// One of a fixed list.
     case choice([String])
+    /// A delivery channel URI (`mailto:`, `ntfy:`, `https://`, …).
+    case channel
+    /// An e-mail address.
+    case email
+    /// A phone number in international form.
+    case phone
 }
 
 struct OptionSpec: Sendable {
@@ -81,20 +95,68 @@ enum CompletionSource: String, CaseIterable, Sendable {
     case pingedDependents = "pinged-dependents"
 }
 
-/// A parsed command line, ready for a command's `run`.
+/// A parsed command line, ready for a command's `run`: each value already converted to its kind
+/// (once, by the parser), read back through the spec that declared it.
 struct Invocation {
     var path: [String]
-    var options: [String: String] = [:]
-    /// Values of repeatable options, in the order given.
-    var lists: [String: [String]] = [:]
+    /// Option values by the option's long name, in the order given.
+    var options: [String: [Value]] = [:]
     var flags: Set<String> = []
-    var arguments: [String] = []
+    var arguments: [Value] = []
     var global = GlobalOptions()
 
-    func value(_ long: String) -> String? { options[long] }
-    func values(_ long: String) -> [String] { lists[long] ?? [] }
-    func flag(_ long: String) -> Bool { flags.contains(long) }
-    func argument(_ index: Int) -> String? { arguments.indices.contains(index) ? arguments[index] : nil }
+    init(path: [String]) { self.path = path }
+
+    func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
+    func value(_ option: OptionSpec) -> Value? { options[option.long]?.last }
+    func values(_ option: OptionSpec) -> [Value] { options[option.long] ?? [] }
+    func text(_ option: OptionSpec) -> String? { value(option)?.text }
+    func texts(_ option: OptionSpec) -> [String] { values(option).compactMap(\.text) }
+    func argument(_ index: Int) -> Value? { arguments.indices.contains(index) ? arguments[index] : nil }
+    func text(argument index: Int) -> String? { argument(index)?.text }
+}
+
+/// A value as its kind reads it.
+enum Value: Equatable, Sendable {
+    case text(String)
+    case span(TimeSpan)
+    /// `off`, for a duration that may be off.
+    case off
+    case time(TimeQuery)
+    case count(Int)
+
+    var text: String? {
+        guard case .text(let text) = self else { return nil }
+        return text
+    }
+
+    var span: TimeSpan? {
+        guard case .span(let span) = self else { return nil }
+        return span
+    }
+
+    var count: Int? {
+        guard case .count(let count) = self else { return nil }
+        return count
+    }
+
+    var time: TimeQuery? {
+        guard case .time(let time) = self else { return nil }
+        return time
+    }
+}
+
+/// A time as given: an instant, or a duration meaning that long before now.
+enum TimeQuery: Equatable, Sendable {
+    case at(Timestamp)
+    case ago(TimeSpan)
+
+    func resolved(now: Timestamp) -> Timestamp {
+        switch self {
+        case .at(let time): return time
+        case .ago(let span): return now - span
+        }
+    }
 }
 
 /// The options every command accepts, anywhere on the line.
@@ -117,6 +179,8 @@ struct CommandSpec: Sendable {
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
     var subcommands: [CommandSpec] = []
+    /// How its options and arguments go together, checked by the parser.
+    var rules: [UsageRule] = []
     var hidden = false
     var run: Run? = nil
 
@@ -133,5 +197,31 @@ struct CommandSpec: Sendable {
         }
         if !visibleSubcommands.isEmpty { parts.append(run == nil ? "<subcommand>" : "[<subcommand>]") }
         return parts.joined(separator: " ")
+    }
+}
+
+/// How a command's options and arguments go together. The parser checks these after reading the
+/// line, so a contradiction is a usage error before anything runs. Options are named `--long`,
+/// the command's arguments `<name>`.
+enum UsageRule: Sendable {
+    /// Never both: "--a and --b contradict each other; give one."
+    case contradict(String, String)
+    /// Exactly one of these.
+    case exactlyOne([String], missing: String, several: String)
+    /// At least one of these.
+    case atLeastOne([String], message: String)
+    /// When the first is given, the second must be.
+    case requires(String, String, message: String)
+    /// When the first is given, none of the others may be.
+    case excludes(String, [String], message: String)
+
+    /// Every name the rule mentions (a test checks each is declared by its command).
+    var names: [String] {
+        switch self {
+        case .contradict(let a, let b): return [a, b]
+        case .exactlyOne(let names, _, _), .atLeastOne(let names, _): return names
+        case .requires(let a, let b, _): return [a, b]
+        case .excludes(let a, let others, _): return [a] + others
+        }
     }
 }

@@ -1,3 +1,4 @@
+import LifeSignalApp
 import LifeSignalCore
 
 /// What the command line asks for, decided before anything else happens.
@@ -9,233 +10,299 @@ enum ParseResult {
 }
 
 /// Turns argv into a `ParseResult` using the command table, by hand: `--opt=value`,
-/// `--opt value`, `-abc` (bundled short flags), `-n value`, and `--` ending options.
-/// Pure: no files, clock or environment.
+/// `--opt value`, `-abc` (bundled short flags), `-n value`, and `--` ending options. Every
+/// value is converted to its kind here, once, and the command's `UsageRule`s are checked, so a
+/// usage error always comes from the table before anything runs. Pure: no files, clock or
+/// environment.
 enum Parser {
     static func parse(_ arguments: [String], root: CommandSpec = CommandTable.root) throws(CLIError) -> ParseResult {
-        var spec = root
-        var invocation = Invocation(path: [])
-        var wantsHelp = false
-        var wantsVersion = false
-        var helpPath: [String]? = nil
-        var optionsEnded = false
-        var index = 0
+        var line = Line(tokens: arguments, spec: root)
+        while let token = line.next() { try line.take(token) }
+        return try line.finish(root: root)
+    }
+}
 
-        func usage(_ message: String) -> CLIError { .usage(message: message, command: invocation.path) }
+/// The state of one parse: where in the tree we are and what has been read so far.
+private struct Line {
+    let tokens: [String]
+    var index = 0
+    var spec: CommandSpec
+    var invocation = Invocation(path: [])
+    var wantsHelp = false
+    var wantsVersion = false
+    /// Set by the word `help`: the rest names the command to show help for.
+    var helpPath: [String]? = nil
+    var optionsEnded = false
 
-        func option(named long: String) -> OptionSpec? {
-            spec.options.first { $0.long == long } ?? CommandTable.globalOptions.first { $0.long == long }
+    init(tokens: [String], spec: CommandSpec) {
+        self.tokens = tokens
+        self.spec = spec
+    }
+
+    mutating func next() -> String? {
+        guard index < tokens.count else { return nil }
+        index += 1
+        return tokens[index - 1]
+    }
+
+    func usage(_ message: String) -> CLIError { .usage(message: message, command: invocation.path) }
+
+    mutating func take(_ token: String) throws(CLIError) {
+        if helpPath != nil {
+            takeHelpWord(token)
+        } else if !optionsEnded, token == "--" {
+            optionsEnded = true
+        } else if !optionsEnded, token.hasPrefix("--") {
+            try takeLong(token.dropFirst(2))
+        } else if !optionsEnded, token.hasPrefix("-"), token.count > 1 {
+            try takeShort(Array(token.dropFirst()))
+        } else {
+            try takeWord(token)
         }
-        func option(short: Character) -> OptionSpec? {
-            spec.options.first { $0.short == short } ?? CommandTable.globalOptions.first { $0.short == short }
-        }
+    }
 
-        /// Records one option occurrence, with its value if it takes one.
-        func record(_ option: OptionSpec, value: String?, as written: String) throws(CLIError) {
-            switch option.long {
-            case "help": wantsHelp = true
-            case "version": wantsVersion = true
-            case "json": invocation.global.json = true
-            case "quiet": invocation.global.quiet = true
-            case "no-color": invocation.global.noColor = true
-            case "home":
-                // Checked like any other value, so `--home=` is a usage error (64), not a
-                // bad environment (78) found later by DataLocation.
-                if let value, let kind = option.kind {
-                    try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
-                }
-                invocation.global.home = value
-            default:
-                if let value, option.repeatable {
-                    if let kind = option.kind {
-                        try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
-                    }
-                    invocation.lists[option.long, default: []].append(value)
-                } else if let value {
-                    if invocation.options[option.long] != nil {
-                        throw usage("'\(written)' was given more than once; give it once")
-                    }
-                    if let kind = option.kind {
-                        try check(value, kind: kind, label: "'\(option.label)'", path: invocation.path)
-                    }
-                    invocation.options[option.long] = value
-                } else {
-                    invocation.flags.insert(option.long)
-                }
-            }
-        }
-
-        while index < arguments.count {
-            let token = arguments[index]
+    /// `lifesignal help checkin interval`: the rest names the command. Options are ignored, and
+    /// so is the value of one that takes a value (`--home DIR`), which is not a command name.
+    mutating func takeHelpWord(_ token: String) {
+        if token.hasPrefix("--"), !token.includes("="),
+            let option = CommandTable.globalOptions.first(where: { "--" + $0.long == token }), option.takesValue
+        {
             index += 1
-            if helpPath != nil {
-                // `lifesignal help checkin interval`: the rest names the command. Options are
-                // ignored, and so is the value of one that takes a value (`--home DIR`), which
-                // is not a command name.
-                if token.hasPrefix("--"), !token.contains("="),
-                    let option = CommandTable.globalOptions.first(where: { "--" + $0.long == token }), option.takesValue
-                {
-                    index += 1
-                } else if !token.hasPrefix("-") {
-                    helpPath?.append(token)
-                }
-                continue
-            }
-            if !optionsEnded, token == "--" {
-                optionsEnded = true
-                continue
-            }
-            if !optionsEnded, token.hasPrefix("--") {
-                let body = token.dropFirst(2)
-                let name: String
-                var inline: String? = nil
-                if let equals = body.firstIndex(of: "=") {
-                    name = String(body[..<equals])
-                    inline = String(body[body.index(after: equals)...])
-                } else {
-                    name = String(body)
-                }
-                guard let option = option(named: name) else {
-                    let candidates = (spec.options + CommandTable.globalOptions).map { "--" + $0.long }
-                    throw usage("Unknown option '--\(name)'." + Suggest.phrase(for: "--" + name, among: candidates))
-                }
-                if option.takesValue {
-                    var value = inline
-                    if value == nil {
-                        guard index < arguments.count else { throw usage("Missing value for '\(option.label)'.") }
-                        value = arguments[index]
-                        index += 1
-                    }
-                    try record(option, value: value, as: "--\(name)")
-                } else {
-                    if inline != nil { throw usage("'--\(name)' takes no value.") }
-                    try record(option, value: nil, as: "--\(name)")
-                }
-                continue
-            }
-            if !optionsEnded, token.hasPrefix("-"), token.count > 1 {
-                var letters = Array(token.dropFirst())
-                while !letters.isEmpty {
-                    let letter = letters.removeFirst()
-                    guard let option = option(short: letter) else {
-                        throw usage("Unknown option '-\(letter)'.")
-                    }
-                    if option.takesValue {
-                        var value: String
-                        if !letters.isEmpty {
-                            value = String(letters)
-                            letters.removeAll()
-                        } else {
-                            guard index < arguments.count else {
-                                throw usage("Missing value for '-\(letter) <\(option.valueName ?? "value")>'.")
-                            }
-                            value = arguments[index]
-                            index += 1
-                        }
-                        try record(option, value: value, as: "-\(letter)")
-                    } else {
-                        try record(option, value: nil, as: "-\(letter)")
-                    }
-                }
-                continue
-            }
-            // A positional word: a subcommand while the command has them and no argument has
-            // been taken yet; otherwise an argument.
-            if !optionsEnded, invocation.arguments.isEmpty, !spec.subcommands.isEmpty {
-                if token == "help" {
-                    helpPath = invocation.path
-                    continue
-                }
-                if let next = spec.subcommand(named: token) {
-                    spec = next
-                    invocation.path.append(token)
-                    continue
-                }
-                if spec.arguments.isEmpty {
-                    let names = spec.visibleSubcommands.map(\.name) + ["help"]
-                    // "Unknown subcommand 'stat' of 'checkin'": the unknown word first, as for commands.
-                    let what =
-                        invocation.path.isEmpty
-                        ? "command '\(token)'" : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
-                    throw usage("Unknown \(what)." + Suggest.phrase(for: token, among: names))
-                }
-            }
-            guard invocation.arguments.count < spec.arguments.count else {
-                throw usage("Unexpected argument '\(token)'.")
-            }
-            let argument = spec.arguments[invocation.arguments.count]
-            try check(token, kind: argument.kind, label: "'<\(argument.name)>'", path: invocation.path)
-            invocation.arguments.append(token)
+        } else if !token.hasPrefix("-") {
+            helpPath?.append(token)
         }
+    }
 
-        if let helpPath {
-            if helpPath.count == invocation.path.count + 1, invocation.path.isEmpty,
-                CommandTable.helpTopics.contains(where: { $0.name == helpPath[0] })
-            {
-                return .helpTopic(helpPath[0], global: invocation.global)
-            }
-            // Resolve the named command from the root so that every name is checked.
-            var target = root
-            var resolved: [String] = []
-            for name in helpPath {
-                guard let next = target.subcommand(named: name) else {
-                    let names =
-                        target.visibleSubcommands.map(\.name)
-                        + (resolved.isEmpty ? CommandTable.helpTopics.map(\.name) : [])
-                    throw CLIError.usage(
-                        message: "No help for '\((resolved + [name]).joined(separator: " "))': unknown command."
-                            + Suggest.phrase(for: name, among: names),
-                        command: resolved)
-                }
-                target = next
-                resolved.append(name)
-            }
-            return .help(path: resolved, global: invocation.global)
+    func option(named long: String) -> OptionSpec? {
+        spec.options.first { $0.long == long } ?? CommandTable.globalOptions.first { $0.long == long }
+    }
+
+    func option(short: Character) -> OptionSpec? {
+        spec.options.first { $0.short == short } ?? CommandTable.globalOptions.first { $0.short == short }
+    }
+
+    mutating func takeLong(_ body: Substring) throws(CLIError) {
+        var name = String(body)
+        var inline: String? = nil
+        if let equals = body.firstIndex(of: "=") {
+            name = String(body[..<equals])
+            inline = String(body[body.index(after: equals)...])
         }
+        guard let option = option(named: name) else {
+            let candidates = (spec.options + CommandTable.globalOptions).map { "--" + $0.long }
+            throw usage("Unknown option '--\(name)'." + Suggest.phrase(for: "--" + name, among: candidates))
+        }
+        guard option.takesValue else {
+            if inline != nil { throw usage("'--\(name)' takes no value.") }
+            return try record(option, value: nil, as: "--\(name)")
+        }
+        if inline == nil {
+            guard let value = next() else { throw usage("Missing value for '\(option.label)'.") }
+            inline = value
+        }
+        try record(option, value: inline, as: "--\(name)")
+    }
+
+    mutating func takeShort(_ letters: [Character]) throws(CLIError) {
+        var rest = letters[...]
+        while let letter = rest.popFirst() {
+            guard let option = option(short: letter) else { throw usage("Unknown option '-\(letter)'.") }
+            guard option.takesValue else {
+                try record(option, value: nil, as: "-\(letter)")
+                continue
+            }
+            var value = String(rest)
+            rest = []
+            if value.isEmpty {
+                guard let given = next() else {
+                    throw usage("Missing value for '-\(letter) <\(option.valueName ?? "value")>'.")
+                }
+                value = given
+            }
+            try record(option, value: value, as: "-\(letter)")
+        }
+    }
+
+    /// A positional word: a subcommand while the command has them and no argument has been
+    /// taken yet; otherwise an argument.
+    mutating func takeWord(_ token: String) throws(CLIError) {
+        if !optionsEnded, invocation.arguments.isEmpty, !spec.subcommands.isEmpty {
+            if token == "help" {
+                helpPath = invocation.path
+                return
+            }
+            if let next = spec.subcommand(named: token) {
+                spec = next
+                invocation.path.append(token)
+                return
+            }
+            if spec.arguments.isEmpty {
+                let names = spec.visibleSubcommands.map(\.name) + ["help"]
+                // "Unknown subcommand 'stat' of 'checkin'": the unknown word first, as for commands.
+                let what =
+                    invocation.path.isEmpty
+                    ? "command '\(token)'"
+                    : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
+                throw usage("Unknown \(what)." + Suggest.phrase(for: token, among: names))
+            }
+        }
+        guard invocation.arguments.count < spec.arguments.count else {
+            throw usage("Unexpected argument '\(token)'.")
+        }
+        let argument = spec.arguments[invocation.arguments.count]
+        invocation.arguments.append(try argument.kind.read(token, label: "'<\(argument.name)>'", path: invocation.path))
+    }
+
+    /// Records one option occurrence, with its value converted to its kind.
+    mutating func record(_ option: OptionSpec, value text: String?, as written: String) throws(CLIError) {
+        let value = try text.map { text throws(CLIError) in
+            try (option.kind ?? .text).read(text, label: "'\(option.label)'", path: invocation.path)
+        }
+        switch option.long {
+        case "help": wantsHelp = true
+        case "version": wantsVersion = true
+        case "json": invocation.global.json = true
+        case "quiet": invocation.global.quiet = true
+        case "no-color": invocation.global.noColor = true
+        case "home": invocation.global.home = value?.text
+        default:
+            guard let value else {
+                invocation.flags.insert(option.long)
+                return
+            }
+            if !option.repeatable, invocation.options[option.long] != nil {
+                throw usage("'\(written)' was given more than once; give it once")
+            }
+            invocation.options[option.long, default: []].append(value)
+        }
+    }
+
+    /// What the whole line asks for, once every word is read.
+    func finish(root: CommandSpec) throws(CLIError) -> ParseResult {
+        if let helpPath { return try help(for: helpPath, root: root) }
         if wantsHelp { return .help(path: invocation.path, global: invocation.global) }
         if wantsVersion { return .version(global: invocation.global) }
         guard spec.run != nil else { return .help(path: invocation.path, global: invocation.global) }
         let required = spec.arguments.filter { !$0.optional }.count
         if invocation.arguments.count < required {
-            let missing = spec.arguments[invocation.arguments.count]
-            throw usage("Missing expected argument '<\(missing.name)>'.")
+            throw usage("Missing expected argument '<\(spec.arguments[invocation.arguments.count].name)>'.")
         }
+        for rule in spec.rules { try check(rule) }
         return .run(spec, invocation)
     }
 
-    /// Checks a value against its kind so that a bad value is a usage error before anything runs.
-    static func check(_ value: String, kind: ValueKind, label: String, path: [String]) throws(CLIError) {
-        func bad(_ hint: String) -> CLIError {
-            .usage(message: "The value '\(value)' is invalid for \(label): \(hint)", command: path)
+    /// `help` followed by a command, or one of the help topics.
+    func help(for path: [String], root: CommandSpec) throws(CLIError) -> ParseResult {
+        if path.count == invocation.path.count + 1, invocation.path.isEmpty,
+            CommandTable.helpTopics.contains(where: { $0.name == path[0] })
+        {
+            return .helpTopic(path[0], global: invocation.global)
         }
-        switch kind {
-        case .text, .directory, .contact, .ping:
-            if value.isEmpty { throw bad("it is empty.") }
-        case .duration:
-            if TimeSpan(parsing: value) == nil { throw bad("give a duration such as 45m, 8h or 1d12h.") }
-        case .durationOrOff:
-            if value != "off", TimeSpan(parsing: value) == nil {
-                throw bad("give a duration such as 30m or 2h, or 'off'.")
+        // Resolve the named command from the root so that every name is checked.
+        var target = root
+        var resolved: [String] = []
+        for name in path {
+            guard let next = target.subcommand(named: name) else {
+                let names =
+                    target.visibleSubcommands.map(\.name)
+                    + (resolved.isEmpty ? CommandTable.helpTopics.map(\.name) : [])
+                throw CLIError.usage(
+                    message: "No help for '\((resolved + [name]).joined(separator: " "))': unknown command."
+                        + Suggest.phrase(for: name, among: names),
+                    command: resolved)
             }
+            target = next
+            resolved.append(name)
+        }
+        return .help(path: resolved, global: invocation.global)
+    }
+
+    /// Whether the option `--long` or the argument `<name>` was given.
+    func given(_ name: String) -> Bool {
+        if name.hasPrefix("--") {
+            let long = String(name.dropFirst(2))
+            return invocation.flags.contains(long) || invocation.options[long] != nil
+        }
+        let argument = name.dropFirst().dropLast()
+        guard let index = spec.arguments.firstIndex(where: { $0.name == argument }) else { return false }
+        return invocation.arguments.count > index
+    }
+
+    func check(_ rule: UsageRule) throws(CLIError) {
+        switch rule {
+        case .contradict(let a, let b):
+            if given(a) && given(b) { throw usage("\(a) and \(b) contradict each other; give one.") }
+        case .exactlyOne(let names, let missing, let several):
+            let count = names.filter(given).count
+            if count == 0 { throw usage(missing) }
+            if count > 1 { throw usage(several) }
+        case .atLeastOne(let names, let message):
+            if !names.contains(where: given) { throw usage(message) }
+        case .requires(let name, let needed, let message):
+            if given(name) && !given(needed) { throw usage(message) }
+        case .excludes(let name, let others, let message):
+            if given(name) && others.contains(where: given) { throw usage(message) }
+        }
+    }
+}
+
+extension ValueKind {
+    /// The text as a value of this kind, or a usage error that names the value and says what
+    /// would do.
+    func read(_ text: String, label: String, path: [String]) throws(CLIError) -> Value {
+        func bad(_ hint: String) -> CLIError {
+            .usage(message: "The value '\(text)' is invalid for \(label): \(hint)", command: path)
+        }
+        func badProse(_ problem: String) -> CLIError {
+            .usage(message: "The value for \(label) is invalid: \(problem).", command: path)
+        }
+        switch self {
+        case .text, .directory, .contact, .ping:
+            if text.isEmpty { throw bad("it is empty.") }
+        case .prose(let field):
+            if let problem = Rules.problem(withText: text, field: field) { throw badProse(problem) }
+        case .inviteCode:
+            if App.inviteCode(in: text) == nil {
+                throw bad("give an invite code such as lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5.")
+            }
+        case .codeOrName:
+            if App.inviteCode(in: text) == nil, let problem = Rules.problem(withText: text, field: "name") {
+                throw badProse(problem)
+            }
+        case .duration:
+            guard let span = TimeSpan(parsing: text) else { throw bad("give a duration such as 45m, 8h or 1d12h.") }
+            return .span(span)
+        case .durationOrOff:
+            if text == "off" { return .off }
+            guard let span = TimeSpan(parsing: text) else { throw bad("give a duration such as 30m or 2h, or 'off'.") }
+            return .span(span)
         case .time:
-            if Timestamp(rfc3339: value) == nil, TimeSpan(parsing: value) == nil {
+            if let time = Timestamp(rfc3339: text) { return .time(.at(time)) }
+            guard let span = TimeSpan(parsing: text) else {
                 throw bad(
                     "give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago."
                 )
             }
+            return .time(.ago(span))
         case .count:
-            guard let n = Int(value), n >= 1, n <= 1_000_000 else {
-                throw bad("give a whole number from 1 to 1000000.")
-            }
+            guard let n = Int(text), n >= 1, n <= 1_000_000 else { throw bad("give a whole number from 1 to 1000000.") }
+            return .count(n)
         case .choice(let choices):
-            if !choices.contains(value) {
+            if !choices.contains(text) {
                 let list = choices.map { "'\($0)'" }
                 let joined =
                     list.count > 1
                     ? list.dropLast().joined(separator: ", ") + " or " + (list.last ?? "") : list.joined()
                 throw bad("please provide one of \(joined).")
             }
+        case .channel:
+            if let problem = Address.problem(withChannel: text) { throw bad(problem + ".") }
+        case .email:
+            if let problem = Address.problem(withEmail: text) { throw bad(problem + ".") }
+        case .phone:
+            if let problem = Address.problem(withPhone: text) { throw bad(problem + ".") }
         }
+        return .text(text)
     }
 }
 

@@ -1,5 +1,4 @@
 import LifeSignalCore
-import LifeSignalStore
 
 /// Shared pieces of output: how a check-in status looks to a person and in JSON. Used by
 /// `status`, `checkin` and `checkin status`, so they always agree.
@@ -87,38 +86,6 @@ enum Render {
 }
 
 extension Render {
-    /// A dependent's live status as I see it, or nil when they are not my dependent member.
-    static func dependentStatus(_ id: String, circle: CircleState, me: String, now: Timestamp) -> DependentStatus? {
-        guard let roles = circle.roles(of: me, toward: id), roles.dependent else { return nil }
-        let ping = circle.pendingPing(from: me, to: id)
-        let member = circle.members[id] ?? MemberState()
-        return DependentStatus(
-            member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
-    }
-
-    /// A dependent member of mine and their live status.
-    struct Dependent {
-        var contact: Contact
-        var status: DependentStatus
-    }
-
-    /// My dependent members among `contacts`, with their live status, in the app's priority order.
-    static func dependents(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Dependent] {
-        var list: [Dependent] = []
-        for contact in contacts {
-            if let status = dependentStatus(contact.id, circle: circle, me: me, now: now) {
-                list.append(Dependent(contact: contact, status: status))
-            }
-        }
-        return DependentStatus.sorted(list, status: { $0.status }, name: { $0.contact.name })
-    }
-
-    /// Dependents first in the app's priority order, then everyone else by name.
-    static func orderedContacts(_ contacts: [Contact], circle: CircleState, me: String, now: Timestamp) -> [Contact] {
-        let first = dependents(contacts, circle: circle, me: me, now: now).map { $0.contact }
-        return first + contacts.filter { c in !first.contains { $0.id == c.id } }
-    }
-
     static func colored(_ status: DependentStatus, _ output: Output) -> String {
         switch status.kind {
         case .alert: return output.red(output.bold(status.text))
@@ -136,8 +103,9 @@ extension Render {
             ]))
     }
 
-    /// A contact in JSON; with the circle, dependents carry their live status.
-    static func contactJSON(_ contact: Contact, circle: (state: CircleState, me: String)?, session: Session) -> JSON {
+    /// A contact in JSON; with `status`, a member carries their live status as my dependent
+    /// (null when they are not one).
+    static func contactJSON(_ contact: Contact, status: DependentStatus?? = nil) -> JSON {
         var o = JSONObject([
             ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),
             (
@@ -154,10 +122,8 @@ extension Render {
             o["email"] = .array(external.email.map(JSON.string))
             o["phone"] = .array(external.phone.map(JSON.string))
         }
-        if let circle, contact.kind == .member {
-            o["status"] =
-                dependentStatus(contact.id, circle: circle.state, me: circle.me, now: session.now).map(dependentJSON)
-                ?? .null
+        if let status, contact.kind == .member {
+            o["status"] = status.map(dependentJSON) ?? .null
         }
         return .object(o)
     }

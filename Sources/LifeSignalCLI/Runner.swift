@@ -1,5 +1,4 @@
 import LifeSignalCore
-import LifeSignalStore
 
 /// The whole program as a function: argv → parse → command → store → render → exit code.
 /// `main.swift` calls `run` with the real world; tests call it with a fake one.

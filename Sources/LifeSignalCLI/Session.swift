@@ -1,5 +1,5 @@
+import LifeSignalApp
 import LifeSignalCore
-import LifeSignalStore
 
 /// One run's resolved settings — the time, the data directory, how to print — built from the
 /// `Context` and the global options once the command line has parsed.
@@ -9,6 +9,8 @@ struct Session {
     let now: Timestamp
     let lockTimeout: Int
     var output: Output
+    private var madeApp: App?
+    private var shownNotices = 0
 
     /// Default wait for the lock: long enough for a burst of cron jobs and shells.
     static let defaultLockTimeout = 30
@@ -51,36 +53,56 @@ struct Session {
         }
     }
 
-    /// Opens the existing data directory for reading.
-    func openStore() throws(CLIError) -> Store {
-        let directory = try dataDirectory()
-        return try storeCall { () throws(StoreError) in try Store.open(dataDirectory: directory) }
+    /// The use cases, run against this run's data directory and clock (made on first use:
+    /// help, version and completion scripts need no data directory).
+    mutating func app() throws(CLIError) -> App {
+        if let app = madeApp { return app }
+        let context = self.context
+        let app = App(
+            dataDirectory: try dataDirectory(), now: now, lockTimeout: lockTimeout, environment: context.environment,
+            defaultName: { Session.displayName(context) },
+            crashAfterSend: context.environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] == "1" ? context.crash : nil)
+        madeApp = app
+        return app
     }
 
-    /// Reads the whole circle (from the private cache when nothing changed), warning on stderr about other devices' logs that had to be
-    /// skipped (damaged, unreadable, or from a newer lifesignal).
-    func snapshot(_ store: Store) throws(CLIError) -> Store.Snapshot {
-        let snapshot = try storeCall { () throws(StoreError) in try store.snapshot() }
-        warn(snapshot.skipped)
-        return snapshot
-    }
-
-    func readCircle(_ store: Store) throws(CLIError) -> Store.CircleRead {
-        let read = try storeCall { () throws(StoreError) in try store.readCircle() }
-        warn(read.skipped)
-        return read
-    }
-
-    func warn(_ skipped: [StoreError]) {
-        for problem in skipped {
-            output.note(
-                "warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
-            )
+    /// Runs a use case for the command at `path`, shows what it noticed on the way (not a new
+    /// profile, with `announce: false`), and turns its error into the CLI's.
+    mutating func call<T>(_ path: [String], announce: Bool = true, _ body: (App) throws(AppError) -> T)
+        throws(CLIError) -> T
+    {
+        let app = try app()
+        defer { show(app.notices, announce: announce) }
+        do {
+            return try body(app)
+        } catch {
+            throw error.cliError(path: path, now: now)
         }
     }
 
+    /// Notices not shown yet, on stderr.
+    private mutating func show(_ notices: [Notice], announce: Bool) {
+        for notice in notices.dropFirst(shownNotices) {
+            switch notice {
+            case .recordsLeftOut(let problem):
+                output.note(
+                    "warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+                )
+            case .createdProfile(let name, let interval, let reminder, let directory):
+                guard announce, !global.json else { continue }
+                let lead = reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
+                output.note(
+                    "created a profile for \(name) in \(directory): check in every \(interval), \(lead). Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'."
+                )
+            }
+        }
+        shownNotices = notices.count
+    }
+
     /// The name for a profile nobody named: the account's full name, else its login name.
-    var accountDisplayName: String {
+    var accountDisplayName: String { Session.displayName(context) }
+
+    static func displayName(_ context: Context) -> String {
         let account = context.account()
         let full = account?.fullName?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)?
             .trimmingWhitespace
@@ -91,49 +113,6 @@ struct Session {
             return login
         }
         return "Me"
-    }
-
-    /// Runs a write under the store's lock, creating the profile with defaults if this is the
-    /// first write, and says so once on stderr.
-    func update<T>(
-        creation: Store.Creation? = nil, announce: Bool = true, feed: Bool = false,
-        _ body: (inout Transaction) throws -> T
-    ) throws(CLIError) -> T {
-        let directory = try dataDirectory()
-        // The default profile's name comes from the password database, which can be slow (NSS,
-        // LDAP): it is looked up only when there is no profile yet. A profile that vanishes
-        // after this check is reported as missing (exit 66), never recreated silently.
-        let creation =
-            creation
-            ?? (Store.hasProfile(directory)
-                ? .never
-                : .ifMissing(
-                    NewProfile(
-                        name: accountDisplayName, interval: Rules.defaultInterval, reminder: Rules.defaultReminder,
-                        circle: nil)))
-        do {
-            var skipped: [StoreError] = []
-            let (value, created) = try Store.update(
-                dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed
-            ) { transaction in
-                skipped = transaction.skipped
-                return try body(&transaction)
-            }
-            warn(skipped)
-            if created, announce, case .ifMissing(let profile) = creation, !global.json {
-                let reminder = profile.reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
-                output.note(
-                    "created a profile for \(profile.name) in \(directory): check in every \(profile.interval), \(reminder). Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'."
-                )
-            }
-            return value
-        } catch let error as CLIError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch {
-            throw .invalidValue("\(error)")
-        }
     }
 
     func local(_ time: Timestamp) -> String { time.local(utcOffset: context.utcOffset(time)) }

@@ -18,11 +18,11 @@ enum CompletionCommand {
         arguments: [
             ArgumentSpec(name: "shell", kind: .choice(shells), optional: false, help: "The shell: bash, zsh or fish.")
         ],
-        run: { invocation, session throws(CLIError) in try run(invocation, &session) })
+        run: run)
 
     static func run(_ invocation: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         // The parser has checked the choice; the guard keeps a bad table from crashing.
-        guard let name = invocation.argument(0), let shell = Completions.Shell(rawValue: name) else {
+        guard let name = invocation.text(argument: 0), let shell = Completions.Shell(rawValue: name) else {
             throw .usage(message: "Missing expected argument '<shell>'.", command: invocation.path)
         }
         try session.output.raw(Completions.script(for: shell))

@@ -6,8 +6,10 @@ enum ManCommand {
         name: "__man",
         abstract: "Print the manual page (mdoc) generated from the command table.",
         hidden: true,
-        run: { _, session throws(CLIError) in
-            try session.output.raw(ManPage.render())
-            return .ok
-        })
+        run: run)
+
+    static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        try session.output.raw(ManPage.render())
+        return .ok
+    }
 }

@@ -1,0 +1,146 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// What one run of lifesignal's use cases sees of the world, injected by whoever runs them (the
+/// CLI, a test): which data directory, what time it is, how long to wait for the lock, the
+/// environment channel programs start from, and how to name a profile nobody named.
+///
+/// Each use case is one method, taking typed values and returning a typed result or throwing
+/// an `AppError` (the files `CheckIns.swift`, `Alerts.swift`, `Contacts.swift`, … group them).
+/// What a use case has to say besides its result (another device's records left out, a profile
+/// created on the way) collects in `notices`, for the caller to show.
+public final class App {
+    public let dataDirectory: String
+    public let now: Timestamp
+    /// Seconds to wait for another lifesignal that holds the lock.
+    public let lockTimeout: Int
+    /// The environment channel programs start from (each channel passes on only what it needs).
+    public let environment: [String: String]
+    /// The name for a profile created without one; asked only when one is created, since it
+    /// may mean a password-database lookup.
+    let defaultName: () -> String
+    /// A new random id (for devices, alerts, pings, invite codes).
+    var newID: () -> String
+    /// Test failpoint: ends the process between sending a delivery and recording it.
+    let crashAfterSend: (() -> Never)?
+
+    public private(set) var notices: [Notice] = []
+
+    public init(
+        dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
+        defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.now = now
+        self.lockTimeout = lockTimeout
+        self.environment = environment
+        self.defaultName = defaultName
+        self.crashAfterSend = crashAfterSend
+        newID = {
+            var generator = SystemRandomNumberGenerator()
+            return Identifier.make(using: &generator)
+        }
+    }
+
+    func notice(_ notice: Notice) { notices.append(notice) }
+
+    func notice(skipped: [StoreError]) {
+        for problem in skipped { notices.append(.recordsLeftOut(problem)) }
+    }
+}
+
+/// Something a use case tells besides its result.
+public enum Notice: Equatable, Sendable {
+    /// Another device's records could not be read and were left out (they are read again once
+    /// that device or the sync rewrites the file).
+    case recordsLeftOut(StoreError)
+    /// This run created the profile, with these settings, in `dataDirectory`.
+    case createdProfile(name: String, interval: TimeSpan, reminder: TimeSpan?, dataDirectory: String)
+}
+
+// MARK: - Reading and writing the store
+
+extension App {
+    /// The existing data directory, opened for reading.
+    func openStore() throws(AppError) -> Store {
+        let directory = dataDirectory
+        return try AppError.wrap { () throws(StoreError) in try Store.open(dataDirectory: directory) }
+    }
+
+    /// The circle as this device sees it (from the private cache when nothing changed).
+    func read() throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
+        let store = try openStore()
+        let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot() }
+        notice(skipped: snapshot.skipped)
+        return (store, snapshot)
+    }
+
+    /// My own state across all my devices, read without the lock.
+    func readMine() throws(AppError) -> MemberState {
+        let (store, snapshot) = try read()
+        return snapshot.state.members[store.identity.member] ?? MemberState()
+    }
+
+    /// Whether a write may create the profile when there is none.
+    enum Creation {
+        /// With the account's name and the default settings.
+        case withDefaults
+        /// With these settings (`init`).
+        case with(NewProfile)
+    }
+
+    /// The default profile: the account's name, a 24h interval, a reminder 30m before.
+    func defaultProfile() -> NewProfile {
+        NewProfile(
+            name: defaultName(), interval: Rules.defaultInterval, reminder: Rules.defaultReminder, circle: nil)
+    }
+
+    /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
+    /// is created first when there is none (and said so in `notices`).
+    func write<T>(
+        creating creation: Creation = .withDefaults, feed: Bool = false,
+        _ body: (inout Transaction) throws(AppError) -> T
+    ) throws(AppError) -> T {
+        // The default name may need the password database (NSS, LDAP): it is looked up only
+        // when there is no profile yet. A profile that vanishes after this check is reported
+        // as missing, never recreated silently.
+        let profile: Store.Creation
+        switch creation {
+        case .with(let given): profile = .ifMissing(given)
+        case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
+        }
+        var skipped: [StoreError] = []
+        let outcome: (value: T, created: Bool)
+        do {
+            outcome = try Store.update(
+                dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed
+            ) { transaction in
+                skipped = transaction.skipped
+                do throws(AppError) {
+                    return try body(&transaction)
+                } catch {
+                    throw Escape(error: error)
+                }
+            }
+        } catch let escape as Escape {
+            throw escape.error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
+        }
+        notice(skipped: skipped)
+        if outcome.created, case .ifMissing(let created) = profile, created.joining == nil {
+            notice(
+                .createdProfile(
+                    name: created.name, interval: created.interval, reminder: created.reminder,
+                    dataDirectory: dataDirectory))
+        }
+        return outcome.value
+    }
+
+    /// Carries a use case's own error out of the store's untyped transaction closure.
+    private struct Escape: Error {
+        var error: AppError
+    }
+}

@@ -1,0 +1,82 @@
+import LifeSignalCore
+
+/// Why a use case did not do what was asked, as data: what was wrong and with what. The CLI
+/// words each case and picks its exit code in one place.
+public enum AppError: Error, Equatable, Sendable {
+    /// The files: missing profile, damaged or unreadable file, lock held, disk trouble.
+    case store(StoreError)
+    /// A rule of the product says no (unknown contact, a ping already pending, …).
+    case refused(Refusal)
+    /// A program lifesignal needs is missing or failed.
+    case unavailable(Unavailable)
+
+    /// Runs a store call and carries its error as `.store`.
+    static func wrap<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+/// A request that breaks a rule of the product, by the part of the product whose rule it is.
+/// Each case carries what a message needs.
+public enum Refusal: Equatable, Sendable {
+    case setting(Rules.SettingError)
+    case setUp(SetUpRefusal)
+    case contact(ContactRefusal)
+    case ping(PingRefusal)
+    case feed(FeedRefusal)
+}
+
+public enum SetUpRefusal: Equatable, Sendable {
+    /// `init --member`: no member of that circle has this invite code.
+    case unknownJoinCode(circle: String)
+    /// `init --member` on a data directory that already has a profile.
+    case alreadySetUp(member: String)
+    /// `init --circle` naming another circle than the one this directory uses.
+    case otherCircle(current: String)
+}
+
+public enum ContactRefusal: Equatable, Sendable {
+    case notFound(String, contacts: [Contact])
+    case ambiguous(String, candidates: [Contact])
+    /// No member of the circle has this invite code (reset, or not synced yet).
+    case unknownCode(String)
+    case cannotAddSelf
+    case alreadyLinked
+    case duplicateExternalName(String)
+    /// Editing would leave a contact without any role.
+    case noRoleLeft(name: String)
+    /// An option for external contacts used on a member (`--name`, or the addresses).
+    case memberNamesThemselves(name: String)
+    case addressesAreForExternals(name: String)
+    /// Making an external contact a dependent.
+    case externalCannotBeDependent
+}
+
+public enum PingRefusal: Equatable, Sendable {
+    case external(name: String)
+    case notDependent(name: String)
+    case alreadyPending(name: String, sent: Timestamp)
+    case noneFrom(name: String)
+    case noneTo(name: String)
+}
+
+public enum FeedRefusal: Equatable, Sendable {
+    case notFound(String)
+    case ambiguous(String, count: Int)
+    /// `notify test` with nothing to test: nil means my own channels.
+    case noChannels(contactName: String?)
+}
+
+/// A program lifesignal needs that is missing or failed.
+public enum Unavailable: Equatable, Sendable {
+    /// `qrencode` is not on PATH.
+    case qrencodeMissing
+    /// It ran and failed, saying this.
+    case qrencodeFailed(String)
+    /// It could not be started, for this reason.
+    case qrencodeCannotRun(String)
+}

@@ -1,0 +1,82 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// Checking in and the countdown's settings: record a check-in, see where I stand, my history,
+/// my interval and reminder lead.
+extension App {
+    /// A check-in just recorded, and where it leaves me.
+    public struct CheckedIn: Sendable {
+        public var at: Timestamp
+        public var note: String?
+        public var device: String
+        public var seq: Int64
+        public var status: CheckInStatus
+    }
+
+    /// Records that I am OK now, with an optional note (checked against `Rules` by the caller's
+    /// parser); creates the profile with defaults on the first run.
+    public func checkIn(note: String?) throws(AppError) -> CheckedIn {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            transaction.record(.checkIn(note: note), at: now)
+            return CheckedIn(
+                at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
+                status: CheckInStatus(member: transaction.memberState, now: now))
+        }
+    }
+
+    /// Where I stand against my deadline.
+    public func checkInStatus() throws(AppError) -> CheckInStatus {
+        CheckInStatus(member: try readMine(), now: now)
+    }
+
+    /// Sets the interval; the deadline moves to my last check-in + the new interval.
+    public func setInterval(_ span: TimeSpan) throws(AppError) -> CheckInStatus {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            try Self.check(interval: span, reminder: transaction.memberState.effectiveReminder)
+            transaction.record(.intervalSet(span), at: now)
+            return CheckInStatus(member: transaction.memberState, now: now)
+        }
+    }
+
+    /// Sets how long before the deadline I am reminded; nil turns the reminder off.
+    public func setReminder(_ lead: TimeSpan?) throws(AppError) -> CheckInStatus {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            try Self.check(interval: transaction.memberState.effectiveInterval, reminder: lead)
+            transaction.record(.reminderSet(lead), at: now)
+            return CheckInStatus(member: transaction.memberState, now: now)
+        }
+    }
+
+    static func check(interval: TimeSpan, reminder: TimeSpan?) throws(AppError) {
+        do {
+            try Rules.check(interval: interval, reminder: reminder)
+        } catch {
+            throw .refused(.setting(error))
+        }
+    }
+
+    /// My check-ins, newest first, and how many there are in all.
+    public struct History: Sendable {
+        public var checkIns: [MemberState.CheckIn]
+        public var total: Int64
+        /// How many of my devices have a log (history names the device when there are several).
+        public var devices: Int
+    }
+
+    /// My check-ins at or after `since`, at most `limit` of them; archive segments are read only
+    /// as far back as that needs.
+    public func history(limit: Int, since: Timestamp?) throws(AppError) -> History {
+        let store = try openStore()
+        let member = store.identity.member
+        let read = try AppError.wrap { () throws(StoreError) in try store.readCircle() }
+        notice(skipped: read.skipped)
+        let checkIns = try AppError.wrap { () throws(StoreError) in
+            try store.checkIns(of: member, in: read, limit: limit, since: since)
+        }
+        let total = read.state.members[member]?.checkInCount ?? 0
+        return History(checkIns: checkIns, total: total, devices: read.logs.filter { $0.member == member }.count)
+    }
+}

@@ -1,0 +1,248 @@
+import LifeSignalChannels
+import LifeSignalCore
+import LifeSignalStore
+
+/// My invite code and my contacts: members of the circle linked by code (roles on both sides)
+/// and external people reached through channels.
+extension App {
+    /// My invite code, issuing a new one when asked (or when I have none yet).
+    public func inviteCode(reset: Bool) throws(AppError) -> (code: String, reset: Bool) {
+        let now = self.now
+        let fresh = newID
+        return try write { transaction throws(AppError) in
+            let current = transaction.memberState.code?.value
+            if reset || current == nil {
+                let code = fresh()
+                transaction.record(.codeSet(code), at: now)
+                return (code, current != nil)
+            }
+            return (current ?? "", false)
+        }
+    }
+
+    /// `text` as a QR code for the terminal.
+    public func qrCode(_ text: String) throws(AppError) -> String {
+        do {
+            return try QRCode.draw(text, path: environment["PATH"] ?? "/usr/bin:/bin")
+        } catch {
+            switch error {
+            case .notInstalled: throw .unavailable(.qrencodeMissing)
+            case .failed(let said): throw .unavailable(.qrencodeFailed(said))
+            case .cannotRun(let reason): throw .unavailable(.qrencodeCannotRun(reason))
+            }
+        }
+    }
+
+    /// The code a person typed: `lifesignal://UUID` or the bare UUID, any case.
+    public static func inviteCode(in text: String) -> String? {
+        var code = text.trimmingWhitespace.lowercased()
+        if code.hasPrefix("lifesignal://") { code.removeFirst("lifesignal://".count) }
+        return Identifier.isValid(code) ? code : nil
+    }
+
+    /// Links me with the member whose invite code `invite` is (as typed: see `inviteCode(in:)`),
+    /// with my `roles` toward them.
+    public func addMember(invite: String, roles: Roles) throws(AppError) -> Contact {
+        let now = self.now
+        let code = Self.inviteCode(in: invite)
+        return try write { transaction throws(AppError) in
+            let circle = transaction.circle
+            let me = transaction.member
+            guard let code, let other = circle.member(withCode: code) else {
+                throw .refused(.contact(.unknownCode(invite)))
+            }
+            if other == me { throw .refused(.contact(.cannotAddSelf)) }
+            if circle.roles(of: me, toward: other) != nil { throw .refused(.contact(.alreadyLinked)) }
+            transaction.record(.relationSet(member: other, roles: roles), at: now)
+            return try Self.contact(other, of: transaction)
+        }
+    }
+
+    /// Adds someone without lifesignal as my responder.
+    public func addExternal(_ external: ExternalContact) throws(AppError) -> Contact {
+        let now = self.now
+        let id = newID()
+        return try write { transaction throws(AppError) in
+            let me = transaction.member
+            if transaction.circle.contacts(of: me).contains(where: {
+                $0.name.lowercased() == external.name.lowercased()
+            }) {
+                throw .refused(.contact(.duplicateExternalName(external.name)))
+            }
+            transaction.record(.externalSet(id: id, contact: external), at: now)
+            return try Self.contact(id, of: transaction)
+        }
+    }
+
+    /// The contact with this id as the transaction now sees it.
+    private static func contact(_ id: String, of transaction: Transaction) throws(AppError) -> Contact {
+        guard let contact = transaction.circle.contacts(of: transaction.member).first(where: { $0.id == id }) else {
+            throw .refused(.contact(.notFound(id, contacts: [])))
+        }
+        return contact
+    }
+
+    /// A contact with, for a member, what I can see of them.
+    public struct ContactView: Sendable {
+        public var contact: Contact
+        /// My dependent's live status (nil for anyone else).
+        public var status: DependentStatus?
+        /// A member's check-in status (nil for an external contact).
+        public var checkIn: CheckInStatus?
+        /// My pending ping to them, and theirs to me.
+        public var pingedByMe: Stamp?
+        public var pingedMe: Stamp?
+    }
+
+    /// My contacts, dependents first in the app's priority order, then everyone else by name.
+    public func contacts() throws(AppError) -> [ContactView] {
+        let (store, snapshot) = try read()
+        let circle = snapshot.state
+        let me = store.identity.member
+        return circle.orderedContacts(circle.contacts(of: me), me: me, now: now).map {
+            Self.view($0, circle: circle, me: me, now: now)
+        }
+    }
+
+    /// The contact `text` names.
+    public func contact(_ text: String) throws(AppError) -> ContactView {
+        let (store, snapshot) = try read()
+        let circle = snapshot.state
+        let me = store.identity.member
+        return Self.view(try Self.find(text, in: circle.contacts(of: me)), circle: circle, me: me, now: now)
+    }
+
+    static func view(_ contact: Contact, circle: CircleState, me: String, now: Timestamp) -> ContactView {
+        guard contact.kind == .member else { return ContactView(contact: contact) }
+        return ContactView(
+            contact: contact, status: circle.dependentStatus(of: contact.id, me: me, now: now),
+            checkIn: CheckInStatus(member: circle.members[contact.id] ?? MemberState(), now: now),
+            pingedByMe: circle.pendingPing(from: me, to: contact.id)?.sent,
+            pingedMe: circle.pendingPing(from: contact.id, to: me)?.sent)
+    }
+
+    /// Finds the contact a person meant (see `ContactLookup`).
+    static func find(_ text: String, in contacts: [Contact]) throws(AppError) -> Contact {
+        do {
+            return try ContactLookup.find(text, in: contacts)
+        } catch {
+            switch error {
+            case .notFound(let text): throw .refused(.contact(.notFound(text, contacts: contacts)))
+            case .ambiguous(let text, let candidates):
+                throw .refused(.contact(.ambiguous(text, candidates: candidates)))
+            }
+        }
+    }
+}
+
+extension App {
+    /// A change to a contact; nil and empty mean "leave as it is".
+    public struct ContactEdit: Sendable {
+        public var responder: Bool?
+        public var dependent: Bool?
+        /// An external contact's new name.
+        public var name: String?
+        /// An external contact's new channels, e-mail addresses and phone numbers (each replaces
+        /// that list when not empty).
+        public var notify: [String] = []
+        public var email: [String] = []
+        public var phone: [String] = []
+
+        public init() {}
+
+        var changesAddresses: Bool { !notify.isEmpty || !email.isEmpty || !phone.isEmpty }
+    }
+
+    /// What an edit changed.
+    public enum EditChange: Equatable, Sendable {
+        case roles(Roles)
+        case cancelledMyPing(to: String)
+        case cancelledTheirPing(from: String)
+        case details
+    }
+
+    /// Changes the roles of the contact `text` names (seen by both sides), or an external
+    /// contact's name and addresses.
+    public func editContact(_ text: String, _ edit: ContactEdit) throws(AppError) -> (Contact, [EditChange]) {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            let contact = try Self.find(text, in: transaction.circle.contacts(of: transaction.member))
+            var roles = contact.roles
+            if let responder = edit.responder { roles.responder = responder }
+            if let dependent = edit.dependent { roles.dependent = dependent }
+            if roles.isEmpty { throw .refused(.contact(.noRoleLeft(name: contact.name))) }
+            let changes: [EditChange]
+            switch contact.kind {
+            case .member: changes = try Self.editMember(contact, roles: roles, edit, &transaction, at: now)
+            case .external: changes = try Self.editExternal(contact, roles: roles, edit, &transaction, at: now)
+            }
+            let updated = transaction.circle.contacts(of: transaction.member).first { $0.id == contact.id }
+            return (updated ?? contact, changes)
+        }
+    }
+
+    private static func editMember(
+        _ contact: Contact, roles: Roles, _ edit: ContactEdit, _ transaction: inout Transaction, at now: Timestamp
+    ) throws(AppError) -> [EditChange] {
+        if edit.name != nil { throw .refused(.contact(.memberNamesThemselves(name: contact.name))) }
+        if edit.changesAddresses { throw .refused(.contact(.addressesAreForExternals(name: contact.name))) }
+        guard roles != contact.roles else { return [] }
+        let me = transaction.member
+        let circle = transaction.circle
+        var changes: [EditChange] = [.roles(roles)]
+        if contact.roles.dependent && !roles.dependent, let ping = circle.pendingPing(from: me, to: contact.id) {
+            transaction.record(.pingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
+            changes.append(.cancelledMyPing(to: contact.name))
+        }
+        if contact.roles.responder && !roles.responder, let ping = circle.pendingPing(from: contact.id, to: me) {
+            transaction.record(.pingEnded(id: ping.id, from: contact.id, to: me, end: .roleRemoved), at: now)
+            changes.append(.cancelledTheirPing(from: contact.name))
+        }
+        transaction.record(.relationSet(member: contact.id, roles: roles), at: now)
+        return changes
+    }
+
+    private static func editExternal(
+        _ contact: Contact, roles: Roles, _ edit: ContactEdit, _ transaction: inout Transaction, at now: Timestamp
+    ) throws(AppError) -> [EditChange] {
+        if roles.dependent { throw .refused(.contact(.externalCannotBeDependent)) }
+        guard let base = contact.external else { return [] }
+        var updated = base
+        updated.name = edit.name ?? base.name
+        if !edit.notify.isEmpty { updated.notify = edit.notify }
+        if !edit.email.isEmpty { updated.email = edit.email }
+        if !edit.phone.isEmpty { updated.phone = edit.phone.map(Address.normalizedPhone) }
+        guard updated != base else { return [] }
+        transaction.record(.externalSet(id: contact.id, contact: updated), at: now)
+        return [.details]
+    }
+
+    /// Removes the contact `text` names (on both sides, for a member), cancelling pending pings
+    /// between us; returns it and how many pings were cancelled.
+    public func removeContact(_ text: String) throws(AppError) -> (contact: Contact, cancelledPings: Int) {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            let me = transaction.member
+            let circle = transaction.circle
+            let contact = try Self.find(text, in: circle.contacts(of: me))
+            var cancelled = 0
+            switch contact.kind {
+            case .member:
+                for (from, to) in [(me, contact.id), (contact.id, me)] {
+                    if let ping = circle.pendingPing(from: from, to: to) {
+                        transaction.record(.pingEnded(id: ping.id, from: from, to: to, end: .roleRemoved), at: now)
+                        cancelled += 1
+                    }
+                }
+                transaction.record(.relationSet(member: contact.id, roles: nil), at: now)
+            case .external:
+                transaction.record(.externalSet(id: contact.id, contact: nil), at: now)
+            }
+            return (contact, cancelled)
+        }
+    }
+}
+
+extension App.ContactView {
+    init(contact: Contact) { self.init(contact: contact, status: nil, checkIn: nil, pingedByMe: nil, pingedMe: nil) }
+}

@@ -1,0 +1,103 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// My notification feed: list it (noticing first what became due), mark read, clear, and the
+/// preferences that set its default filter and where my own notifications go.
+extension App {
+    /// Which notifications to list; nil fields fall back to my saved default filter.
+    public struct FeedFilter: Sendable {
+        public var category: Notification.Category?
+        public var unreadOnly: Bool?
+        /// Every category, read or not, whatever the default filter says.
+        public var everything = false
+
+        public init(category: Notification.Category? = nil, unreadOnly: Bool? = nil, everything: Bool = false) {
+            self.category = category
+            self.unreadOnly = unreadOnly
+            self.everything = everything
+        }
+    }
+
+    /// A page of my feed.
+    public struct FeedPage: Sendable {
+        public var entries: [Notification]
+        public var read: Set<String>
+        public var unread: Int
+        /// Whether a filter narrowed the list (for what to say when it is empty).
+        public var filtered: Bool
+    }
+
+    public func notifications(_ filter: FeedFilter) throws(AppError) -> FeedPage {
+        let now = self.now
+        let (feed, preferences, me) = try write(feed: true) { transaction throws(AppError) in
+            transaction.noticeDue(now: now)
+            return (transaction.feed, transaction.memberState.effectivePreferences, transaction.member)
+        }
+        var category = filter.category ?? preferences.category
+        var unreadOnly = filter.unreadOnly ?? preferences.unreadOnly
+        if filter.everything {
+            category = nil
+            unreadOnly = false
+        }
+        let entries = feed.entries(for: .member(me), category: category, unreadOnly: unreadOnly)
+        return FeedPage(
+            entries: entries, read: feed.read, unread: feed.unreadCount(for: .member(me)),
+            filtered: unreadOnly || category != nil)
+    }
+
+    /// Which notifications to mark.
+    public enum FeedSelection: Sendable {
+        /// The one whose id starts with this (4 characters or more).
+        case id(String)
+        case all
+        case category(Notification.Category)
+    }
+
+    /// Marks the selected notifications read, or clears them from the feed; returns how many.
+    public func mark(_ selection: FeedSelection, clear: Bool) throws(AppError) -> Int {
+        let now = self.now
+        return try write(feed: true) { transaction throws(AppError) in
+            transaction.noticeDue(now: now)
+            let visible = transaction.feed.entries(for: .member(transaction.member))
+            let chosen: [Notification]
+            switch selection {
+            case .all: chosen = visible
+            case .category(let category): chosen = visible.filter { $0.kind.category == category }
+            case .id(let text):
+                let wanted = text.lowercased()
+                let matches = wanted.count >= 4 ? visible.filter { $0.id.hasPrefix(wanted) } : []
+                if matches.isEmpty { throw .refused(.feed(.notFound(text))) }
+                if matches.count > 1 { throw .refused(.feed(.ambiguous(text, count: matches.count))) }
+                chosen = matches
+            }
+            if clear { transaction.markCleared(chosen.map(\.id)) } else { transaction.markRead(chosen.map(\.id)) }
+            return chosen.count
+        }
+    }
+
+    /// A change of preferences; nil fields stay as they are.
+    public struct PreferencesChange: Sendable {
+        /// `.some(nil)` means every category.
+        public var category: Notification.Category??
+        public var unreadOnly: Bool?
+        public var channels: [String]?
+
+        public init() {}
+
+        var isEmpty: Bool { category == nil && unreadOnly == nil && channels == nil }
+    }
+
+    /// Applies `change` (recorded only when it changes something) and returns the preferences.
+    public func preferences(_ change: PreferencesChange) throws(AppError) -> FeedPreferences {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            let current = transaction.memberState.effectivePreferences
+            var p = current
+            if let category = change.category { p.category = category }
+            if let unreadOnly = change.unreadOnly { p.unreadOnly = unreadOnly }
+            if let channels = change.channels { p.channels = channels }
+            if !change.isEmpty, p != current { transaction.record(.preferencesSet(p), at: now) }
+            return p
+        }
+    }
+}

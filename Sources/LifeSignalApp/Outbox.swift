@@ -1,0 +1,164 @@
+import LifeSignalChannels
+import LifeSignalCore
+import LifeSignalStore
+
+/// Delivering notifications, outbox style: under the lock, notice what is due and pick the
+/// deliveries that are due; without the lock, run the channels; under the lock again, record
+/// how each went. A crash between sending and recording means the next run sends again — a
+/// duplicate, never a loss; every message carries the notification's id for de-duplication.
+extension App {
+    /// Seconds one channel may take before its process group is ended.
+    public static let channelTimeout: Double = 10
+    /// Notifications older than this are kept in the feed but no longer sent.
+    static let horizon = TimeSpan.hours(48)
+
+    /// One notification to send through one channel.
+    public struct DeliveryJob: Sendable {
+        public var notification: Notification
+        public var channel: String
+        var subjectName: String
+    }
+
+    /// A delivery that failed, or one that waits for its next try after earlier failures.
+    public struct DeliveryProblem: Sendable {
+        public var job: DeliveryJob
+        public var error: String
+        /// When the next try may be made (for one that waits).
+        public var next: Timestamp?
+    }
+
+    /// What a delivery cycle did.
+    public struct DeliveryReport: Sendable {
+        public var noticed: [Notification] = []
+        public var delivered: [DeliveryJob] = []
+        public var failures: [DeliveryProblem] = []
+        /// Deliveries that failed before and wait for their next try (not attempted this run).
+        public var waiting: [DeliveryProblem] = []
+
+        /// Nothing failed and nothing waits: what cron reads as success.
+        public var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
+    }
+
+    /// Notices what is due and delivers what is pending: the cron entry point, and what the
+    /// commands that cause urgent notifications (an alert, a ping) run at once.
+    public func deliver() throws(AppError) -> DeliveryReport {
+        let now = self.now
+        var report = DeliveryReport()
+        let jobs = try write(feed: true) { transaction throws(AppError) in
+            report.noticed = transaction.noticeDue(now: now)
+            return Self.dueJobs(transaction, now: now, report: &report)
+        }
+        guard !jobs.isEmpty else { return report }
+        // No lock held from here: a channel that hangs cannot stop a check-in.
+        let environment = self.environment
+        let attempts = jobs.map { job in
+            (
+                job,
+                Delivery.send(
+                    job.notification, through: job.channel, subjectName: job.subjectName, environment: environment,
+                    timeout: Self.channelTimeout)
+            )
+        }
+        // Test failpoint: die between sending and recording, as a power cut would. The next
+        // run must send again (a duplicate the receiver can drop by id), never lose anything.
+        crashAfterSend?()
+        try write(feed: true) { transaction throws(AppError) in
+            for (job, attempt) in attempts { Self.record(attempt, of: job, in: &transaction, at: now, report: &report) }
+        }
+        return report
+    }
+
+    /// The deliveries that are due now, oldest notification first; those waiting for a retry
+    /// go to `report.waiting`.
+    private static func dueJobs(_ transaction: Transaction, now: Timestamp, report: inout DeliveryReport)
+        -> [DeliveryJob]
+    {
+        let circle = transaction.circle
+        var jobs: [DeliveryJob] = []
+        let sorted = transaction.feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        for n in sorted where Notifications.serves(n.recipient, me: transaction.member) {
+            guard n.at >= now - horizon || n.kind == .dependentAlert || n.kind == .alertActivated else { continue }
+            for channel in channels(for: n.recipient, circle: circle) {
+                let state = transaction.feed.deliveries[DeliveryKey(notification: n.id, channel: channel)] ?? .init()
+                let job = DeliveryJob(
+                    notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? "")
+                if state.isDue(now: now) {
+                    jobs.append(job)
+                } else if let next = state.nextAttempt {
+                    report.waiting.append(DeliveryProblem(job: job, error: state.lastError ?? "failed", next: next))
+                }
+            }
+        }
+        return jobs
+    }
+
+    /// Records one attempt; after the third failure in a row the member is told the channel
+    /// keeps failing.
+    private static func record(
+        _ attempt: DeliveryAttempt, of job: DeliveryJob, in transaction: inout Transaction, at now: Timestamp,
+        report: inout DeliveryReport
+    ) {
+        transaction.recordDelivery(attempt, at: now)
+        if attempt.succeeded {
+            report.delivered.append(job)
+            return
+        }
+        let error = attempt.error ?? "failed"
+        report.failures.append(DeliveryProblem(job: job, error: error, next: nil))
+        let key = DeliveryKey(notification: job.notification.id, channel: job.channel)
+        let failures = transaction.feed.deliveries[key]?.failures ?? 0
+        if failures == DeliveryState.failuresBeforeWarning, job.notification.kind != .system {
+            transaction.notice(
+                Notifications.channelFailing(
+                    job.channel, error: error, member: transaction.member, at: now, failures: failures))
+        }
+    }
+
+    /// Where a notification goes: my channels for mine, an external contact's for theirs.
+    static func channels(for recipient: Notification.Recipient, circle: CircleState) -> [String] {
+        switch recipient {
+        case .member(let id): return circle.members[id]?.effectivePreferences.channels ?? []
+        case .external(let owner, let id): return circle.externals[owner]?[id]?.value?.channels ?? []
+        }
+    }
+
+    /// How one channel did in a test.
+    public struct ChannelTest: Sendable {
+        public var channel: String
+        public var succeeded: Bool
+        public var error: String?
+    }
+
+    /// Sends a test through my channels, or through those of the contact `text` names.
+    public func testChannels(of text: String?) throws(AppError) -> [ChannelTest] {
+        let (store, snapshot) = try read()
+        let circle = snapshot.state
+        let me = store.identity.member
+        var channels = circle.members[me]?.effectivePreferences.channels ?? []
+        var recipient = Notification.Recipient.member(me)
+        var label: String? = nil
+        if let text {
+            let contact = try Self.find(text, in: circle.contacts(of: me))
+            label = contact.name
+            if let external = contact.external {
+                channels = external.channels
+                recipient = .external(owner: me, id: contact.id)
+            } else {
+                channels = circle.members[contact.id]?.effectivePreferences.channels ?? []
+                recipient = .member(contact.id)
+            }
+        }
+        guard !channels.isEmpty else { throw .refused(.feed(.noChannels(contactName: label))) }
+        let name = circle.members[me]?.name?.value ?? "lifesignal"
+        let notification = Notification(
+            kind: .system, cause: "test|\(now.seconds)",
+            message: "This is a test from \(name)'s lifesignal. If you can read this, this channel works.",
+            at: now, subject: me, recipient: recipient)
+        return channels.map { channel in
+            let attempt = Delivery.send(
+                notification, through: channel, subjectName: name, environment: environment,
+                timeout: Self.channelTimeout)
+            return ChannelTest(channel: channel, succeeded: attempt.succeeded, error: attempt.error)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// Setting up a data directory (`init`): a new profile with a name, interval, reminder and
+/// circle, another device of an existing member, or a change of those settings.
+extension App {
+    /// What was asked; nil fields were not given.
+    public struct SetUp: Sendable {
+        public var name: String?
+        public var interval: TimeSpan?
+        /// `.some(nil)` turns the reminder off.
+        public var reminder: TimeSpan??
+        /// An absolute, normalized path.
+        public var circle: String?
+        /// Another device of the member whose invite code this is (with `circle`).
+        public var joinCode: String?
+
+        public init(
+            name: String? = nil, interval: TimeSpan? = nil, reminder: TimeSpan?? = nil, circle: String? = nil,
+            joinCode: String? = nil
+        ) {
+            self.name = name
+            self.interval = interval
+            self.reminder = reminder
+            self.circle = circle
+            self.joinCode = joinCode
+        }
+    }
+
+    /// What set-up did and where things are now.
+    public struct SetUpResult: Sendable {
+        public enum Change: Equatable, Sendable {
+            case name(String)
+            case interval(TimeSpan)
+            case reminder(TimeSpan?)
+        }
+
+        public var created: Bool
+        /// The directory became another device of an existing member.
+        public var joined: Bool
+        public var changes: [Change]
+        public var member: String
+        public var name: String
+        public var device: String
+        public var dataDirectory: String
+        public var circle: String
+        public var status: CheckInStatus
+    }
+
+    public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
+        var joining: String? = nil
+        if let code = request.joinCode, let circle = request.circle {
+            let read = try AppError.wrap { () throws(StoreError) in try Store.peek(circle: circle) }
+            guard let member = read.state.member(withCode: code) else {
+                throw .refused(.setUp(.unknownJoinCode(circle: circle)))
+            }
+            joining = member
+        }
+        let profile = NewProfile(
+            name: request.name ?? defaultName(), interval: request.interval ?? Rules.defaultInterval,
+            reminder: request.reminder ?? Rules.defaultReminder, circle: request.circle, joining: joining)
+        try Self.check(interval: profile.interval, reminder: profile.reminder)
+        let now = self.now
+        return try write(creating: .with(profile)) { transaction throws(AppError) in
+            let created = transaction.createdProfile
+            let store = transaction.store
+            if !created, joining != nil { throw .refused(.setUp(.alreadySetUp(member: transaction.member))) }
+            if let circle = request.circle, store.identity.circle != circle, store.circleDirectory != circle {
+                throw .refused(.setUp(.otherCircle(current: store.circleDirectory)))
+            }
+            let changes = created ? [] : try Self.apply(request, to: &transaction, at: now)
+            let state = transaction.memberState
+            return SetUpResult(
+                created: created, joined: created && joining != nil, changes: changes, member: store.identity.member,
+                name: state.name?.value ?? profile.name, device: store.identity.device,
+                dataDirectory: store.dataDirectory, circle: store.circleDirectory,
+                status: CheckInStatus(member: state, now: now))
+        }
+    }
+
+    /// Records the settings that differ from the profile's.
+    private static func apply(_ request: SetUp, to transaction: inout Transaction, at now: Timestamp)
+        throws(AppError) -> [SetUpResult.Change]
+    {
+        let current = transaction.memberState
+        var changes: [SetUpResult.Change] = []
+        if let name = request.name, current.name?.value != name {
+            transaction.record(.nameSet(name), at: now)
+            changes.append(.name(name))
+        }
+        let interval = request.interval ?? current.effectiveInterval
+        let reminder = request.reminder ?? current.effectiveReminder
+        if request.interval != nil || request.reminder != nil { try check(interval: interval, reminder: reminder) }
+        if let given = request.interval, current.effectiveInterval != given {
+            transaction.record(.intervalSet(given), at: now)
+            changes.append(.interval(given))
+        }
+        if let given = request.reminder, current.effectiveReminder != given {
+            transaction.record(.reminderSet(given), at: now)
+            changes.append(.reminder(given))
+        }
+        return changes
+    }
+}

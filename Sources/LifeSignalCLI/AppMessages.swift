@@ -1,0 +1,141 @@
+import LifeSignalApp
+import LifeSignalCore
+
+/// How the use cases' refusals read to a person. The application layer says what was wrong as
+/// data (`AppError`); this is where it becomes a sentence and a `CLIError` (and so an exit code).
+extension AppError {
+    /// The CLI error for this, on the command at `path` at the time `now`.
+    func cliError(path: [String], now: Timestamp) -> CLIError {
+        switch self {
+        case .store(let error): return .store(error)
+        case .unavailable(let problem): return .unavailable(problem.message)
+        case .refused(let refusal):
+            // Options that do not fit the contact they were given for are usage errors.
+            switch refusal {
+            case .contact(.memberNamesThemselves), .contact(.addressesAreForExternals):
+                return .usage(message: refusal.message(now: now), command: path)
+            default:
+                return .invalidValue(refusal.message(now: now))
+            }
+        }
+    }
+}
+
+extension Unavailable {
+    var message: String {
+        switch self {
+        case .qrencodeMissing:
+            return
+                "qrencode is not installed, so no QR code can be drawn; install it (e.g. apt install qrencode) or share the code above"
+        case .qrencodeFailed(let said): return "qrencode failed: \(said); the code above still works"
+        case .qrencodeCannotRun(let reason): return "could not run qrencode: \(reason)"
+        }
+    }
+}
+
+extension Refusal {
+    func message(now: Timestamp) -> String {
+        switch self {
+        case .setting(let error): return error.message
+        case .setUp(let refusal): return refusal.message
+        case .contact(let refusal): return refusal.message
+        case .ping(let refusal): return refusal.message(now: now)
+        case .feed(let refusal): return refusal.message
+        }
+    }
+}
+
+extension Rules.SettingError {
+    var message: String {
+        switch self {
+        case .intervalOutOfRange(let span):
+            return
+                "an interval of \(span) is outside the accepted range \(Rules.intervalRange.lowerBound)–\(Rules.intervalRange.upperBound); choose e.g. 8h, 16h, 24h or 48h"
+        case .reminderNotShorter(let reminder, let interval):
+            return
+                "the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'"
+        }
+    }
+}
+
+extension SetUpRefusal {
+    var message: String {
+        switch self {
+        case .unknownJoinCode(let circle):
+            return
+                "No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced."
+        case .alreadySetUp(let member):
+            return
+                "this data directory is already set up (member \(member)); use a new data directory (--home) for another device"
+        case .otherCircle(let current):
+            return
+                "this data directory already keeps its records in the circle \(current); moving to another circle is not supported. Use another data directory (--home) for the new circle"
+        }
+    }
+}
+
+extension ContactRefusal {
+    var message: String {
+        switch self {
+        case .notFound(let text, let contacts):
+            let names = contacts.map(\.name)
+            let hint =
+                Suggest.closest(to: text, among: names).map { " Did you mean '\($0)'?" }
+                ?? (names.isEmpty ? " You have no contacts yet." : " See 'lifesignal contacts list'.")
+            return "No contact matches '\(text)'." + hint
+        case .ambiguous(let text, let candidates):
+            let list = candidates.map { "  \($0.name)  \($0.id)" }.joined(separator: "\n")
+            return "'\(text)' matches more than one contact; give more of the id:\n\(list)"
+        case .unknownCode(let text):
+            return
+                "No LifeSignal user found for this QR code: \(text). The code may have been reset, or their records have not reached your circle folder yet (check the sync)."
+        case .cannotAddSelf: return "Cannot add yourself as a contact."
+        case .alreadyLinked: return "This user is already in your contacts."
+        case .duplicateExternalName(let name):
+            return
+                "You already have a contact named \(name); choose another name or edit that one with 'lifesignal contacts edit'."
+        case .noRoleLeft(let name):
+            return
+                "This contact must have at least one role. To remove \(name) completely, use 'lifesignal contacts remove \(name)'."
+        case .memberNamesThemselves(let name):
+            return "--name is for external contacts; \(name) names themselves in their own lifesignal."
+        case .addressesAreForExternals(let name):
+            return "--notify, --email and --phone are for external contacts; \(name) is a member of your circle."
+        case .externalCannotBeDependent:
+            return
+                "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
+        }
+    }
+}
+
+extension PingRefusal {
+    func message(now: Timestamp) -> String {
+        switch self {
+        case .external(let name):
+            return
+                "Only members of your circle can be pinged; \(name) is an external contact with no lifesignal to answer from."
+        case .notDependent(let name):
+            return
+                "This contact must have the Dependent role to be pinged. Add it with 'lifesignal contacts edit \(name) --dependent' (they will see you as their responder)."
+        case .alreadyPending(let name, let sent):
+            return
+                "You already pinged \(name) \(DependentStatus.ago(sent, now)) and that ping is still pending. Clear it with 'lifesignal ping clear \(name)' to send a new one."
+        case .noneFrom(let name): return "No active ping found from \(name)."
+        case .noneTo(let name): return "You have no pending ping to \(name)."
+        }
+    }
+}
+
+extension FeedRefusal {
+    var message: String {
+        switch self {
+        case .notFound(let text):
+            return "No notification has the id '\(text)'; see the ids with 'lifesignal notify list --all'."
+        case .ambiguous(let text, let count): return "'\(text)' matches \(count) notifications; give more of the id."
+        case .noChannels(let name?): return "\(name) has no channels to test."
+        case .noChannels(nil):
+            return
+                "You have no channels yet; add one with 'lifesignal notify prefs --channel URI' (e.g. desktop:, mailto:you@example.org, ntfy:https://ntfy.sh/TOPIC)."
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import LifeSignalApp
+import LifeSignalCore
+
+/// `lifesignal contacts add`, `edit` and `remove`: the commands that change who is on my list.
+enum ContactEditCommands {
+    static let responder = OptionSpec.flag(
+        "responder", "They watch over you: they are told of your alerts and missed check-ins.")
+    static let dependent = OptionSpec.flag("dependent", "You watch over them and may ping them (members only).")
+    static let noResponder = OptionSpec.flag("no-responder", "Remove the responder role.")
+    static let noDependent = OptionSpec.flag("no-dependent", "Remove the dependent role.")
+    static let name = OptionSpec.value(
+        "name", "name", .prose("name"), "A new name (external contacts only; members name themselves).")
+    static let notify = OptionSpec.values(
+        "notify", "uri", .channel, "A channel to reach an external contact (repeatable).")
+    static let email = OptionSpec.values(
+        "email", "address", .email, "An e-mail address; alerts are mailed to it (repeatable).")
+    static let phone = OptionSpec.values(
+        "phone", "number", .phone, "A phone number in international form, e.g. +44 20 7946 0958 (repeatable).")
+
+    static let addSpec = CommandSpec(
+        name: "add",
+        abstract: "Add a member by their invite code, or an external person by name.",
+        discussion: """
+            A member: lifesignal contacts add lifesignal://CODE --responder (they watch over you), --dependent (you watch over them), or both. The relation appears on both sides with reciprocal roles.
+
+            An external person, who has no lifesignal, can be a responder: lifesignal contacts add "Sam Lee" --responder --notify mailto:sam@example.org. Channels: desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (a webhook), apprise:URL, exec:COMMAND.
+            """,
+        arguments: [
+            ArgumentSpec(
+                name: "code-or-name", kind: .codeOrName, optional: false,
+                help: "An invite code (lifesignal://… or the bare code), or the name of an external person.")
+        ],
+        options: [responder, dependent, notify, email, phone],
+        rules: [
+            .atLeastOne(
+                ["--responder", "--dependent"],
+                message:
+                    "You must select at least one role (Responder or Dependent) to add this contact: add --responder, --dependent or both."
+            )
+        ],
+        run: add)
+
+    static let editSpec = CommandSpec(
+        name: "edit",
+        abstract: "Change a contact's roles, or an external contact's name and addresses.",
+        discussion:
+            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.",
+        arguments: [ContactsCommand.contactArgument],
+        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone],
+        rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
+        run: edit)
+
+    static let removeSpec = CommandSpec(
+        name: "remove",
+        abstract: "Remove a contact (on both sides, for a member).",
+        arguments: [ContactsCommand.contactArgument],
+        run: remove)
+
+    static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let target = line.text(argument: 0) ?? ""
+        let roles = Roles(responder: line.flag(responder), dependent: line.flag(dependent))
+        guard App.inviteCode(in: target) != nil else { return try addExternal(target, roles, line, &session) }
+        if !line.values(notify).isEmpty || !line.values(email).isEmpty || !line.values(phone).isEmpty {
+            throw .usage(
+                message:
+                    "--notify, --email and --phone are for external contacts; a member is reached through their own lifesignal.",
+                command: line.path)
+        }
+        let contact = try session.call(line.path) { app throws(AppError) in
+            try app.addMember(invite: target, roles: roles)
+        }
+        try session.output.json(["contact": Render.contactJSON(contact)])
+        try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
+        try session.output.line(reciprocalSentence(contact.name, roles))
+        return .ok
+    }
+
+    private static func addExternal(_ target: String, _ roles: Roles, _ line: Invocation, _ session: inout Session)
+        throws(CLIError) -> ExitCode
+    {
+        if roles.dependent {
+            throw .usage(
+                message:
+                    "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch. If '\(target)' was meant as an invite code, it is not one (codes look like lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5).",
+                command: line.path)
+        }
+        let external = ExternalContact(
+            name: target.trimmingWhitespace, notify: line.texts(notify), email: line.texts(email),
+            phone: line.texts(phone).map(Address.normalizedPhone))
+        if external.notify.isEmpty && external.email.isEmpty {
+            throw .usage(
+                message:
+                    "An external contact needs a way to be reached: give --notify URI (e.g. mailto:sam@example.org or ntfy:https://ntfy.sh/TOPIC) or --email ADDRESS.",
+                command: line.path)
+        }
+        let contact = try session.call(line.path) { app throws(AppError) in try app.addExternal(external) }
+        try session.output.json(["contact": Render.contactJSON(contact)])
+        try session.output.line("\(contact.name) has been added to your contacts as an external responder.")
+        try session.output.line(
+            "Your alerts and missed check-ins will go to: \(external.channels.joined(separator: ", ")).")
+        return .ok
+    }
+
+    static func reciprocalSentence(_ name: String, _ roles: Roles) -> String {
+        switch (roles.responder, roles.dependent) {
+        case (true, true):
+            return
+                "You watch over each other: each of you sees the other's status and is told of alerts and missed check-ins."
+        case (true, false):
+            return
+                "\(name) can see your status and will be told of your alerts and missed check-ins; you are their dependent."
+        default: return "You can see \(name)'s status and ping them; you are their responder."
+        }
+    }
+
+    static func edit(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        var edit = App.ContactEdit()
+        if line.flag(responder) { edit.responder = true }
+        if line.flag(noResponder) { edit.responder = false }
+        if line.flag(dependent) { edit.dependent = true }
+        if line.flag(noDependent) { edit.dependent = false }
+        edit.name = line.text(name)?.trimmingWhitespace
+        edit.notify = line.texts(notify)
+        edit.email = line.texts(email)
+        edit.phone = line.texts(phone)
+        let text = line.text(argument: 0) ?? ""
+        let (contact, changes) = try session.call(line.path) { app throws(AppError) in
+            try app.editContact(text, edit)
+        }
+        try session.output.json(["contact": Render.contactJSON(contact), "changed": .bool(!changes.isEmpty)])
+        let said = changes.map { change in
+            switch change {
+            case .roles(let roles): return "roles are now \(roles.text)"
+            case .cancelledMyPing(let name): return "your pending ping to \(name) was cancelled"
+            case .cancelledTheirPing(let name): return "\(name)'s pending ping to you was cancelled"
+            case .details: return "details updated"
+            }
+        }
+        try session.output.line(
+            said.isEmpty
+                ? "Nothing changed for \(contact.name)."
+                : "Updated \(contact.name): \(said.joined(separator: "; ")).")
+        return .ok
+    }
+
+    static func remove(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let text = line.text(argument: 0) ?? ""
+        let (contact, cancelled) = try session.call(line.path) { app throws(AppError) in try app.removeContact(text) }
+        try session.output.json(["removed": Render.contactJSON(contact), "pingsCancelled": .int(Int64(cancelled))])
+        try session.output.line(
+            "Removed \(contact.name) from your contacts."
+                + (contact.kind == .member ? " They will see that you are no longer linked." : ""))
+        if cancelled > 0 { try session.output.line("Pending pings between you were cancelled.") }
+        return .ok
+    }
+}

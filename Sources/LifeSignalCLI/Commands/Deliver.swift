@@ -1,0 +1,89 @@
+import LifeSignalApp
+import LifeSignalCore
+
+/// `lifesignal notify deliver` (the cron entry point) and `lifesignal notify test`, and how a
+/// delivery report reads, for them and for the commands that deliver at once (alert, ping).
+enum DeliverCommand {
+    static let spec = CommandSpec(
+        name: "deliver",
+        abstract: "Notice what is due and deliver what is pending (run it from cron).",
+        discussion: """
+            Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Silent and exit 0 when everything got through; exit 75 when something is still pending, with one line per failing channel.
+            """,
+        run: deliver)
+
+    static let testSpec = CommandSpec(
+        name: "test",
+        abstract: "Send a test notification through your channels, or a contact's.",
+        arguments: [
+            ArgumentSpec(
+                name: "contact", kind: .contact, optional: true,
+                help: "A contact whose channels to test (default: your own).")
+        ],
+        run: test)
+
+    static func deliver(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let report = try session.call(line.path) { app throws(AppError) in try app.deliver() }
+        for failure in report.failures {
+            session.output.note(
+                "delivery of \"\(failure.job.notification.title)\" through \(failure.job.channel) failed: \(failure.error). It will be retried."
+            )
+        }
+        for waiting in report.waiting {
+            let next = waiting.next.map { session.local($0) } ?? "the next run"
+            session.output.note(
+                "delivery of \"\(waiting.job.notification.title)\" through \(waiting.job.channel) is still pending (last error: \(waiting.error)); next try after \(next)."
+            )
+        }
+        try session.output.json(report.json)
+        return report.isComplete ? .ok : .tryAgain
+    }
+
+    static func test(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let contact = line.text(argument: 0)
+        let results = try session.call(line.path) { app throws(AppError) in try app.testChannels(of: contact) }
+        let json: [JSON] = results.map { result in
+            .object(
+                JSONObject([
+                    ("channel", .string(result.channel)), ("delivered", .bool(result.succeeded)),
+                    ("error", .optional(result.error)),
+                ]))
+        }
+        try session.output.json(.object(JSONObject([("results", .array(json))])))
+        for result in results {
+            try session.output.line(
+                result.succeeded
+                    ? "ok      \(result.channel)"
+                    : session.output.red("FAILED  \(result.channel): \(result.error ?? "")"))
+        }
+        return results.allSatisfy(\.succeeded) ? .ok : .unavailable
+    }
+}
+
+extension App.DeliveryReport {
+    var json: JSON {
+        func problem(_ p: App.DeliveryProblem) -> JSON {
+            var o = JSONObject([("title", .string(p.job.notification.title)), ("channel", .string(p.job.channel))])
+            if let next = p.next { o["nextAttempt"] = .string(next.rfc3339) }
+            o["error"] = .string(p.error)
+            return .object(o)
+        }
+        let sent: [JSON] = delivered.map {
+            .object(JSONObject([("id", .string($0.notification.id)), ("channel", .string($0.channel))]))
+        }
+        return .object(
+            JSONObject([
+                ("noticed", .array(noticed.map { .string($0.id) })), ("delivered", .array(sent)),
+                ("failed", .array(failures.map(problem))), ("waiting", .array(waiting.map(problem))),
+            ]))
+    }
+
+    /// After a command that delivers at once: a line per channel that failed, on stderr.
+    func tellFailures(_ session: Session) {
+        for failure in failures {
+            session.output.note(
+                "could not deliver \"\(failure.job.notification.title)\" through \(failure.job.channel): \(failure.error). 'lifesignal notify deliver' will retry."
+            )
+        }
+    }
+}
