@@ -21,5 +21,4 @@ enum Wrapping {
         if !current.isEmpty { result.append(current) }
         return result
     }
-
 }

@@ -82,19 +82,9 @@ enum Help {
 
     /// Greedy word wrap into lines of at most `width` characters (longer words stand alone).
     static func lines(_ text: String, width: Int, continuationWidth: Int? = nil) -> [String] {
-        var result: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            let limit = result.isEmpty ? width : (continuationWidth ?? width)
-            if !current.isEmpty, current.count + 1 + word.count > limit {
-                result.append(current)
-                current = String(word)
-            } else {
-                current += (current.isEmpty ? "" : " ") + word
-            }
-        }
-        result.append(current)
-        return result
+        let lines = Wrapping.fill(
+            text.split(separator: " "), width: width, continuationWidth: continuationWidth, measure: \.count)
+        return lines.isEmpty ? [""] : lines
     }
 }
 
