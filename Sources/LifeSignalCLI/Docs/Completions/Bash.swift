@@ -1,8 +1,8 @@
-/// The bash completion script: the tables `_lifesignal_node` and `_lifesignal_values`,
-/// generated from the command tree, and the fixed functions that walk a command line as the
-/// parser does and offer what may come next. It owns everything bash-specific; the tree and
-/// the quoting are shared with the other shells.
 extension Completions {
+    /// The bash completion script: the tables `_lifesignal_node` and `_lifesignal_values`,
+    /// generated from the command tree, and the fixed functions that walk a command line as the
+    /// parser does and offer what may come next. It owns everything bash-specific; the tree and
+    /// the quoting are shared with the other shells.
     enum Bash {
         static func script() -> String {
             [
@@ -39,7 +39,7 @@ extension Completions {
                 out += caseEntry(
                     bashPattern(node.key),
                     [
-                        "subs=(\(node.subcommands.map { shellWord($0.name) }.joined(separator: " ")))",
+                        "subs=(\(words(node.subcommands.map(\.name))))",
                         "options=(\(words(all.flatMap(names))))",
                         "valued=(\(words(all.filter(\.takesValue).flatMap(names))))",
                         "nargs=\(node.spec.arguments.count)",
@@ -91,7 +91,7 @@ extension Completions {
             caseEntry(patterns.joined(separator: " | "), [action])
         }
 
-        /// Option names as the words of a bash array.
+        /// Names as the words of a bash array.
         private static func words(_ names: [String]) -> String { names.map(shellWord).joined(separator: " ") }
 
         /// The shell code that offers a value's candidates (`$3` is the word typed so far), or

@@ -1,8 +1,8 @@
-/// The fish completion script: tables of subcommands and valued options generated from the
-/// command tree, a function that walks the command line as the parser does, and one
-/// `complete` line per command, option and argument. It owns everything fish-specific; the
-/// tree and the quoting are shared with the other shells.
 extension Completions {
+    /// The fish completion script: tables of subcommands and valued options generated from the
+    /// command tree, a function that walks the command line as the parser does, and one
+    /// `complete` line per command, option and argument. It owns everything fish-specific; the
+    /// tree and the quoting are shared with the other shells.
     enum Fish {
         static func script() -> String {
             let fixed = [header, subcommandTable(), valuedTable(), callbackHelper, stateWalk + stateEnd, predicates]

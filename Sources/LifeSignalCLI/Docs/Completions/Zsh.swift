@@ -1,8 +1,8 @@
-/// The zsh completion script: one `_arguments` function per command, generated from the
-/// command tree, plus the fixed helpers that list subcommands, follow `help` and ask the
-/// binary for contact names. It owns everything zsh-specific; the tree and the quoting are
-/// shared with the other shells.
 extension Completions {
+    /// The zsh completion script: one `_arguments` function per command, generated from the
+    /// command tree, plus the fixed helpers that list subcommands, follow `help` and ask the
+    /// binary for contact names. It owns everything zsh-specific; the tree and the quoting are
+    /// shared with the other shells.
     enum Zsh {
         static func script() -> String {
             ([header, subcommandTable(), commandsHelper, helpHelper, callbackHelper] + nodes().map(function) + [loader])
