@@ -180,6 +180,38 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
         #expect(home.run(["-h"], environment: ["COLUMNS": "10"]).stdout == narrow)
     }
 
+    /// Issue #14: help wraps to the terminal, down to the narrowest width lifesignal honours,
+    /// and no line of any command's page is wider.
+    @Test(arguments: [40, 50, 80], paths)
+    func everyLineFitsTheWidth(width: Int, path: [String]) {
+        let run = TempHome().run(path + ["-h"], environment: ["COLUMNS": String(width)])
+        #expect(run.code == 0)
+        let wide = run.stdout.split(separator: "\n").filter { $0.count > width }
+        #expect(wide.isEmpty, "wider than \(width) columns:\n\(wide.joined(separator: "\n"))")
+    }
+
+    /// What the table does not have today but a command may: an option label, a URL and an
+    /// example wider than the terminal. They are broken, never cut off or left overflowing.
+    @Test(arguments: [40, 41, 49, 50, 63, 80])
+    func longLabelsAndWordsAreBrokenToFit(width: Int) {
+        let url = "https://example.org/a/path/much/too/long/for/a/narrow/terminal/to/show/on/one/line"
+        let spec = CommandSpec(
+            name: "demo", abstract: "Fetch \(url) for the demo.",
+            discussion: "Read \(url) first.\n\n  lifesignal demo --fetch \(url) --and-then-some-more-flags",
+            options: [
+                .value(
+                    "an-option-whose-name-alone-is-wider-than-forty", "and-a-long-placeholder", .text,
+                    "Help for it.")
+            ])
+        let page = Help.page(for: spec, path: ["demo"], width: width)
+        let wide = page.split(separator: "\n").filter { $0.count > width }
+        #expect(wide.isEmpty, "wider than \(width) columns:\n\(wide.joined(separator: "\n"))")
+        let letters = page.filter { !$0.isWhitespace }
+        #expect(letters.contains("Fetch\(url)forthedemo."))
+        #expect(letters.contains("Read\(url)first."))
+        #expect(letters.contains("--an-option-whose-name-alone-is-wider-than-forty<and-a-long-placeholder>Helpforit."))
+    }
+
     @Test func version() {
         let run = TempHome().run(["--version"])
         #expect(run.stdout == "lifesignal \(CommandTable.version)\n")

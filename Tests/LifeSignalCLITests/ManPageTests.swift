@@ -102,7 +102,7 @@ import Testing
                 }
                 let end = lines[(start + 1)...].firstIndex { $0.hasPrefix(".It Cm ") } ?? lines.endIndex
                 let entry = lines[start..<end].joined(separator: "\n")
-                #expect(Self.flattened(entry).contains(ManPage.escape(sub.abstract)), "'\(key)' lacks its abstract")
+                #expect(Self.flattened(entry).contains(Mdoc.escape(sub.abstract)), "'\(key)' lacks its abstract")
                 for option in sub.options {
                     let head = "Fl -\(option.long)" + (option.valueName.map { " Ar \($0)" } ?? "")
                     #expect(
@@ -134,7 +134,7 @@ import Testing
                 + (option.valueName.map { " Ar \($0)" } ?? "")
             #expect(section.contains(".It \(head)\n"), "GLOBAL OPTIONS lacks \(head)")
             #expect(
-                Self.flattened(section).contains(ManPage.escape(option.help)),
+                Self.flattened(section).contains(Mdoc.escape(option.help)),
                 "GLOBAL OPTIONS lacks the help of --\(option.long)")
         }
     }
@@ -144,7 +144,7 @@ import Testing
         for variable in CommandTable.environment {
             #expect(section.contains(".It Ev \(variable.name)\n"), "ENVIRONMENT lacks \(variable.name)")
             #expect(
-                Self.flattened(section).contains(ManPage.escape(variable.help)),
+                Self.flattened(section).contains(Mdoc.escape(variable.help)),
                 "ENVIRONMENT lacks the text for \(variable.name)")
         }
     }
@@ -154,7 +154,7 @@ import Testing
         let section = Self.section("EXIT STATUS")
         #expect(section.contains(".It \(code.rawValue)\n"), "EXIT STATUS lacks \(code.rawValue)")
         #expect(
-            Self.flattened(section).contains(".It \(code.rawValue) " + ManPage.escape(code.meaning)),
+            Self.flattened(section).contains(".It \(code.rawValue) " + Mdoc.escape(code.meaning)),
             "EXIT STATUS lacks the meaning of \(code.rawValue)")
     }
 

@@ -1,0 +1,162 @@
+/// The manual page `man/lifesignal.1`, in mdoc(7), generated from the command table: the
+/// synopsis, every command with its options and arguments, the global options, the
+/// environment and the exit statuses come from `CommandTable` and `ExitCode`, so the page
+/// cannot drift from `--help`. This type owns the page's order and its generated sections;
+/// the prose around them (description, files, examples, shell completion) is in
+/// `ManPageProse.swift` and the mdoc text rules in `Mdoc`. The committed page is regenerated
+/// by `scripts/generate-docs` (through the hidden `lifesignal __man`), and a test fails when
+/// it drifts.
+///
+/// It must stay clean under `mandoc -T lint -W warning`.
+enum ManPage {
+    /// The page's date. Fixed, so that regenerating an unchanged page changes nothing;
+    /// move it forward when the page's content changes in a way worth dating.
+    static let date = "November 22, 2026"
+
+    static func render() -> String {
+        [
+            title(), synopsis(), descriptionSection(), commands(), globalOptions(), environment(), files,
+            exitStatus(), examples, shellCompletion, seeAlso,
+        ].joined()
+    }
+
+    // MARK: - Generated sections
+
+    /// The prologue and NAME, whose description is the root abstract.
+    static func title() -> String {
+        """
+        .\\" Generated from lifesignal's command table by 'lifesignal __man'; do not edit.
+        .\\" Run scripts/generate-docs to regenerate it.
+        .Dd \(date)
+        .Dt LIFESIGNAL 1
+        .Os
+        .Sh NAME
+        .Nm lifesignal
+        .Nd \(Mdoc.macroWords(lowercasingFirst(description(of: CommandTable.root))))
+
+        """
+    }
+
+    /// One line per command, as in `--help`'s USAGE lines.
+    static func synopsis() -> String {
+        var out = ".Sh SYNOPSIS\n"
+        out += ".Nm\n.Op Ar global-options\n.Ar command\n.Op Ar options\n.Op Ar arguments\n"
+        for node in Completions.nodes().dropFirst() {
+            out += ".Nm\n" + usageLines(node)
+        }
+        out += ".Nm\n.Cm help\n.Op Ar command | topic\n"
+        out += ".Nm\n.Fl -version\n"
+        return out
+    }
+
+    /// DESCRIPTION: the root abstract and discussion, inside the written prose.
+    static func descriptionSection() -> String {
+        var out = ".Sh DESCRIPTION\n"
+        out += Mdoc.text(CommandTable.root.abstract)
+        out += descriptionIntro
+        if let discussion = CommandTable.root.discussion {
+            out += ".Pp\n" + Mdoc.body(discussion)
+        }
+        return out + descriptionOutro
+    }
+
+    /// Every visible command and subcommand with its abstract, discussion, arguments and
+    /// options, depth first, then `help` and its topics.
+    static func commands() -> String {
+        var out = ".Sh COMMANDS\n.Bl -tag -width Ds\n"
+        for node in Completions.nodes().dropFirst() { out += command(node) }
+        out += ".It Cm help Op Ar command | topic\n"
+        out += "Show help for a command (the same as its\n.Fl -help )\nor one of these topics:\n"
+        out += tagList(CommandTable.helpTopics.map { (".It Cm \(Mdoc.macroWords($0.name))", $0.abstract) })
+        out += ".El\n"
+        return out
+    }
+
+    /// One command's entry in COMMANDS.
+    static func command(_ node: Completions.Node) -> String {
+        var out = ".It Cm \(Mdoc.macroWords(node.key))" + itemTail(node) + "\n"
+        out += Mdoc.text(node.spec.abstract)
+        if let discussion = node.spec.discussion { out += ".Pp\n" + Mdoc.body(discussion) }
+        if !node.spec.arguments.isEmpty {
+            out += tagList(node.spec.arguments.map { (".It Ar \(Mdoc.macroWords($0.name))", $0.help) })
+        }
+        if !node.spec.options.isEmpty {
+            out += tagList(node.spec.options.map { (".It " + optionHead($0), $0.help) })
+        }
+        if !node.subcommands.isEmpty {
+            out += ".Pp\nSubcommands:\n"
+            out +=
+                node.subcommands.map { ".Cm \(Mdoc.macroWords($0.name))" }.joined(separator: " ,\n")
+                + " ;\nsee below.\n"
+        }
+        return out
+    }
+
+    static func globalOptions() -> String {
+        ".Sh GLOBAL OPTIONS\n" + tagList(CommandTable.globalOptions.map { (".It " + optionHead($0), $0.help) })
+    }
+
+    static func environment() -> String {
+        ".Sh ENVIRONMENT\n" + tagList(CommandTable.environment.map { (".It Ev \($0.name)", $0.help) })
+    }
+
+    static func exitStatus() -> String {
+        let intro = """
+            .Sh EXIT STATUS
+            Small codes answer a question a script asks; codes 64 to 78 are errors,
+            numbered as in
+            .Xr sysexits 3 .
+
+            """
+        return intro + tagList(ExitCode.allCases.map { (".It \($0.rawValue)", $0.meaning) })
+    }
+
+    // MARK: - Pieces
+
+    /// `.Bl -tag -width Ds`, an `.It` line and its text for each item, `.El`.
+    static func tagList(_ items: [(head: String, text: String)]) -> String {
+        ".Bl -tag -width Ds\n" + items.map { $0.head + "\n" + Mdoc.text($0.text) }.joined() + ".El\n"
+    }
+
+    /// The abstract without its final full stop, as `.Nd` wants it.
+    static func description(of spec: CommandSpec) -> String {
+        var abstract = spec.abstract
+        while abstract.hasSuffix(".") { abstract.removeLast() }
+        return abstract
+    }
+
+    /// `.Nd` text starts in lower case, by convention.
+    static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    /// `.Cm checkin interval` then `.Op Ar duration` lines: a command's SYNOPSIS entry.
+    static func usageLines(_ node: Completions.Node) -> String {
+        var out = ".Cm \(Mdoc.macroWords(node.key))\n"
+        for option in node.spec.options {
+            out += ".Op " + optionHead(option) + "\n"
+        }
+        for argument in node.spec.arguments {
+            out += (argument.optional ? ".Op Ar " : ".Ar ") + Mdoc.macroWords(argument.name) + "\n"
+        }
+        if !node.subcommands.isEmpty {
+            out += (node.spec.run == nil ? ".Ar subcommand\n" : ".Op Ar subcommand\n")
+        }
+        return out
+    }
+
+    /// The rest of a command's `.It` line: its arguments (options are listed below it).
+    static func itemTail(_ node: Completions.Node) -> String {
+        node.spec.arguments.map { " " + ($0.optional ? "Op " : "") + "Ar \(Mdoc.macroWords($0.name))" }.joined()
+    }
+
+    /// `Fl q , Fl -quiet` or `Fl -note Ar text`.
+    static func optionHead(_ option: OptionSpec) -> String {
+        var out = ""
+        if let short = option.short { out += "Fl \(short) , " }
+        out += "Fl -\(option.long)"
+        if let valueName = option.valueName { out += " Ar \(Mdoc.macroWords(valueName))" }
+        return out
+    }
+}

@@ -1,0 +1,187 @@
+/// The hand-written prose of the manual page, in mdoc(7): what the command table cannot say
+/// (how the data directory is laid out, worked examples, installing the completions). The
+/// generated sections are in `ManPage.swift`; keeping the two apart means a change to a
+/// command never touches this file, and an edit to the prose never touches the generator.
+extension ManPage {
+    /// The DESCRIPTION section's paragraph after the root abstract.
+    static let descriptionIntro = """
+        Everything is kept in a data directory on this machine; deadlines are computed
+        on every run, and
+        .Xr cron 8
+        runs whatever must happen while nobody is typing.
+
+        """
+
+    /// The DESCRIPTION section's paragraph after the root discussion: the global options,
+    /// JSON and the exit status.
+    static let descriptionOutro = """
+        .Pp
+        Every command takes the global options below, anywhere on the line.
+        Human output uses the local time zone and relative times; with
+        .Fl -json
+        a command prints one JSON object on standard output instead (stable camelCase
+        names, RFC 3339 UTC times, durations in seconds), and errors as JSON on
+        standard error.
+        The exit status is a contract a script can branch on; see
+        .Sx EXIT STATUS .
+        Help for any command is shown by
+        .Fl h ,
+        .Fl -help
+        or
+        .Nm
+        .Cm help Ar command .
+
+        """
+
+    /// FILES: where the data directory is and what is in it.
+    static let files = """
+        .Sh FILES
+        .Bl -tag -width Ds
+        .It Pa $XDG_DATA_HOME/lifesignal
+        The data directory when
+        .Ev XDG_DATA_HOME
+        is set to an absolute path
+        .Po
+        unless
+        .Fl -home
+        or
+        .Ev LIFESIGNAL_HOME
+        say otherwise
+        .Pc .
+        .It Pa ~/.local/share/lifesignal
+        The data directory otherwise.
+        .It Pa ~/Library/Application\\ Support/lifesignal
+        The data directory on macOS.
+        .El
+        .Pp
+        In the data directory (directories are made mode 0700, files 0600):
+        .Bl -tag -width Ds
+        .It Pa identity.json
+        Which member and device this data directory is, and where its circle is.
+        Private to this machine.
+        .It Pa lock
+        Held by a command while it writes, so that cron and a shell running at the same
+        moment lose nothing.
+        .It Pa circle/
+        The circle: where members' records live, unless
+        .Nm
+        .Cm init Fl -circle
+        chose another folder (one that a sync tool keeps in step between machines).
+        .It Pa circle/members/ Ns Ar member Ns Pa / Ns Ar device Ns Pa /log.json
+        The events this device recorded for this member (check-ins, settings).
+        Only this device writes it; everyone in the circle reads it.
+        .It Pa circle/members/ Ns Ar member Ns Pa / Ns Ar device Ns Pa /archive/
+        Older events of that log, in segments, so that a run's cost does not grow with
+        history.
+        .It Pa *.bak
+        The last good copy of a file, kept next to it
+        .Po
+        .Pa identity.json.bak ,
+        .Pa log.json.bak
+        .Pc .
+        A damaged file is never overwritten: a command that finds one stops, names the
+        file, line and column, and points at its backup.
+        .El
+
+        """
+
+    /// EXAMPLES: a first run, a script, a crontab line and jq.
+    static let examples = """
+        .Sh EXAMPLES
+        The first check-in on a new machine sets up a profile (a 24h interval, reminded
+        30m before the deadline):
+        .Bd -literal -offset indent
+        $ lifesignal checkin --note "hiking the ridge trail"
+        $ lifesignal checkin interval 8h
+        $ lifesignal status
+        .Ed
+        .Pp
+        In a script, branch on the exit status of
+        .Cm status :
+        .Bd -literal -offset indent
+        lifesignal status --quiet
+        case $? in
+            0) ;;                                   # on time
+            3) notify-send "lifesignal: check in soon" ;;
+            4) notify-send "lifesignal: you are overdue" ;;
+            *) echo "lifesignal failed" >&2 ;;
+        esac
+        .Ed
+        .Pp
+        In a crontab
+        .Pq Xr crontab 5 :
+        cron runs with a short
+        .Ev PATH
+        and no
+        .Ev XDG_DATA_HOME ,
+        so name the data directory; cron mails what a job prints, so this line mails the
+        dashboard only when a check-in is due or overdue.
+        lifesignal takes its own lock, so it needs no
+        .Xr flock 1
+        around it.
+        .Bd -literal -offset indent
+        PATH=/usr/local/bin:/usr/bin:/bin
+        LIFESIGNAL_HOME=/home/alice/.local/share/lifesignal
+        0 8,20 * * * lifesignal status --quiet || lifesignal status
+        .Ed
+        .Pp
+        Read one value with
+        .Xr jq 1 :
+        .Bd -literal -offset indent
+        $ lifesignal checkin status --json | jq -r .deadline
+        2026-03-02T09:00:00Z
+        $ lifesignal status --json | jq .checkIn.secondsLeft
+        86400
+        .Ed
+
+        """
+
+    /// SHELL COMPLETION: where each shell looks for the scripts.
+    static let shellCompletion = """
+        .Sh SHELL COMPLETION
+        .Nm
+        .Cm completion Ar shell
+        prints the completion script for bash, zsh or fish; the same files are in the
+        source tree's
+        .Pa completions/
+        folder.
+        Install them for yourself with
+        .Bd -literal -offset indent
+        lifesignal completion bash > ~/.local/share/bash-completion/completions/lifesignal
+        lifesignal completion zsh > ~/.zsh/completions/_lifesignal
+        lifesignal completion fish > ~/.config/fish/completions/lifesignal.fish
+        .Ed
+        .Pp
+        bash loads the file through the bash-completion package
+        .Po
+        system-wide:
+        .Pa /usr/share/bash-completion/completions/lifesignal
+        .Pc ;
+        without it, source the file from
+        .Pa ~/.bashrc .
+        zsh finds
+        .Pa _lifesignal
+        in any directory of
+        .Va fpath
+        that is added before
+        .Ic compinit
+        runs
+        .Po
+        system-wide:
+        .Pa /usr/local/share/zsh/site-functions
+        .Pc .
+        fish also reads
+        .Pa /usr/share/fish/vendor_completions.d/lifesignal.fish .
+
+        """
+
+    /// SEE ALSO: the tools the examples use.
+    static let seeAlso = """
+        .Sh SEE ALSO
+        .Xr crontab 1 ,
+        .Xr flock 1 ,
+        .Xr jq 1 ,
+        .Xr crontab 5
+
+        """
+}
