@@ -23,7 +23,6 @@ public struct Context {
     public var utcOffset: (Timestamp) -> Int64
     public var stdinIsTerminal: Bool
     public var stdoutIsTerminal: Bool
-    public var stderrIsTerminal: Bool
     /// The terminal's width when stdout is a terminal.
     public var terminalColumns: Int?
     /// The account's login name, full name (GECOS) and home directory from the password
@@ -40,8 +39,8 @@ public struct Context {
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,
-        utcOffset: @escaping (Timestamp) -> Int64, stdinIsTerminal: Bool, stdoutIsTerminal: Bool,
-        stderrIsTerminal: Bool, terminalColumns: Int?, account: @escaping () -> Account?,
+        utcOffset: @escaping (Timestamp) -> Int64, stdinIsTerminal: Bool, stdoutIsTerminal: Bool, terminalColumns: Int?,
+        account: @escaping () -> Account?,
         workingDirectory: String?, write: @escaping (Stream, String) -> String?, readLine: @escaping () -> String?
     ) {
         self.arguments = arguments
@@ -50,7 +49,6 @@ public struct Context {
         self.utcOffset = utcOffset
         self.stdinIsTerminal = stdinIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
-        self.stderrIsTerminal = stderrIsTerminal
         self.terminalColumns = terminalColumns
         self.account = account
         self.workingDirectory = workingDirectory

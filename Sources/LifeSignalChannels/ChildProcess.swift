@@ -57,7 +57,25 @@ public enum ChildProcess {
         guard let executable = locate(program, path: searchPath) else {
             throw .notFound(program: program, path: searchPath)
         }
+        let child = try spawn(executable, arguments, environment: environment)
+        var supervision = Supervision(child: child, stdin: stdin, timeout: timeout, outputLimit: outputLimit)
+        return supervision.run()
+    }
 
+    /// A started child: its pid and our ends of its stdin, stdout and stderr pipes.
+    struct Child {
+        var pid: pid_t
+        var stdin: Int32
+        var stdout: Int32
+        var stderr: Int32
+    }
+
+    /// Starts `executable` in a session of its own, with stdio on three new pipes and nothing
+    /// else inherited.
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]) throws(Failure)
+        -> Child
+    {
+        let program = arguments.first ?? executable
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
@@ -66,40 +84,10 @@ public enum ChildProcess {
             for fd in input + output + errors where fd >= 0 { close(fd) }
             throw .spawnFailed(program: program, reason: reason)
         }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        var actions = fileActions(stdin: input[0], stdout: output[1], stderr: errors[1])
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        #if os(Linux)
-            // Only stdio reaches the child. Any other descriptor this process holds without
-            // FD_CLOEXEC (inherited from whatever started lifesignal; a test runner's sockets)
-            // was otherwise held open by the hook and by any grandchild it leaves behind.
-            // Darwin does this with POSIX_SPAWN_CLOEXEC_DEFAULT below; glibc's closefrom action
-            // is not visible to Swift. Closing an fd that is gone by then is ignored.
-            for fd in numericEntries(of: "/proc/self/fd") where fd > 2 {
-                posix_spawn_file_actions_addclose(&actions, fd)
-            }
-        #endif
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = sessionAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
-        // A new session makes the child a process-group leader we can end as a whole; the
-        // signals lifesignal ignores (SIGPIPE) are restored to their defaults in the child.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(spawnNewSession | closeOthers | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
-
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -117,96 +105,46 @@ public enum ChildProcess {
             close(errors[0])
             throw .spawnFailed(program: program, reason: String(cString: strerror(spawned)))
         }
+        return Child(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0])
+    }
 
-        var result = Result(
-            status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false, pid: pid)
-        var stdinFD: Int32 = input[1]
-        var stdinOffset = 0
-        if stdin.isEmpty {
-            close(stdinFD)
-            stdinFD = -1
-        } else {
-            _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
-        }
-        var open: [Int32] = [output[0], errors[0]]
-        let start = monotonicSeconds()
-        var exited = false
-        var killStage = 0  // 0 running, 1 SIGTERM sent, 2 SIGKILL sent
-        var exitedAt: Double? = nil
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// The child's stdio on the pipes' ends, and nothing else.
+    private static func fileActions(stdin: Int32, stdout: Int32, stderr: Int32) -> posix_spawn_file_actions_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        #if os(Linux)
+            // Only stdio reaches the child. Any other descriptor this process holds without
+            // FD_CLOEXEC (inherited from whatever started lifesignal; a test runner's sockets)
+            // was otherwise held open by the hook and by any grandchild it leaves behind.
+            // Darwin does this with POSIX_SPAWN_CLOEXEC_DEFAULT below; glibc's closefrom action
+            // is not visible to Swift. Closing an fd that is gone by then is ignored.
+            for fd in numericEntries(of: "/proc/self/fd") where fd > 2 {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
+        #endif
+        return actions
+    }
 
-        while true {
-            let now = monotonicSeconds()
-            // After the child exits, a grandchild may still hold the pipes open: give it a
-            // moment, then end the group and stop reading.
-            if let exitedAt, !open.isEmpty, now - exitedAt > 0.2 {
-                signalSession(pid, SIGKILL)
-                for fd in open { close(fd) }
-                open.removeAll()
-            }
-            if !exited, now - start > timeout, killStage == 0 {
-                result.timedOut = true
-                signalSession(pid, SIGTERM)
-                killStage = 1
-            }
-            if killStage == 1, now - start > timeout + 0.5 {
-                signalSession(pid, SIGKILL)
-                killStage = 2
-            }
-            if !exited {
-                var status: Int32 = 0
-                let waited = waitpid(pid, &status, WNOHANG)
-                if waited == pid {
-                    exited = true
-                    exitedAt = now
-                    if status & 0x7F == 0 {
-                        result.status = (status >> 8) & 0xFF
-                    } else {
-                        result.signal = status & 0x7F
-                    }
-                    // Anything the child started in its session goes with it.
-                    signalSession(pid, SIGKILL)
-                }
-            }
-            if exited && open.isEmpty {
-                if stdinFD >= 0 { close(stdinFD) }
-                return result
-            }
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
-            for entry in fds where entry.revents != 0 {
-                if entry.fd == stdinFD {
-                    let n = stdin.withUnsafeBytes { raw -> Int in
-                        guard let base = raw.baseAddress else { return 0 }
-                        return writeWithoutSigpipe(stdinFD, base + stdinOffset, raw.count - stdinOffset)
-                    }
-                    if n > 0 { stdinOffset += n }
-                    if n < 0 && errno != EAGAIN && errno != EINTR || stdinOffset >= stdin.count {
-                        close(stdinFD)
-                        stdinFD = -1
-                    }
-                    continue
-                }
-                let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    let isOut = entry.fd == output[0]
-                    let current = isOut ? result.stdout.count : result.stderr.count
-                    let room = max(0, outputLimit - current)
-                    if n > room { result.truncated = true }
-                    if room > 0 {
-                        if isOut {
-                            result.stdout += buffer[0..<min(n, room)]
-                        } else {
-                            result.stderr += buffer[0..<min(n, room)]
-                        }
-                    }
-                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
-                    close(entry.fd)
-                    open.removeAll { $0 == entry.fd }
-                }
-            }
-        }
+    /// A new session makes the child a process-group leader we can end as a whole; the
+    /// signals lifesignal ignores (SIGPIPE) are restored to their defaults in the child, and
+    /// its signal mask is cleared.
+    private static func sessionAttributes() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(spawnNewSession | closeOthers | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
+        return attributes
     }
 
     /// POSIX_SPAWN_SETSID, which the C headers only expose with _GNU_SOURCE (glibc ≥ 2.26);
@@ -289,5 +227,126 @@ public enum ChildProcess {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// Watches one child until it is done: feeds its stdin, collects its output up to the cap, and
+/// past the timeout ends its whole session (SIGTERM, then SIGKILL half a second later).
+private struct Supervision {
+    let child: ChildProcess.Child
+    let stdin: [UInt8]
+    let timeout: Double
+    let outputLimit: Int
+    var result: ChildProcess.Result
+    var stdinFD: Int32
+    var stdinOffset = 0
+    var open: [Int32]
+    let start = ChildProcess.monotonicSeconds()
+    var exited = false
+    /// 0 running, 1 SIGTERM sent, 2 SIGKILL sent.
+    var killStage = 0
+    var exitedAt: Double? = nil
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(child: ChildProcess.Child, stdin: [UInt8], timeout: Double, outputLimit: Int) {
+        self.child = child
+        self.stdin = stdin
+        self.timeout = timeout
+        self.outputLimit = outputLimit
+        result = ChildProcess.Result(
+            status: nil, signal: nil, timedOut: false, stdout: [], stderr: [], truncated: false, pid: child.pid)
+        stdinFD = child.stdin
+        open = [child.stdout, child.stderr]
+        if stdin.isEmpty {
+            close(stdinFD)
+            stdinFD = -1
+        } else {
+            _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
+        }
+    }
+
+    mutating func run() -> ChildProcess.Result {
+        while true {
+            enforceTimeout(at: ChildProcess.monotonicSeconds())
+            reap()
+            if exited && open.isEmpty {
+                if stdinFD >= 0 { close(stdinFD) }
+                return result
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == stdinFD { feed() } else { collect(from: entry.fd) }
+            }
+        }
+    }
+
+    mutating func enforceTimeout(at now: Double) {
+        // After the child exits, a grandchild may still hold the pipes open: give it a moment,
+        // then end the group and stop reading.
+        if let exitedAt, !open.isEmpty, now - exitedAt > 0.2 {
+            ChildProcess.signalSession(child.pid, SIGKILL)
+            for fd in open { close(fd) }
+            open.removeAll()
+        }
+        if !exited, now - start > timeout, killStage == 0 {
+            result.timedOut = true
+            ChildProcess.signalSession(child.pid, SIGTERM)
+            killStage = 1
+        }
+        if killStage == 1, now - start > timeout + 0.5 {
+            ChildProcess.signalSession(child.pid, SIGKILL)
+            killStage = 2
+        }
+    }
+
+    mutating func reap() {
+        guard !exited else { return }
+        var status: Int32 = 0
+        guard waitpid(child.pid, &status, WNOHANG) == child.pid else { return }
+        exited = true
+        exitedAt = ChildProcess.monotonicSeconds()
+        if status & 0x7F == 0 {
+            result.status = (status >> 8) & 0xFF
+        } else {
+            result.signal = status & 0x7F
+        }
+        // Anything the child started in its session goes with it.
+        ChildProcess.signalSession(child.pid, SIGKILL)
+    }
+
+    mutating func feed() {
+        let offset = stdinOffset
+        let fd = stdinFD
+        let n = stdin.withUnsafeBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            return ChildProcess.writeWithoutSigpipe(fd, base + offset, raw.count - offset)
+        }
+        if n > 0 { stdinOffset += n }
+        if n < 0 && errno != EAGAIN && errno != EINTR || stdinOffset >= stdin.count {
+            close(stdinFD)
+            stdinFD = -1
+        }
+    }
+
+    mutating func collect(from fd: Int32) {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else {
+            if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                close(fd)
+                open.removeAll { $0 == fd }
+            }
+            return
+        }
+        let isOut = fd == child.stdout
+        let room = max(0, outputLimit - (isOut ? result.stdout.count : result.stderr.count))
+        if n > room { result.truncated = true }
+        guard room > 0 else { return }
+        if isOut {
+            result.stdout += buffer[0..<min(n, room)]
+        } else {
+            result.stderr += buffer[0..<min(n, room)]
+        }
     }
 }

@@ -67,10 +67,38 @@ public enum Delivery {
         _ notification: Notification, through uri: String, subjectName: String, environment: [String: String],
         timeout: Double
     ) -> DeliveryAttempt {
-        func outcome(_ succeeded: Bool, _ error: String?) -> DeliveryAttempt {
-            DeliveryAttempt(notification: notification.id, channel: uri, succeeded: succeeded, error: error)
+        func outcome(_ error: String?) -> DeliveryAttempt {
+            DeliveryAttempt(notification: notification.id, channel: uri, succeeded: error == nil, error: error)
         }
-        guard let channel = Channel(uri) else { return outcome(false, "not a channel lifesignal knows") }
+        guard let channel = Channel(uri) else { return outcome("not a channel lifesignal knows") }
+        var env = self.environment(for: notification, through: uri, subjectName: subjectName, from: environment)
+        let (arguments, input) = command(for: notification, through: channel, environment: &env, timeout: timeout)
+        // For shell-run programs, look the real program up first, so "not installed" names it.
+        if arguments.first == "sh", channel.program != "sh",
+            ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil
+        {
+            return outcome(
+                "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
+        }
+        do {
+            let result = try ChildProcess.run(
+                arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
+            return outcome(failure(of: result, program: channel.program, timeout: timeout))
+        } catch {
+            switch error {
+            case .notFound(let program, let path):
+                return outcome("\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
+            case .spawnFailed(let program, let reason):
+                return outcome("could not start \(program): \(reason)")
+            }
+        }
+    }
+
+    /// What the channel's program gets: the allow-listed variables of lifesignal's own
+    /// environment, and the notification's fields as `LIFESIGNAL_*`.
+    static func environment(
+        for notification: Notification, through uri: String, subjectName: String, from environment: [String: String]
+    ) -> [String: String] {
         var env: [String: String] = [:]
         for key in passedThrough { if let value = environment[key], !value.isEmpty { env[key] = value } }
         if env["PATH"] == nil { env["PATH"] = "/usr/bin:/bin" }
@@ -84,90 +112,66 @@ public enum Delivery {
         env["LIFESIGNAL_TIME"] = notification.at.rfc3339
         env["LIFESIGNAL_URGENT"] = notification.kind.isEmergency ? "1" : "0"
         env["LIFESIGNAL_CHANNEL"] = uri
-        let json = notification.json.serializedBytes(pretty: false) + [0x0A]
+        return env
+    }
 
-        let arguments: [String]
-        var input = json
+    /// The program line and its stdin for one channel; the command strings are constants.
+    static func command(
+        for notification: Notification, through channel: Channel, environment env: inout [String: String],
+        timeout: Double
+    ) -> (arguments: [String], input: [UInt8]) {
+        let json = notification.json.serializedBytes(pretty: false) + [0x0A]
+        let urgent = notification.kind.isEmergency
         switch channel {
         case .desktop:
-            env["LIFESIGNAL_URGENCY"] = notification.kind.isEmergency ? "critical" : "normal"
-            arguments = [
-                "sh", "-c",
-                #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#,
-            ]
-            input = []
+            env["LIFESIGNAL_URGENCY"] = urgent ? "critical" : "normal"
+            let line =
+                #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#
+            return (["sh", "-c", line], [])
         case .mail(let address):
-            arguments = ["sendmail", "-t", "-i"]
-            input = Array(
-                Mail.message(notification, to: address, from: env["USER"] ?? env["LOGNAME"] ?? "lifesignal").utf8)
+            let from = env["USER"] ?? env["LOGNAME"] ?? "lifesignal"
+            return (["sendmail", "-t", "-i"], Array(Mail.message(notification, to: address, from: from).utf8))
         case .ntfy(let url):
-            arguments = ["curl", "--config", "-"]
-            let tags = notification.kind.isEmergency ? "rotating_light" : "bell"
-            input = Array(
-                Curl.config([
-                    ("url", url), ("max-time", Curl.maxTime(timeout)),
-                    ("header", "Title: \(Mail.headerValue(notification.title))"),
-                    ("header", "Priority: \(notification.kind.isEmergency ? "urgent" : "default")"),
-                    ("header", "Tags: \(tags)"), ("header", "X-LifeSignal-Id: \(notification.id)"),
-                    ("data-raw", notification.message),
-                ]).utf8)
+            let config = Curl.config([
+                ("url", url), ("max-time", Curl.maxTime(timeout)),
+                ("header", "Title: \(Mail.headerValue(notification.title))"),
+                ("header", "Priority: \(urgent ? "urgent" : "default")"),
+                ("header", "Tags: \(urgent ? "rotating_light" : "bell")"),
+                ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", notification.message),
+            ])
+            return (["curl", "--config", "-"], Array(config.utf8))
         case .webhook(let url):
-            arguments = ["curl", "--config", "-"]
-            input = Array(
-                Curl.config([
-                    ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Content-Type: application/json"),
-                    ("header", "X-LifeSignal-Id: \(notification.id)"),
-                    ("data-raw", String(decoding: json, as: UTF8.self)),
-                ]).utf8)
+            let config = Curl.config([
+                ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Content-Type: application/json"),
+                ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", String(decoding: json, as: UTF8.self)),
+            ])
+            return (["curl", "--config", "-"], Array(config.utf8))
         case .apprise(let url):
             env["LIFESIGNAL_APPRISE_URL"] = url
-            env["LIFESIGNAL_APPRISE_TYPE"] = notification.kind.isEmergency ? "failure" : "info"
+            env["LIFESIGNAL_APPRISE_TYPE"] = urgent ? "failure" : "info"
             // The body on stdin (apprise reads it when -b is absent); the title through the
             // environment, expanded by a constant command line.
-            arguments = [
-                "sh", "-c",
-                #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#,
-            ]
-            input = Array(notification.message.utf8)
+            let line =
+                #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#
+            return (["sh", "-c", line], Array(notification.message.utf8))
         case .exec(let command):
-            arguments = ["sh", "-c", command]
+            return (["sh", "-c", command], json)
         }
-        // For shell-run programs, look the real program up first, so "not installed" names it.
-        if arguments.first == "sh", channel.program != "sh",
-            ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil
-        {
-            return outcome(
-                false,
-                "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
-        }
-        do {
-            let result = try ChildProcess.run(
-                arguments, environment: env, stdin: input, timeout: timeout, outputLimit: 16 * 1024)
-            if result.succeeded { return outcome(true, nil) }
-            // The last few lines, not just the last: msmtp (as sendmail) ends with a generic
-            // "could not send mail" after the line with the server's reason (e.g. "550 5.1.1
-            // …"), and that reason is what the user needs to read in cron's mail.
-            let said = String(decoding: result.stderr.isEmpty ? result.stdout : result.stderr, as: UTF8.self)
-                .split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }.suffix(3).joined(
-                    separator: "; ")
-            let detail = said.isEmpty ? "" : ": \(said.prefix(300))"
-            if result.timedOut {
-                return outcome(
-                    false, "\(channel.program) did not finish within \(Int(timeout))s and was stopped\(detail)")
-            }
-            if let signal = result.signal {
-                return outcome(false, "\(channel.program) was ended by signal \(signal)\(detail)")
-            }
-            return outcome(false, "\(channel.program) exited with status \(result.status ?? -1)\(detail)")
-        } catch {
-            switch error {
-            case .notFound(let program, let path):
-                return outcome(
-                    false, "\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
-            case .spawnFailed(let program, let reason):
-                return outcome(false, "could not start \(program): \(reason)")
-            }
-        }
+    }
+
+    /// Why a run failed, or nil when it succeeded.
+    static func failure(of result: ChildProcess.Result, program: String, timeout: Double) -> String? {
+        if result.succeeded { return nil }
+        // The last few lines, not just the last: msmtp (as sendmail) ends with a generic "could
+        // not send mail" after the line with the server's reason (e.g. "550 5.1.1 …"), and that
+        // reason is what the user needs to read in cron's mail.
+        let said = String(decoding: result.stderr.isEmpty ? result.stdout : result.stderr, as: UTF8.self)
+            .split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }.suffix(3)
+            .joined(separator: "; ")
+        let detail = said.isEmpty ? "" : ": \(said.prefix(300))"
+        if result.timedOut { return "\(program) did not finish within \(Int(timeout))s and was stopped\(detail)" }
+        if let signal = result.signal { return "\(program) was ended by signal \(signal)\(detail)" }
+        return "\(program) exited with status \(result.status ?? -1)\(detail)"
     }
 }
 

@@ -37,9 +37,18 @@ public enum Notifications {
     /// The notifications that exist by `now` for what `me`'s device looks after. `feed` is
     /// what was already noticed (the all-clears follow the misses that were told).
     public static func due(circle: CircleState, feed: Feed, me: String, now: Timestamp) -> [Notification] {
-        var found: [Notification] = []
         let horizon = now - Feed.window
-        // Alerts: mine (to me and my external responders) and my dependents' (to me).
+        var found = alerts(circle: circle, me: me, since: horizon)
+        found += pings(circle: circle, me: me, since: horizon)
+        found += deadlines(circle: circle, me: me, now: now)
+        found += relations(circle: circle, feed: feed, me: me, since: horizon)
+        found += allClears(circle: circle, feed: feed)
+        return found.filter { serves($0.recipient, me: me) }
+    }
+
+    /// Alerts: mine (to me and my external responders) and my dependents' (to me).
+    static func alerts(circle: CircleState, me: String, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
         let watched = circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
         for member in [me] + watched {
             for alert in (circle.members[member]?.alerts ?? [:]).values {
@@ -48,15 +57,26 @@ public enum Notifications {
                 if let end = alert.end { found += alertEnded(alert, member: member, at: end.at, circle: circle) }
             }
         }
-        // Pings I sent or received, and how they ended.
+        return found
+    }
+
+    /// Pings I sent or received, and how they ended.
+    static func pings(circle: CircleState, me: String, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
         for (ping, sent) in circle.pings(involving: me) where sent.at >= horizon {
             found += pingSent(ping.id, from: ping.from, to: ping.to, at: sent.at, circle: circle)
             if let end = ping.endKind, let stamp = ping.endStamp {
                 found += pingEnded(ping.id, from: ping.from, to: ping.to, end: end, at: stamp.at, circle: circle)
             }
         }
-        let mine = circle.members[me] ?? MemberState()
-        let status = CheckInStatus(member: mine, now: now)
+        return found
+    }
+
+    /// My reminder and my missed deadline (to me and my responders), and my dependents' missed
+    /// deadlines (to me).
+    static func deadlines(circle: CircleState, me: String, now: Timestamp) -> [Notification] {
+        var found: [Notification] = []
+        let status = CheckInStatus(member: circle.members[me] ?? MemberState(), now: now)
         if let deadline = status.deadline {
             if status.phase == .dueSoon, let reminderAt = status.reminderAt, let lead = status.reminder {
                 let late = now.seconds - reminderAt.seconds > 15 * 60
@@ -67,7 +87,8 @@ public enum Notifications {
                 found.append(
                     Notification(
                         kind: .checkInReminder, cause: "\(deadline.seconds)", message: text, at: reminderAt,
-                        subject: me, recipient: .member(me)))
+                        subject: me,
+                        recipient: .member(me)))
             }
             if status.phase == .overdue {
                 found += missed(
@@ -75,14 +96,18 @@ public enum Notifications {
                     recipients: [.member(me)] + responders(of: me, in: circle))
             }
         }
-        // My dependents' missed deadlines, told to me.
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
             let theirs = CheckInStatus(member: circle.members[other] ?? MemberState(), now: now)
             if theirs.phase == .overdue, let deadline = theirs.deadline {
                 found += missed(member: other, deadline: deadline, circle: circle, now: now, recipients: [.member(me)])
             }
         }
-        // Relations of mine that were added, changed or removed (by either side).
+        return found
+    }
+
+    /// Relations of mine that were added, changed or removed (by either side).
+    static func relations(circle: CircleState, feed: Feed, me: String, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
         for (pair, record) in circle.relations where (pair.low == me || pair.high == me) && record.stamp.at >= horizon {
             let other = pair.other(than: me)
             let who = name(other, in: circle)
@@ -94,25 +119,25 @@ public enum Notifications {
                         at: record.stamp.at, subject: other, recipient: .member(me)))
                 continue
             }
-            let roles = me == pair.low ? value : value.reciprocal
+            let roles = (me == pair.low ? value : value.reciprocal).text.lowercased()
             let known = feed.notifications.values.contains {
                 ($0.kind == .contactAdded || $0.kind == .roleChanged) && $0.subject == other && $0.at < record.stamp.at
             }
-            if known {
-                found.append(
-                    Notification(
-                        kind: .roleChanged, cause: cause,
-                        message: "Your link with \(who) changed: \(who) is now your \(roles.text.lowercased()).",
-                        at: record.stamp.at, subject: other, recipient: .member(me)))
-            } else {
-                found.append(
-                    Notification(
-                        kind: .contactAdded, cause: cause,
-                        message: "You and \(who) are now linked: \(who) is your \(roles.text.lowercased()).",
-                        at: record.stamp.at, subject: other, recipient: .member(me)))
-            }
+            let (kind, message) =
+                known
+                ? (Notification.Kind.roleChanged, "Your link with \(who) changed: \(who) is now your \(roles).")
+                : (Notification.Kind.contactAdded, "You and \(who) are now linked: \(who) is your \(roles).")
+            found.append(
+                Notification(
+                    kind: kind, cause: cause, message: message, at: record.stamp.at, subject: other,
+                    recipient: .member(me)))
         }
-        // All-clears: someone whose miss was told has checked in since.
+        return found
+    }
+
+    /// All-clears: someone whose miss was told has checked in since.
+    static func allClears(circle: CircleState, feed: Feed) -> [Notification] {
+        var found: [Notification] = []
         for notification in feed.notifications.values where notification.kind == .dependentNonResponsive {
             let subject = notification.subject
             guard let last = circle.members[subject]?.lastCheckIn, last.at > notification.at else { continue }
@@ -124,7 +149,7 @@ public enum Notifications {
                         "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(notification.at)).",
                     at: last.at, subject: subject, recipient: notification.recipient))
         }
-        return found.filter { serves($0.recipient, me: me) }
+        return found
     }
 
     static func missed(

@@ -10,6 +10,41 @@ import LifeSignalCore
     import Darwin
 #endif
 
+/// The process environment as a dictionary. Split on the raw bytes: Character-based string
+/// scanning cost a noticeable share of start-up for a few dozen variables.
+func readEnvironment() -> [String: String] {
+    var environment: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let length = strlen(pointer)
+        pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            let buffer = UnsafeBufferPointer(start: bytes, count: length)
+            if let equals = buffer.firstIndex(of: UInt8(ascii: "=")) {
+                environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(
+                    decoding: buffer[(equals + 1)...], as: UTF8.self)
+            }
+        }
+        entry += 1
+    }
+    return environment
+}
+
+/// Writes all of `text` to stdout or stderr; an errno-style reason on failure ("EPIPE" for a
+/// closed pipe).
+func writeOut(_ stream: Context.Stream, _ text: String) -> String? {
+    let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno == EPIPE ? "EPIPE" : String(cString: strerror(errno))
+        }
+        bytes = bytes.dropFirst(written)
+    }
+    return nil
+}
+
 /// Everything runs inside this function, not at the top level: in Swift 6 top-level variables
 /// belong to the main actor, and closures capturing them get run-time executor checks that
 /// link the concurrency runtime and libdispatch into the binary, which every run would pay
@@ -24,21 +59,7 @@ func run() -> Int32 {
     // Files are private to the user, whatever umask the shell or cron left.
     umask(0o077)
 
-    // Split on the raw bytes: Character-based string scanning cost a noticeable share of
-    // start-up for a few dozen variables.
-    var environment: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let length = strlen(pointer)
-        pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            let buffer = UnsafeBufferPointer(start: bytes, count: length)
-            if let equals = buffer.firstIndex(of: UInt8(ascii: "=")) {
-                environment[String(decoding: buffer[..<equals], as: UTF8.self)] = String(
-                    decoding: buffer[(equals + 1)...], as: UTF8.self)
-            }
-        }
-        entry += 1
-    }
+    let environment = readEnvironment()
 
     var cwdBuffer = [CChar](repeating: 0, count: 4096)
     let workingDirectory: String? =
@@ -64,23 +85,10 @@ func run() -> Int32 {
         },
         stdinIsTerminal: isatty(STDIN_FILENO) == 1,
         stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
-        stderrIsTerminal: isatty(STDERR_FILENO) == 1,
         terminalColumns: columns,
         account: Account.lookUp,
         workingDirectory: workingDirectory,
-        write: { stream, text in
-            let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno == EPIPE ? "EPIPE" : String(cString: strerror(errno))
-                }
-                bytes = bytes.dropFirst(written)
-            }
-            return nil
-        },
+        write: writeOut,
         readLine: { Swift.readLine(strippingNewline: true) })
 
     return LifeSignal.run(context)

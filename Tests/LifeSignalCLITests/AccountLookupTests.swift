@@ -21,7 +21,7 @@ import Testing
                     "LIFESIGNAL_HOME": home.path, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "HOME": home.path,
                 ],
                 clock: { Timestamp(seconds: 0) }, utcOffset: { _ in 0 }, stdinIsTerminal: false,
-                stdoutIsTerminal: false, stderrIsTerminal: false,
+                stdoutIsTerminal: false,
                 terminalColumns: nil,
                 account: {
                     calls.count += 1

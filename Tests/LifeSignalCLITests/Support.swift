@@ -98,7 +98,7 @@ enum InProcess {
         let context = Context(
             arguments: arguments, environment: environment,
             clock: { Timestamp(seconds: Int64(Date().timeIntervalSince1970)) }, utcOffset: { _ in 0 },
-            stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, terminalColumns: nil,
+            stdinIsTerminal: false, stdoutIsTerminal: false, terminalColumns: nil,
             account: Account.lookUp,
             workingDirectory: directory ?? FileManager.default.currentDirectoryPath,
             write: { stream, text in
