@@ -31,6 +31,8 @@ let package = Package(
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
         .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels"]),
+        // The rules of each use case, in-process against a temporary directory and a fixed clock.
+        .testTarget(name: "LifeSignalAppTests", dependencies: ["LifeSignalApp"]),
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.
         .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"], exclude: ["Golden"]),
     ],

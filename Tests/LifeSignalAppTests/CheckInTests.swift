@@ -1,0 +1,106 @@
+import LifeSignalApp
+import LifeSignalCore
+import Testing
+
+/// Checking in, the countdown's settings, set-up and history, as the use cases decide them.
+@Suite struct CheckInTests {
+    @Test func theFirstCheckInCreatesTheProfileAndSaysSoOnce() throws {
+        let box = Sandbox()
+        let first = box.app("ana", at: t0)
+        let done = try first.checkIn(note: "trail")
+        #expect(done.note == "trail")
+        #expect(done.status.phase == .ok)
+        #expect(done.status.deadline == Timestamp(rfc3339: "2026-03-02T09:00:00Z"))
+        #expect(
+            first.notices == [
+                .createdProfile(
+                    name: "Ana", interval: .hours(24), reminder: .minutes(30), dataDirectory: box.directory("ana"))
+            ])
+        let second = box.app("ana", at: "2026-03-01T10:00:00Z")
+        let again = try second.checkIn(note: nil)
+        #expect(second.notices.isEmpty)
+        #expect(again.seq > done.seq)
+        #expect(again.device == done.device)
+    }
+
+    @Test func readingNeedsAProfile() {
+        let box = Sandbox()
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).checkInStatus() }
+                == .store(.notInitialized(dataDirectory: box.directory("ana"))))
+    }
+
+    @Test func settingsBreakingARuleAreRefusedAndNothingIsRecorded() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let app = box.app("ana", at: t0)
+        #expect(
+            refusal { () throws(AppError) in try app.setInterval(.minutes(5)) }
+                == .refused(.setting(.intervalOutOfRange(.minutes(5)))))
+        #expect(
+            refusal { () throws(AppError) in try app.setReminder(.hours(24)) }
+                == .refused(.setting(.reminderNotShorter(reminder: .hours(24), interval: .hours(24)))))
+        let status = try app.checkInStatus()
+        #expect(status.interval == .hours(24))
+        #expect(status.reminder == .minutes(30))
+    }
+
+    @Test func aShorterIntervalMovesTheDeadlineAndCanMakeMeOverdue() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let later = box.app("ana", at: "2026-03-01T19:00:00Z")
+        let status = try later.setInterval(.hours(8))
+        #expect(status.deadline == Timestamp(rfc3339: "2026-03-01T17:00:00Z"))
+        #expect(status.phase == .overdue)
+    }
+
+    @Test func setUpChangesOnlyWhatDiffersAndKeepsItsCircle() throws {
+        let box = Sandbox()
+        let created = try box.app("ana", at: t0).setUp(App.SetUp(name: "Ann", interval: .hours(8)))
+        #expect(created.created)
+        #expect(created.name == "Ann")
+        #expect(created.circle == box.directory("ana") + "/circle")
+        let changed = try box.app("ana", at: t0).setUp(App.SetUp(interval: .hours(8), reminder: .some(nil)))
+        #expect(!changed.created)
+        #expect(changed.changes == [.reminder(nil)])
+        #expect(changed.status.reminder == nil)
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).setUp(App.SetUp(circle: box.circle)) }
+                == .refused(.setUp(.otherCircle(current: box.directory("ana") + "/circle"))))
+    }
+
+    @Test func historyIsNewestFirstAndCounted() throws {
+        let box = Sandbox()
+        for (hour, note) in [("09", "one"), ("10", "two"), ("11", "three")] {
+            _ = try box.app("ana", at: "2026-03-01T\(hour):00:00Z").checkIn(note: note)
+        }
+        let app = box.app("ana", at: "2026-03-01T12:00:00Z")
+        let history = try app.history(limit: 2, since: nil)
+        #expect(history.checkIns.map(\.note) == ["three", "two"])
+        #expect(history.total == 3)
+        #expect(history.devices == 1)
+        let since = try app.history(limit: 20, since: Timestamp(rfc3339: "2026-03-01T10:00:00Z"))
+        #expect(since.checkIns.map(\.note) == ["three", "two"])
+    }
+
+    @Test func aSecondDeviceJoinsByCodeAndCountsTowardOneDeadline() throws {
+        let box = Sandbox()
+        try box.join("laptop", at: t0)
+        let code = try box.app("laptop", at: t0).inviteCode(reset: false).code
+        let joined = try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: code))
+        #expect(joined.joined)
+        #expect(joined.name == "Laptop")
+        _ = try box.app("server", at: "2026-03-01T12:00:00Z").checkIn(note: "from cron")
+        let seen = try box.app("laptop", at: "2026-03-01T13:00:00Z").checkInStatus()
+        #expect(seen.lastCheckIn?.note == "from cron")
+        #expect(
+            refusal { () throws(AppError) in
+                try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: code))
+            } == .refused(.setUp(.alreadySetUp(member: joined.member))))
+        let unknown = "00000000-0000-4000-8000-000000000000"
+        #expect(
+            refusal { () throws(AppError) in
+                try box.app("third", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: unknown))
+            } == .refused(.setUp(.unknownJoinCode(circle: box.circle))))
+    }
+}

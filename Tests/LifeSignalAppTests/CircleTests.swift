@@ -1,0 +1,168 @@
+import Foundation
+import LifeSignalApp
+import LifeSignalCore
+import Testing
+
+/// Contacts, pings, alerts and the feed between members of one circle folder, each in their own
+/// data directory: the rules of each use case, without a process.
+@Suite struct CircleUseCaseTests {
+    /// Ana watches over Bea (Bea is Ana's dependent; Ana is Bea's responder).
+    func linked() throws -> Sandbox {
+        let box = Sandbox()
+        try box.join("ana", at: t0)
+        try box.join("bea", at: t0)
+        let code = try box.app("bea", at: t0).inviteCode(reset: false).code
+        _ = try box.app("ana", at: t0).addMember(
+            invite: "lifesignal://\(code)", roles: Roles(responder: false, dependent: true))
+        return box
+    }
+
+    @Test func linkingByCodeGivesReciprocalRolesAndIsRefusedTwice() throws {
+        let box = try linked()
+        let ana = try box.app("ana", at: t0).contacts()
+        #expect(ana.map(\.contact.name) == ["Bea"])
+        #expect(ana.first?.contact.roles == Roles(responder: false, dependent: true))
+        let bea = try box.app("bea", at: t0).contacts()
+        #expect(bea.first?.contact.roles == Roles(responder: true, dependent: false))
+        let code = try box.app("bea", at: t0).inviteCode(reset: false).code
+        let own = try box.app("ana", at: t0).inviteCode(reset: false).code
+        let roles = Roles(responder: true, dependent: false)
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: code, roles: roles) }
+                == .refused(.contact(.alreadyLinked)))
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: own, roles: roles) }
+                == .refused(.contact(.cannotAddSelf)))
+        let reset = try box.app("bea", at: t0).inviteCode(reset: true)
+        #expect(reset.reset && reset.code != code)
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: code, roles: roles) }
+                == .refused(.contact(.unknownCode(code))))
+    }
+
+    @Test func pingsFollowTheRoles() throws {
+        let box = try linked()
+        let sent = try box.app("ana", at: t0).sendPing(to: "Bea")
+        #expect(sent.to.name == "Bea")
+        #expect(sent.delivery.isComplete)
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).sendPing(to: "bea") }
+                == .refused(.ping(.alreadyPending(name: "Bea", sent: Timestamp(rfc3339: t0) ?? Timestamp(seconds: 0)))))
+        #expect(
+            refusal { () throws(AppError) in try box.app("bea", at: t0).sendPing(to: "Ana") }
+                == .refused(.ping(.notDependent(name: "Ana"))))
+        let later = "2026-03-01T10:00:00Z"
+        let answered = try box.app("bea", at: later).respond(.all)
+        #expect(answered.pings.map(\.otherName) == ["Ana"])
+        #expect(answered.status?.lastCheckIn?.at == Timestamp(rfc3339: later))
+        let states = try box.app("ana", at: later).pings().map(\.state)
+        #expect(states == [.answered])
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: later).clearPing("Bea") }
+                == .refused(.ping(.noneTo(name: "Bea"))))
+    }
+
+    @Test func removingTheDependentRoleCancelsMyPendingPing() throws {
+        let box = try linked()
+        _ = try box.app("ana", at: t0).sendPing(to: "Bea")
+        var edit = App.ContactEdit()
+        edit.dependent = false
+        edit.responder = true
+        let (contact, changes) = try box.app("ana", at: t0).editContact("Bea", edit)
+        #expect(contact.roles == Roles(responder: true, dependent: false))
+        #expect(changes == [.roles(contact.roles), .cancelledMyPing(to: "Bea")])
+        #expect(try box.app("bea", at: t0).pings().map(\.state) == [.cancelled])
+    }
+
+    @Test func externalContactsAreResponderOnlyAndUniquelyNamed() throws {
+        let box = Sandbox()
+        let sam = ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: [])
+        _ = try box.app("ana", at: t0).addExternal(sam)
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).addExternal(sam) }
+                == .refused(.contact(.duplicateExternalName("Sam"))))
+        var edit = App.ContactEdit()
+        edit.dependent = true
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).editContact("sam", edit) }
+                == .refused(.contact(.externalCannotBeDependent)))
+        var rename = App.ContactEdit()
+        rename.name = "Samuel"
+        rename.phone = ["+44 20 7946 0958"]
+        let (renamed, changes) = try box.app("ana", at: t0).editContact("Sam", rename)
+        #expect(renamed.name == "Samuel")
+        #expect(renamed.external?.phone == ["+442079460958"])
+        #expect(changes == [.details])
+        let removed = try box.app("ana", at: t0).removeContact("Samuel")
+        #expect(removed.contact.id == renamed.id)
+        #expect(try box.app("ana", at: t0).contacts().isEmpty)
+    }
+
+    @Test func aMemberNamesThemselves() throws {
+        let box = try linked()
+        var edit = App.ContactEdit()
+        edit.name = "Beatrice"
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).editContact("Bea", edit) }
+                == .refused(.contact(.memberNamesThemselves(name: "Bea"))))
+        var none = App.ContactEdit()
+        none.dependent = false
+        #expect(
+            refusal { () throws(AppError) in try box.app("ana", at: t0).editContact("Bea", none) }
+                == .refused(.contact(.noRoleLeft(name: "Bea"))))
+    }
+
+    @Test func aDependentPastTheirDeadlineNeedsAttention() throws {
+        let box = try linked()
+        _ = try box.app("bea", at: t0).checkIn(note: "off to the hills")
+        let board = try box.app("ana", at: "2026-03-02T10:00:00Z").dashboard()
+        #expect(board.needsAttention.map(\.contact.name) == ["Bea"])
+        #expect(board.needsAttention.first?.status.kind == .nonResponsive)
+        #expect(box.app("ana", at: t0).contactNames(.dependents, prefix: "b") == ["Bea"])
+        #expect(box.app("ana", at: t0).contactNames(.respondersPinging, prefix: "") == [])
+        #expect(box.app("nobody", at: t0).contactNames(.all, prefix: "") == [])
+    }
+
+    @Test func anAlertIsRaisedOnceDeliveredAtOnceAndEnded() throws {
+        let box = Sandbox()
+        let log = box.root.appendingPathComponent("delivered.log").path
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        var change = App.PreferencesChange()
+        change.channels = ["exec:cat >> '\(log)'"]
+        _ = try box.app("ana", at: t0).preferences(change)
+        let raised = try box.app("ana", at: t0).raiseAlert(message: "fell on the stairs")
+        #expect(raised.changed)
+        #expect(raised.delivery?.delivered.map(\.notification.kind) == [.alertActivated])
+        let delivered = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(delivered.contains("send_manual_alert_active"))
+        #expect(delivered.contains("fell on the stairs"))
+        let again = try box.app("ana", at: "2026-03-01T09:05:00Z").raiseAlert(message: "again")
+        #expect(!again.changed)
+        #expect(again.alert.id == raised.alert.id)
+        let ended = try box.app("ana", at: "2026-03-01T09:30:00Z").endAlert()
+        #expect(ended?.alert.end?.at == Timestamp(rfc3339: "2026-03-01T09:30:00Z"))
+        #expect(try box.app("ana", at: "2026-03-01T09:31:00Z").endAlert() == nil)
+        #expect(try box.app("ana", at: "2026-03-01T09:31:00Z").alertHistory().count == 1)
+    }
+
+    @Test func theFeedMarksWhatIsChosenAndPreferencesRecordOnlyChanges() throws {
+        let box = try linked()
+        let page = try box.app("bea", at: t0).notifications(App.FeedFilter())
+        #expect(page.entries.map(\.kind) == [.contactAdded])
+        #expect(page.unread == 1)
+        #expect(
+            refusal { () throws(AppError) in try box.app("bea", at: t0).mark(.id("zzzz"), clear: false) }
+                == .refused(.feed(.notFound("zzzz"))))
+        #expect(try box.app("bea", at: t0).mark(.all, clear: false) == 1)
+        let unread = try box.app("bea", at: t0).notifications(App.FeedFilter(unreadOnly: true))
+        #expect(unread.entries.isEmpty)
+        #expect(unread.filtered)
+        let before = try box.app("bea", at: t0).history(limit: 1, since: nil).total
+        let same = try box.app("bea", at: t0).preferences(App.PreferencesChange())
+        #expect(same == FeedPreferences())
+        #expect(
+            refusal { () throws(AppError) in try box.app("bea", at: t0).testChannels(of: nil) }
+                == .refused(.feed(.noChannels(contactName: nil))))
+        #expect(try box.app("bea", at: t0).history(limit: 1, since: nil).total == before)
+    }
+}
