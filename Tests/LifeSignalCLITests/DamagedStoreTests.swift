@@ -702,6 +702,13 @@ final class SpawnedRun {
         #endif
     }
 
+    /// Waits (suspending, so a long wait does not hold one of the test runner's few threads)
+    /// until the process has ended or `timeout` seconds have passed; then `wait` reports it.
+    func settled(timeout: Double) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
     /// Waits up to `timeout` seconds; a process still running then is killed and reported.
     func wait(timeout: Double = 120) -> BoundedRun {
         let deadline = Date().addingTimeInterval(timeout)

@@ -211,7 +211,9 @@ final class LoopbackServer {
     /// What the server printed (Python tracebacks, mostly).
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
-    /// Stops the server: SIGTERM, then SIGKILL after a second, and reaps it.
+    /// Stops the server and reaps it. SIGKILL straight away: a test server keeps nothing worth
+    /// a graceful end, and SIGTERM may sit blocked, since a child starts with the signal mask of
+    /// the test thread that spawned it (a second's wait per server, every test).
     func stop() {
         LoopbackServer.end(process)
         try? logHandle.close()
@@ -219,12 +221,7 @@ final class LoopbackServer {
 
     private static func end(_ process: Process) {
         guard process.processIdentifier > 0 else { return }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(1)
-            while process.isRunning && Date() < deadline { usleep(5_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

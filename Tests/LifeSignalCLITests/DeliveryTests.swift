@@ -514,7 +514,7 @@ struct DeliveryTests {
     /// The recorder's `slow` path answers after 30 s: lifesignal ends curl after its 10 s
     /// channel timeout, and meanwhile a check-in in the same data directory is not blocked.
     @Test(.enabled(if: hasCurl, DeliveryTools.missing("curl or python3")))
-    func aHangingChannelIsEndedAfterTenSecondsWithoutBlockingACheckIn() throws {
+    func aHangingChannelIsEndedAfterTenSecondsWithoutBlockingACheckIn() async throws {
         let recorder = try HTTPRecorder()
         let slow = recorder.url("/slow")
         let h = Self.bea(samChannels: [slow])
@@ -537,6 +537,7 @@ struct DeliveryTests {
         #expect(checkin.code == 0, "\(checkin.stderr)")
         #expect(checkinSeconds < 5, "the check-in waited \(checkinSeconds)s: the lock was held during delivery")
 
+        await deliver.settled(timeout: 40)
         let result = deliver.wait(timeout: 40)
         #expect(!result.timedOut)
         #expect(result.code == 75)

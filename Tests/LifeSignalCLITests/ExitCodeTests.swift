@@ -7,27 +7,42 @@ import Testing
 // `scenario(for:)` is exhaustive, so a new row does not compile until it has a case here, and
 // `everyCodeHasAScenario` runs each one.
 
-/// Holds `<home>/lock` with util-linux `flock` until `release()`, as another lifesignal would.
+/// Holds `<home>/lock` with util-linux `flock` until `wait()`, as another lifesignal would.
 final class LockHolder {
     let process = Process()
+    let lockPath: String
 
     init?(_ lockPath: String, seconds: Int) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") else { return nil }
+        self.lockPath = lockPath
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = [lockPath, "sleep", String(seconds)]
+        // -o: flock itself holds the lock (its `sleep` does not inherit it), so ending flock
+        // releases it at once.
+        process.arguments = ["-o", lockPath, "sleep", String(seconds)]
         do { try process.run() } catch { return nil }
         // Wait until the lock is really held: `flock -n` fails (exit 1) while it is.
+        if !probe(until: 1) { return nil }
+    }
+
+    /// Polls `flock -n` until it exits with `code` (1: held by someone, 0: free); false if it
+    /// never does within 4 s.
+    private func probe(until code: Int32) -> Bool {
         for _ in 0..<200 {
             let probe = lifesignal(
                 ["-n", lockPath, "true"], environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/bin/flock")
-            if probe.code == 1 { return }
+            if probe.code == code { return true }
             usleep(20_000)
         }
-        return nil
+        return false
     }
 
-    /// Waits for `flock … sleep` to end, which releases the lock.
-    func wait() { process.waitUntilExit() }
+    /// Ends `flock` and waits until the lock is free. SIGKILL, since a SIGTERM may sit blocked
+    /// (children start with the spawning thread's signal mask); and no `waitUntilExit`, which
+    /// would wait for the orphaned `sleep` as well.
+    func wait() {
+        kill(process.processIdentifier, SIGKILL)
+        _ = probe(until: 0)
+    }
 }
 
 @Suite struct ExitCodeTests {

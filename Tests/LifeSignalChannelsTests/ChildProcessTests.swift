@@ -32,12 +32,30 @@ import Testing
     static func sh(
         _ script: String, env: [String: String] = env, stdin: [UInt8] = [], timeout: Double = 10, limit: Int = 64 * 1024
     )
-        throws -> (result: ChildProcess.Result, seconds: Double)
+        throws(ChildProcess.Failure) -> (result: ChildProcess.Result, seconds: Double)
     {
         let start = ChildProcess.monotonicSeconds()
         let result = try ChildProcess.run(
             ["/bin/sh", "-c", script], environment: env, stdin: stdin, timeout: timeout, outputLimit: limit)
         return (result, ChildProcess.monotonicSeconds() - start)
+    }
+
+    /// `sh`, on a thread of its own: a run that waits out a timeout then suspends the test
+    /// instead of holding one of the test runner's few threads.
+    static func shOffThread(_ script: String, timeout: Double) async throws -> (
+        result: ChildProcess.Result, seconds: Double
+    ) {
+        let outcome = await withCheckedContinuation {
+            (done: CheckedContinuation<Result<(ChildProcess.Result, Double), ChildProcess.Failure>, Never>) in
+            Thread {
+                do throws(ChildProcess.Failure) {
+                    done.resume(returning: .success(try sh(script, timeout: timeout)))
+                } catch {
+                    done.resume(returning: .failure(error))
+                }
+            }.start()
+        }
+        return try outcome.get()
     }
 
     // MARK: Session bookkeeping
@@ -96,8 +114,8 @@ import Testing
 
     // MARK: 1–3. Hung, TERM-ignoring and backgrounding commands
 
-    @Test func hungCommandIsTerminatedWithItsSession() throws {
-        let (result, seconds) = try Self.sh("sleep 1000", timeout: 1)
+    @Test func hungCommandIsTerminatedWithItsSession() async throws {
+        let (result, seconds) = try await Self.shOffThread("sleep 1000", timeout: 1)
         #expect(result.timedOut)
         #expect(!result.succeeded)
         #expect(result.signal == SIGTERM)
@@ -105,16 +123,16 @@ import Testing
         #expect(Self.survivors(of: result.pid) == [])
     }
 
-    @Test func hungCommandWithChildrenIsTerminatedWithItsSession() throws {
+    @Test func hungCommandWithChildrenIsTerminatedWithItsSession() async throws {
         // The shell waits on a pipeline and a background job: every member goes.
-        let (result, seconds) = try Self.sh("sleep 1000 & sleep 1000 | cat; wait", timeout: 1)
+        let (result, seconds) = try await Self.shOffThread("sleep 1000 & sleep 1000 | cat; wait", timeout: 1)
         #expect(result.timedOut)
         #expect(seconds >= 1 && seconds < 2, "took \(seconds) s")
         #expect(Self.survivors(of: result.pid) == [])
     }
 
-    @Test func commandIgnoringTermIsKilled() throws {
-        let (result, seconds) = try Self.sh("trap '' TERM; sleep 1000; echo unreachable", timeout: 1)
+    @Test func commandIgnoringTermIsKilled() async throws {
+        let (result, seconds) = try await Self.shOffThread("trap '' TERM; sleep 1000; echo unreachable", timeout: 1)
         #expect(result.timedOut)
         #expect(result.signal == SIGKILL)
         #expect(result.stdout.isEmpty)
@@ -151,9 +169,9 @@ import Testing
         #expect(Self.survivors(of: result.pid) == [])
     }
 
-    @Test func hungCommandUnderTimeoutWrapperIsEndedWithTheSession() throws {
+    @Test func hungCommandUnderTimeoutWrapperIsEndedWithTheSession() async throws {
         // coreutils `timeout` moves itself into a new process group: a common wrapper in hooks.
-        let (result, seconds) = try Self.sh("timeout 1000 sleep 1000; echo after", timeout: 1)
+        let (result, seconds) = try await Self.shOffThread("timeout 1000 sleep 1000; echo after", timeout: 1)
         #expect(result.timedOut)
         #expect(result.stdout.isEmpty)
         #expect(seconds >= 1 && seconds < 2, "took \(seconds) s")
