@@ -45,17 +45,16 @@ public final class App {
     func notice(_ notice: Notice) { notices.append(notice) }
 
     func notice(skipped: [StoreError]) {
-        for problem in skipped { notices.append(.recordsLeftOut(problem)) }
+        for problem in skipped { notices.append(.warning(.recordsLeftOut(problem))) }
     }
 }
 
 /// Something a use case tells besides its result.
 public enum Notice: Equatable, Sendable {
-    /// Another device's records could not be read and were left out (they are read again once
-    /// that device or the sync rewrites the file).
-    case recordsLeftOut(StoreError)
     /// This run created the profile, with these settings, in `dataDirectory`.
     case createdProfile(name: String, interval: TimeSpan, reminder: TimeSpan?, dataDirectory: String)
+    /// A doubt the person must hear about.
+    case warning(Warning)
 }
 
 // MARK: - Reading and writing the store
@@ -81,9 +80,12 @@ extension App {
         return snapshot.state.members[store.identity.member] ?? MemberState()
     }
 
-    /// Whether a write may create the profile when there is none.
+    /// Whether a write may create the profile when there is none. Only a check-in and set-up
+    /// may: anything else pointed at a directory with no profile (a crontab without the right
+    /// environment) must say where it looked, never quietly start an empty profile.
     enum Creation {
-        /// With the account's name and the default settings.
+        case never
+        /// With the account's name and the default settings (a first check-in).
         case withDefaults
         /// With these settings (`init`).
         case with(NewProfile)
@@ -98,7 +100,7 @@ extension App {
     /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
     /// is created first when there is none (and said so in `notices`).
     func write<T>(
-        creating creation: Creation = .withDefaults, feed: Bool = false,
+        creating creation: Creation = .never, feed: Bool = false,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
         // The default name may need the password database (NSS, LDAP): it is looked up only
@@ -106,6 +108,7 @@ extension App {
         // as missing, never recreated silently.
         let profile: Store.Creation
         switch creation {
+        case .never: profile = .never
         case .with(let given): profile = .ifMissing(given)
         case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
         }

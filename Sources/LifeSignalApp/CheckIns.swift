@@ -17,7 +17,7 @@ extension App {
     /// parser); creates the profile with defaults on the first run.
     public func checkIn(note: String?) throws(AppError) -> CheckedIn {
         let now = self.now
-        return try write { transaction throws(AppError) in
+        return try write(creating: .withDefaults) { transaction throws(AppError) in
             transaction.record(.checkIn(note: note), at: now)
             return CheckedIn(
                 at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
@@ -30,10 +30,11 @@ extension App {
         CheckInStatus(member: try readMine(), now: now)
     }
 
-    /// Sets the interval; the deadline moves to my last check-in + the new interval.
+    /// Sets the interval; the deadline moves to my last check-in + the new interval. Like a
+    /// check-in, it may be the first thing done here, so it creates the profile if need be.
     public func setInterval(_ span: TimeSpan) throws(AppError) -> CheckInStatus {
         let now = self.now
-        return try write { transaction throws(AppError) in
+        return try write(creating: .withDefaults) { transaction throws(AppError) in
             try Self.check(interval: span, reminder: transaction.memberState.effectiveReminder)
             transaction.record(.intervalSet(span), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)
@@ -43,7 +44,7 @@ extension App {
     /// Sets how long before the deadline I am reminded; nil turns the reminder off.
     public func setReminder(_ lead: TimeSpan?) throws(AppError) -> CheckInStatus {
         let now = self.now
-        return try write { transaction throws(AppError) in
+        return try write(creating: .withDefaults) { transaction throws(AppError) in
             try Self.check(interval: transaction.memberState.effectiveInterval, reminder: lead)
             transaction.record(.reminderSet(lead), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)

@@ -139,3 +139,19 @@ extension FeedRefusal {
         }
     }
 }
+
+extension Warning {
+    var message: String {
+        switch self {
+        case .recordsLeftOut(let problem):
+            return
+                "left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+        case .neverCheckedIn:
+            return
+                "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."
+        case .noResponders:
+            return
+                "nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'."
+        }
+    }
+}

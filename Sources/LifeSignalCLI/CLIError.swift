@@ -9,6 +9,8 @@ enum CLIError: Error {
     case invalidValue(String)
     case configuration(String)
     case store(StoreError)
+    /// No profile in the data directory; `origin` says which setting chose that directory.
+    case noProfile(directory: String, origin: String)
     /// Writing to stdout failed (not EPIPE, which ends the run quietly).
     case outputFailed(String)
     /// A program lifesignal needs is missing or failed (qrencode, a channel's program).
@@ -21,6 +23,7 @@ enum CLIError: Error {
         case .configuration: return .configuration
         case .outputFailed: return .ioError
         case .unavailable: return .unavailable
+        case .noProfile: return .noProfile
         case .store(let error):
             switch error {
             case .notInitialized: return .noProfile
@@ -39,6 +42,9 @@ enum CLIError: Error {
             .unavailable(let message):
             return message
         case .store(let error): return error.message
+        case .noProfile(let directory, let origin):
+            return
+                "no lifesignal profile in \(directory) yet (\(origin)). Nothing was created. Run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first. If your profile is elsewhere, this environment does not point to it: cron sets only HOME, so put LIFESIGNAL_HOME=/path/to/your/data in the crontab, or pass --home"
         }
     }
 }

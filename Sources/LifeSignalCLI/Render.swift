@@ -1,3 +1,4 @@
+import LifeSignalApp
 import LifeSignalCore
 
 /// Shared pieces of output: how a check-in status looks to a person and in JSON. Used by
@@ -132,5 +133,11 @@ extension Render {
 extension String {
     func padding(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+extension Render {
+    static func warningJSON(_ warning: Warning) -> JSON {
+        .object(JSONObject([("code", .string(warning.code)), ("message", .string(warning.message))]))
     }
 }

@@ -75,19 +75,37 @@ struct Session {
         defer { show(app.notices, announce: announce) }
         do {
             return try body(app)
+        } catch .store(.notInitialized(let directory)) {
+            throw .noProfile(directory: directory, origin: dataDirectoryOrigin())
         } catch {
             throw error.cliError(path: path, now: now)
         }
     }
 
-    /// Notices not shown yet, on stderr.
+    /// Which setting chose the data directory, with the variables as they were, for the
+    /// message when there is no profile there (the usual cause: cron's bare environment).
+    func dataDirectoryOrigin() -> String {
+        let environment = context.environment
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if global.home != nil { return "chosen with --home" }
+        if let home = value("LIFESIGNAL_HOME") { return "chosen by LIFESIGNAL_HOME=\(home)" }
+        if let xdg = value("XDG_DATA_HOME"), xdg.hasPrefix("/") {
+            return "chosen by XDG_DATA_HOME=\(xdg); LIFESIGNAL_HOME is not set"
+        }
+        if let home = value("HOME"), home.hasPrefix("/") {
+            return "chosen by HOME=\(home); LIFESIGNAL_HOME and XDG_DATA_HOME are not set"
+        }
+        return "under the account's home directory; HOME, XDG_DATA_HOME and LIFESIGNAL_HOME are not set"
+    }
+
+    /// Notices not shown yet, on stderr. A new profile is said (with its path: a crontab
+    /// pointing at the wrong directory is found this way), but not with `--json` or for `init`
+    /// (`announce: false`), whose output says it already.
     private mutating func show(_ notices: [Notice], announce: Bool) {
         for notice in notices.dropFirst(shownNotices) {
             switch notice {
-            case .recordsLeftOut(let problem):
-                output.note(
-                    "warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
-                )
+            case .warning(let warning):
+                output.warn(warning)
             case .createdProfile(let name, let interval, let reminder, let directory):
                 guard announce, !global.json else { continue }
                 let lead = reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
@@ -191,6 +209,18 @@ struct Output {
             return
         }
         _ = context.write(.standardError, "lifesignal: \(text)\n")
+    }
+
+    /// A doubt, on stderr: `lifesignal: warning: …`, or with `--json` a JSON line with its
+    /// stable code. Not with `--quiet` (the exit code and `--json` still carry it).
+    func warn(_ warning: Warning) {
+        guard !global.quiet else { return }
+        if global.json {
+            let json: JSON = ["warning": Render.warningJSON(warning)]
+            _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
+            return
+        }
+        _ = context.write(.standardError, "lifesignal: warning: \(warning.message)\n")
     }
 
     func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }

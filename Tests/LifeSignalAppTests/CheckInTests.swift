@@ -1,3 +1,4 @@
+import Foundation
 import LifeSignalApp
 import LifeSignalCore
 import Testing
@@ -102,5 +103,29 @@ import Testing
             refusal { () throws(AppError) in
                 try box.app("third", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: unknown))
             } == .refused(.setUp(.unknownJoinCode(circle: box.circle))))
+    }
+}
+
+/// Only a check-in (or setting the countdown, or `init`) may create a profile: anything else
+/// run against a directory without one — a crontab missing the variable that points to the
+/// real profile — must fail loudly, never start watching an empty profile.
+@Suite struct ProfileCreationTests {
+    @Test(arguments: ["deliver", "notifications", "inviteCode", "preferences", "addExternal", "raiseAlert"])
+    func nothingButACheckInCreatesAProfile(_ operation: String) {
+        let box = Sandbox()
+        let app = box.app("ana", at: t0)
+        let error = refusal { () throws(AppError) in
+            switch operation {
+            case "deliver": _ = try app.deliver()
+            case "notifications": _ = try app.notifications(App.FeedFilter())
+            case "inviteCode": _ = try app.inviteCode(reset: false)
+            case "preferences": _ = try app.preferences(App.PreferencesChange())
+            case "addExternal":
+                _ = try app.addExternal(ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: []))
+            default: _ = try app.raiseAlert(message: nil)
+            }
+        }
+        #expect(error == .store(.notInitialized(dataDirectory: box.directory("ana"))))
+        #expect(!FileManager.default.fileExists(atPath: box.directory("ana") + "/identity.json"))
     }
 }

@@ -76,6 +76,7 @@ import Testing
 
     @Test func externalContactsAreResponderOnlyAndUniquelyNamed() throws {
         let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
         let sam = ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: [])
         _ = try box.app("ana", at: t0).addExternal(sam)
         #expect(

@@ -280,7 +280,7 @@ private func initRows(
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: error: no lifesignal profile in \(home.path) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first\n"
+                == "lifesignal: error: no lifesignal profile in \(home.path) yet (chosen by LIFESIGNAL_HOME=\(home.path)). Nothing was created. Run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first. If your profile is elsewhere, this environment does not point to it: cron sets only HOME, so put LIFESIGNAL_HOME=/path/to/your/data in the crontab, or pass --home\n"
         )
     }
 
@@ -600,7 +600,7 @@ private func initRows(
         let run = home.run(["status"])
         #expect(run.code == 66)
         #expect(run.stdout == "")
-        #expect(run.stderr.hasPrefix("lifesignal: error: no lifesignal profile in \(home.path) yet;"))
+        #expect(run.stderr.hasPrefix("lifesignal: error: no lifesignal profile in \(home.path) yet ("))
     }
 
     @Test func dashboard() {

@@ -61,7 +61,10 @@ import Testing
         let none = cron(home, ["status"])
         #expect(none.code == 66)
         #expect(none.stdout == "")
-        #expect(none.stderr.hasPrefix("lifesignal: error: no lifesignal profile in \(home.path + dataDirectory) yet;"))
+        #expect(
+            none.stderr
+                == "lifesignal: error: no lifesignal profile in \(home.path + dataDirectory) yet (chosen by HOME=\(home.path); LIFESIGNAL_HOME and XDG_DATA_HOME are not set). Nothing was created. Run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first. If your profile is elsewhere, this environment does not point to it: cron sets only HOME, so put LIFESIGNAL_HOME=/path/to/your/data in the crontab, or pass --home\n"
+        )
         #expect(cron(home, ["checkin", "--quiet"], extra: ["LIFESIGNAL_NOW=2026-03-01T09:00:00Z"]).code == 0)
         let cases: [(String, Int32)] = [
             ("2026-03-01T10:00:00Z", 0), ("2026-03-02T08:30:00Z", 3), ("2026-03-02T09:00:00Z", 3),

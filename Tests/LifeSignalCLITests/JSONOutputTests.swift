@@ -245,7 +245,7 @@ private let checkInKeys: Set<String> = [
         expectJSONError(
             home.run(["status", "--json"]), code: 66,
             message:
-                "no lifesignal profile in \(home.path) yet; run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first"
+                "no lifesignal profile in \(home.path) yet (chosen by LIFESIGNAL_HOME=\(home.path)). Nothing was created. Run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first. If your profile is elsewhere, this environment does not point to it: cron sets only HOME, so put LIFESIGNAL_HOME=/path/to/your/data in the crontab, or pass --home"
         )
         home.run(["checkin"])
         expectJSONError(

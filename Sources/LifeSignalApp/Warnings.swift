@@ -1,0 +1,37 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// A doubt about whether lifesignal is watching as the person believes, as data. Each has a
+/// stable `code` that scripts can match (`--json` lists them under `warnings`); the CLI words
+/// them. Doubt is loud: these are said on every run that shows where someone stands, until the
+/// cause is fixed.
+public enum Warning: Equatable, Sendable {
+    /// Another device's records could not be read and were left out (they are read again once
+    /// that device or the sync rewrites the file).
+    case recordsLeftOut(StoreError)
+    /// The profile exists but has never checked in: there is no deadline, so nobody would be
+    /// told of anything.
+    case neverCheckedIn
+    /// Nobody is told when I miss a check-in or raise an alert.
+    case noResponders
+
+    /// The stable identifier of the kind of doubt.
+    public var code: String {
+        switch self {
+        case .recordsLeftOut: return "records-left-out"
+        case .neverCheckedIn: return "never-checked-in"
+        case .noResponders: return "no-responders"
+        }
+    }
+}
+
+extension App {
+    /// What could stop my responders from hearing about me, in the circle as `circle` shows it.
+    static func watchWarnings(for me: String, in circle: CircleState, now: Timestamp) -> [Warning] {
+        var warnings: [Warning] = []
+        let state = circle.members[me] ?? MemberState()
+        if state.lastCheckIn == nil { warnings.append(.neverCheckedIn) }
+        if Notifications.responders(of: me, in: circle).isEmpty { warnings.append(.noResponders) }
+        return warnings
+    }
+}
