@@ -29,7 +29,6 @@ enum CLIError: Error {
             case .cannotCreate: return .cannotCreate
             case .io: return .ioError
             case .lockBusy: return .tryAgain
-            case .conflict: return .usage
             }
         }
     }

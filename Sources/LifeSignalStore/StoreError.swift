@@ -16,8 +16,6 @@ public enum StoreError: Error, Equatable, Sendable {
     case io(path: String, operation: String, reason: String)
     /// Another lifesignal kept the lock longer than the wait allows.
     case lockBusy(path: String, waitedSeconds: Int)
-    /// A request the store cannot honour (e.g. `init` twice).
-    case conflict(String)
 }
 
 extension StoreError {
@@ -41,8 +39,6 @@ extension StoreError {
         case .lockBusy(let path, let waited):
             return
                 "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
-        case .conflict(let message):
-            return message
         }
     }
 
