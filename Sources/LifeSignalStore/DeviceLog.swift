@@ -4,8 +4,8 @@ import LifeSignalCore
 ///
 /// Only that device writes it. It holds the folded state of *all* the device's events (so a
 /// reader never has to replay history) and the most recent events; older events move to
-/// immutable segments in `archive/`, so the file — and the cost of every invocation — stays
-/// small however long lifesignal is used.
+/// immutable segments in `archive/` (see Archive.swift), so the file — and the cost of every
+/// invocation — stays small however long lifesignal is used.
 public struct DeviceLog: Equatable, Sendable {
     public static let schemaVersion: Int64 = 1
     /// The tail is archived once it holds more than this many events…
@@ -122,105 +122,5 @@ public struct DeviceLog: Equatable, Sendable {
         } catch {
             throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
-    }
-}
-
-/// An immutable segment of a device's older events: `archive/<first>-<last>-<newest time>.json`.
-/// The name carries the sequence range and the newest time in it, so history can pick the
-/// segments it needs without opening the others.
-public struct ArchiveSegment: Equatable, Sendable {
-    public var firstSeq: Int64
-    public var lastSeq: Int64
-    public var newest: Timestamp
-
-    public var fileName: String { "\(pad(firstSeq))-\(pad(lastSeq))-\(newest.seconds).json" }
-
-    init(firstSeq: Int64, lastSeq: Int64, newest: Timestamp) {
-        self.firstSeq = firstSeq
-        self.lastSeq = lastSeq
-        self.newest = newest
-    }
-
-    /// Reads a segment's range back from its file name; nil for names that are not segments.
-    init?(fileName: String) {
-        guard fileName.hasSuffix(".json") else { return nil }
-        let parts = fileName.dropLast(5).split(separator: "-")
-        guard parts.count == 3, let first = Int64(parts[0]), let last = Int64(parts[1]), let newest = Int64(parts[2]),
-            first > 0, last >= first
-        else { return nil }
-        self.init(firstSeq: first, lastSeq: last, newest: Timestamp(seconds: newest))
-    }
-
-    private func pad(_ n: Int64) -> String {
-        let s = String(n)
-        return s.count >= 12 ? s : String(repeating: "0", count: 12 - s.count) + s
-    }
-
-    static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(DeviceLog.schemaVersion)),
-                ("member", .string(member)),
-                ("device", .string(device)),
-                ("events", .array(events.map(Codec.encode))),
-            ]))
-        return json.serializedBytes(pretty: false) + [0x0A]
-    }
-
-    func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {
-        let root = try Files.parse(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion)
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
-            guard try o.required("member").string() == member, try o.required("device").string() == device else {
-                throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
-            }
-            let events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
-            guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
-                throw JSONShapeError(
-                    path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
-            }
-            return events
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: nil)
-        }
-    }
-}
-
-/// Parsing and version checks shared by every file the store reads.
-enum Files {
-    /// Parses a file's JSON and refuses one written by a newer schema before its shape is
-    /// judged (a newer file is not damaged, only not ours to read).
-    ///
-    /// With `streaming`, the elements of that top-level array go to `each` as they are read
-    /// (see `JSONParser.parse(_:streaming:each:)`).
-    static func parse(
-        _ bytes: [UInt8], path: String, backup: String?, supported: Int64,
-        streaming: (key: String, each: (JSON) -> Void)? = nil
-    ) throws(StoreError) -> JSON {
-        if !bytes.isEmpty, bytes.allSatisfy({ $0 == 0 }) {
-            throw .damaged(
-                path: path, problem: "it holds only NUL bytes (typical after a crash during a write)", backup: backup)
-        }
-        let root: JSON
-        do {
-            if let streaming {
-                root = try JSONParser.parse(bytes, streaming: streaming.key, each: streaming.each)
-            } else {
-                root = try JSONParser.parse(bytes)
-            }
-        } catch {
-            throw .damaged(
-                path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
-        }
-        if case .object(let o) = root, case .int(let version)? = o["schemaVersion"], version > supported {
-            throw .newerSchema(path: path, found: version, supported: supported)
-        }
-        return root
-    }
-
-    static func checkVersion(_ o: JSONObjectCursor) throws(JSONShapeError) {
-        let cursor = try o.required("schemaVersion")
-        guard try cursor.int() >= 1 else { throw cursor.fail("must be 1 or more") }
     }
 }
