@@ -35,15 +35,23 @@ public struct ArchiveSegment: Equatable, Sendable {
         return s.count >= 12 ? s : String(repeating: "0", count: 12 - s.count) + s
     }
 
+    /// The segment's text, on one line.
     static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(DeviceLog.schemaVersion)),
-                ("member", .string(member)),
-                ("device", .string(device)),
-                ("events", .array(events.map(Codec.encode))),
-            ]))
-        return json.serializedBytes(pretty: false) + [0x0A]
+        var out = JSONRecordWriter(capacity: 256 + events.count * 160)
+        out.open()
+        out.rawField("schemaVersion", JSON.int(DeviceLog.schemaVersion).serializedBytes(pretty: false))
+        out.rawField("member", JSON.string(member).serializedBytes(pretty: false))
+        out.rawField("device", JSON.string(device).serializedBytes(pretty: false))
+        out.key("events")
+        out.bytes.append(UInt8(ascii: "["))
+        for (i, event) in events.enumerated() {
+            if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+            out.event(event)
+        }
+        out.bytes.append(UInt8(ascii: "]"))
+        out.close()
+        out.bytes.append(0x0A)
+        return out.bytes
     }
 
     func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {
@@ -54,7 +62,9 @@ public struct ArchiveSegment: Equatable, Sendable {
             guard try o.required("member").string() == member, try o.required("device").string() == device else {
                 throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
             }
-            let events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
+            let events = try o.required("events").array().map { c throws(JSONShapeError) in
+                try JSONRecordReader.event(c)
+            }
             guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
                 throw JSONShapeError(
                     path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
@@ -116,10 +126,8 @@ extension Store {
         var found: [MemberState.CheckIn] = []
         func take(_ events: [Event], device: String) {
             for event in events {
-                guard case .checkIn(let note) = event.body, since.map({ event.at >= $0 }) ?? true else { continue }
-                found.append(
-                    MemberState.CheckIn(
-                        stamp: Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq), note: note))
+                guard let checkIn = event.body as? CheckedIn, since.map({ event.at >= $0 }) ?? true else { continue }
+                found.append(MemberState.CheckIn(stamp: event.stamp(device: device), note: checkIn.note))
             }
         }
         let logs = read.logs.filter { $0.member == member }

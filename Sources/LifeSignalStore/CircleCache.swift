@@ -53,7 +53,7 @@ struct CircleCache {
     static func load(_ store: Store) -> CircleCache? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         do throws(CacheCodec.Damaged) {
-            var r = try CacheReader(bytes)
+            var r = try CacheCodec.reader(bytes)
             let circle = try r.string()
             let member = try r.string()
             let device = try r.string()
@@ -62,8 +62,8 @@ struct CircleCache {
             let entries = try r.entries()
             var cache = CircleCache(
                 circle: circle, member: member, device: device, entries: entries, own: try r.circle(),
-                others: try r.circle(), othersClock: try r.int(in: 0...Codec.maximumCounter))
-            cache.unread = try r.bool() ? Int(try r.int(in: 0...Codec.maximumCounter)) : nil
+                others: try r.circle(), othersClock: try r.int(in: 0...Limits.counter))
+            cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
             return cache
@@ -73,7 +73,7 @@ struct CircleCache {
     }
 
     func save(_ dataDirectory: String) {
-        var w = CacheWriter()
+        var w = BinaryWriter()
         w.string(circle)
         w.string(member)
         w.string(device)
@@ -85,11 +85,11 @@ struct CircleCache {
         if let unread { w.int(Int64(unread)) }
         w.entries(feedEntries)
         // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.replace(Self.path(dataDirectory), with: w.bytes(), durable: false)
+        try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)
     }
 }
 
-extension CacheWriter {
+extension BinaryWriter {
     mutating func entries(_ list: [CircleCache.Entry]) {
         count(list.count)
         for entry in list {
@@ -103,7 +103,7 @@ extension CacheWriter {
     }
 }
 
-extension CacheReader {
+extension BinaryReader {
     mutating func entries() throws(CacheCodec.Damaged) -> [CircleCache.Entry] {
         let n = try count()
         var list: [CircleCache.Entry] = []

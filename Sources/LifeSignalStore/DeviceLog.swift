@@ -5,7 +5,9 @@ import LifeSignalCore
 /// Only that device writes it. It holds the folded state of *all* the device's events (so a
 /// reader never has to replay history) and the most recent events; older events move to
 /// immutable segments in `archive/` (see Archive.swift), so the file — and the cost of every
-/// invocation — stays small however long lifesignal is used.
+/// invocation — stays small however long lifesignal is used. The shape of its events and
+/// state comes from the record schema (LifeSignalCore's Schema.swift); this file owns the
+/// file around them and its consistency checks.
 public struct DeviceLog: Equatable, Sendable {
     public static let schemaVersion: Int64 = 1
     /// The tail is archived once it holds more than this many events…
@@ -34,7 +36,7 @@ public struct DeviceLog: Equatable, Sendable {
         self.device = device
     }
 
-    public mutating func append(_ body: EventBody, at time: Timestamp, clock: Int64? = nil) {
+    public mutating func append(_ body: any EventBody, at time: Timestamp, clock: Int64? = nil) {
         lastSeq += 1
         self.clock = max(self.clock + 1, clock ?? 0)
         let event = Event(seq: lastSeq, at: time, clock: self.clock, body: body)
@@ -52,25 +54,25 @@ public struct DeviceLog: Equatable, Sendable {
             ("lastSeq", .int(lastSeq)),
             ("archivedThrough", .int(archivedThrough)),
             ("clock", .int(clock)),
-            ("state", Codec.encode(state, member: member)),
         ]
         // Everything is appended to one buffer: a check-in rewrites up to 200 events.
-        var out: [UInt8] = []
-        out.reserveCapacity(1024 + events.count * 160)
-        out.append(contentsOf: "{\n".utf8)
+        var out = JSONRecordWriter(capacity: 1024 + events.count * 160)
+        out.bytes.append(contentsOf: "{\n".utf8)
         for (key, value) in fields {
-            JSON.string(key).serialize(into: &out, pretty: false)
-            out.append(contentsOf: ": ".utf8)
-            value.serialize(into: &out, pretty: false)
-            out.append(contentsOf: ",\n".utf8)
+            JSON.string(key).serialize(into: &out.bytes, pretty: false)
+            out.bytes.append(contentsOf: ": ".utf8)
+            value.serialize(into: &out.bytes, pretty: false)
+            out.bytes.append(contentsOf: ",\n".utf8)
         }
-        out.append(contentsOf: "\"events\": [".utf8)
+        out.bytes.append(contentsOf: "\"state\": ".utf8)
+        out.state(state, member: member)
+        out.bytes.append(contentsOf: ",\n\"events\": [".utf8)
         for (i, event) in events.enumerated() {
-            out.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
-            Codec.encode(event).serialize(into: &out, pretty: false)
+            out.bytes.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
+            out.event(event)
         }
-        out.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
-        return out
+        out.bytes.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
+        return out.bytes
     }
 
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
@@ -80,47 +82,61 @@ public struct DeviceLog: Equatable, Sendable {
         let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
-            var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
-            guard log.member == member, log.device == device else {
-                throw JSONShapeError(
-                    path: "member",
-                    message:
-                        "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
-                )
+            var log = try header(o, member: member, device: device)
+            log.state = try JSONRecordReader.state(o.required("state"), member: member, device: device)
+            log.events = try o.required("events").array().map { c throws(JSONShapeError) in
+                try JSONRecordReader.event(c)
             }
-            log.lastSeq = try o.required("lastSeq").int()
-            log.archivedThrough = try o.required("archivedThrough").int()
-            let clockCursor = try o.required("clock")
-            log.clock = try clockCursor.int()
-            // Every write counts on from the highest clock in the circle: one log's clock
-            // at the top of Int64 must not stop every device from checking in.
-            guard (0...Codec.maximumCounter).contains(log.clock) else {
-                throw clockCursor.fail("must be from 0 to \(Codec.maximumCounter)")
-            }
-            log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
-            log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
-            var previous = log.archivedThrough
-            for (i, event) in log.events.enumerated() {
-                guard event.seq > previous else {
-                    throw JSONShapeError(path: "events[\(i)].seq", message: "\(event.seq) does not follow \(previous)")
-                }
-                previous = event.seq
-                guard event.clock <= log.clock else {
-                    throw JSONShapeError(
-                        path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
-                }
-            }
-            guard (0...Codec.maximumCounter).contains(log.archivedThrough) else {
-                throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Codec.maximumCounter)")
-            }
-            guard log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
-                throw JSONShapeError(
-                    path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
-            }
+            try log.checkSequence()
             return log
         } catch {
             throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
+        }
+    }
+
+    /// The fields before the state, checked against the folder the file lies in.
+    private static func header(_ o: JSONObjectCursor, member: String, device: String) throws(JSONShapeError)
+        -> DeviceLog
+    {
+        try Files.checkVersion(o)
+        var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
+        guard log.member == member, log.device == device else {
+            throw JSONShapeError(
+                path: "member",
+                message:
+                    "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
+            )
+        }
+        log.lastSeq = try o.required("lastSeq").int()
+        log.archivedThrough = try o.required("archivedThrough").int()
+        let clockCursor = try o.required("clock")
+        log.clock = try clockCursor.int()
+        // Every write counts on from the highest clock in the circle: one log's clock
+        // at the top of Int64 must not stop every device from checking in.
+        guard (0...Limits.counter).contains(log.clock) else {
+            throw clockCursor.fail("must be from 0 to \(Limits.counter)")
+        }
+        return log
+    }
+
+    /// The events follow `archivedThrough` in order, within the log's clock, up to `lastSeq`.
+    private func checkSequence() throws(JSONShapeError) {
+        var previous = archivedThrough
+        for (i, event) in events.enumerated() {
+            guard event.seq > previous else {
+                throw JSONShapeError(path: "events[\(i)].seq", message: "\(event.seq) does not follow \(previous)")
+            }
+            previous = event.seq
+            guard event.clock <= clock else {
+                throw JSONShapeError(
+                    path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(clock)")
+            }
+        }
+        guard (0...Limits.counter).contains(archivedThrough) else {
+            throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Limits.counter)")
+        }
+        guard lastSeq == (events.last?.seq ?? archivedThrough) else {
+            throw JSONShapeError(path: "lastSeq", message: "\(lastSeq) does not match the events the file holds")
         }
     }
 }

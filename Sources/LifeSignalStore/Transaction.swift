@@ -84,7 +84,7 @@ public struct Transaction {
     public var member: String { log.member }
 
     /// Records a fact, with a Lamport clock above every clock in the circle as read.
-    public mutating func record(_ body: EventBody, at time: Timestamp) {
+    public mutating func record(_ body: any EventBody, at time: Timestamp) {
         log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
         changed = true
     }
@@ -125,10 +125,10 @@ extension Store {
         }
         if created, case .ifMissing(let profile) = creation, profile.joining == nil {
             var generator = SystemRandomNumberGenerator()
-            transaction.record(.nameSet(profile.name), at: now)
-            transaction.record(.intervalSet(profile.interval), at: now)
-            transaction.record(.reminderSet(profile.reminder), at: now)
-            transaction.record(.codeSet(Identifier.make(using: &generator)), at: now)
+            transaction.record(NameSet(name: profile.name), at: now)
+            transaction.record(IntervalSet(interval: profile.interval), at: now)
+            transaction.record(ReminderSet(reminder: profile.reminder), at: now)
+            transaction.record(CodeSet(code: Identifier.make(using: &generator)), at: now)
         }
         let value = try body(&transaction)
         try store.commit(&transaction, hadValidLog: existing != nil, now: now)

@@ -98,7 +98,7 @@ enum AlertCommand {
             if let active = transaction.memberState.activeAlert { return (active, true) }
             var generator = SystemRandomNumberGenerator()
             let id = Identifier.make(using: &generator)
-            transaction.record(.alertRaised(id: id, message: message), at: now)
+            transaction.record(AlertRaised(id: id, message: message), at: now)
             transaction.noticeDue(now: now)
             return (transaction.memberState.alerts[id] ?? AlertRecord(id: id), false)
         }
@@ -132,7 +132,7 @@ enum AlertCommand {
         let now = session.now
         let alert = try session.update(feed: true) { transaction -> AlertRecord? in
             guard let active = transaction.memberState.activeAlert else { return nil }
-            transaction.record(.alertEnded(id: active.id), at: now)
+            transaction.record(AlertEnded(id: active.id), at: now)
             transaction.noticeDue(now: now)
             return transaction.memberState.alerts[active.id]
         }

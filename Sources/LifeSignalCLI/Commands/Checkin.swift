@@ -67,7 +67,7 @@ enum CheckinCommand {
         }
         let now = session.now
         let (status, seq, device) = try session.update { transaction in
-            transaction.record(.checkIn(note: note), at: now)
+            transaction.record(CheckedIn(note: note), at: now)
             return (
                 CheckInStatus(member: transaction.memberState, now: now), transaction.log.lastSeq,
                 transaction.log.device
@@ -166,7 +166,7 @@ enum CheckinCommand {
         let status = try session.update { transaction in
             let current = transaction.memberState
             try check(interval: span, reminder: current.effectiveReminder)
-            transaction.record(.intervalSet(span), at: now)
+            transaction.record(IntervalSet(interval: span), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)
         }
         try session.output.json(Render.checkInJSON(status))
@@ -185,7 +185,7 @@ enum CheckinCommand {
         let now = session.now
         let status = try session.update { transaction in
             try check(interval: transaction.memberState.effectiveInterval, reminder: lead)
-            transaction.record(.reminderSet(lead), at: now)
+            transaction.record(ReminderSet(reminder: lead), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)
         }
         try session.output.json(Render.checkInJSON(status))

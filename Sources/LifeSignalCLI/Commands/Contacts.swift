@@ -98,7 +98,7 @@ enum ContactsCommand {
             if invocation.flag("reset") || current == nil {
                 var generator = SystemRandomNumberGenerator()
                 let fresh = Identifier.make(using: &generator)
-                transaction.record(.codeSet(fresh), at: now)
+                transaction.record(CodeSet(code: fresh), at: now)
                 return (fresh, current != nil)
             }
             return (current ?? "", false)
@@ -175,7 +175,7 @@ enum ContactsCommand {
                 if circle.roles(of: me, toward: other) != nil {
                     throw CLIError.invalidValue("This user is already in your contacts.")
                 }
-                transaction.record(.relationSet(member: other, roles: roles), at: now)
+                transaction.record(RelationSet(member: other, roles: roles), at: now)
                 return transaction.circle.contacts(of: me).first { $0.id == other }
             }
             guard let contact else { return .ok }
@@ -207,7 +207,7 @@ enum ContactsCommand {
             }
             var generator = SystemRandomNumberGenerator()
             let id = Identifier.make(using: &generator)
-            transaction.record(.externalSet(id: id, contact: external), at: now)
+            transaction.record(ExternalSet(id: id, contact: external), at: now)
             return transaction.circle.contacts(of: me).first { $0.id == id }
         }
         guard let contact else { return .ok }
@@ -398,17 +398,17 @@ enum ContactsCommand {
                         let ping = circle.pendingPing(from: me, to: contact.id)
                     {
                         transaction.record(
-                            .pingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
+                            PingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
                         changes.append("your pending ping to \(contact.name) was cancelled")
                     }
                     if contact.roles.responder && !roles.responder,
                         let ping = circle.pendingPing(from: contact.id, to: me)
                     {
                         transaction.record(
-                            .pingEnded(id: ping.id, from: contact.id, to: me, end: .roleRemoved), at: now)
+                            PingEnded(id: ping.id, from: contact.id, to: me, end: .roleRemoved), at: now)
                         changes.append("\(contact.name)'s pending ping to you was cancelled")
                     }
-                    transaction.record(.relationSet(member: contact.id, roles: roles), at: now)
+                    transaction.record(RelationSet(member: contact.id, roles: roles), at: now)
                     changes.insert("roles are now \(roles.text)", at: 0)
                 }
             case .external:
@@ -424,7 +424,7 @@ enum ContactsCommand {
                 }
                 let updated = try externalContact(name: name, invocation: invocation, base: contact.external)
                 if updated != contact.external {
-                    transaction.record(.externalSet(id: contact.id, contact: updated), at: now)
+                    transaction.record(ExternalSet(id: contact.id, contact: updated), at: now)
                     changes.append("details updated")
                 }
             }
@@ -453,13 +453,13 @@ enum ContactsCommand {
             case .member:
                 for (from, to) in [(me, contact.id), (contact.id, me)] {
                     if let ping = circle.pendingPing(from: from, to: to) {
-                        transaction.record(.pingEnded(id: ping.id, from: from, to: to, end: .roleRemoved), at: now)
+                        transaction.record(PingEnded(id: ping.id, from: from, to: to, end: .roleRemoved), at: now)
                         cancelled += 1
                     }
                 }
-                transaction.record(.relationSet(member: contact.id, roles: nil), at: now)
+                transaction.record(RelationSet(member: contact.id, roles: nil), at: now)
             case .external:
-                transaction.record(.externalSet(id: contact.id, contact: nil), at: now)
+                transaction.record(ExternalSet(id: contact.id, contact: nil), at: now)
             }
             return (contact, cancelled)
         }

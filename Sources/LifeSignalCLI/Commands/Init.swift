@@ -101,7 +101,7 @@ enum InitCommand {
             if !isNew {
                 let current = transaction.memberState
                 if let name, current.name?.value != name {
-                    transaction.record(.nameSet(name), at: now)
+                    transaction.record(NameSet(name: name), at: now)
                     changes.append("name \(name)")
                 }
                 let newInterval = interval ?? current.effectiveInterval
@@ -110,11 +110,11 @@ enum InitCommand {
                     try CheckinCommand.check(interval: newInterval, reminder: newReminder)
                 }
                 if let interval, current.effectiveInterval != interval {
-                    transaction.record(.intervalSet(interval), at: now)
+                    transaction.record(IntervalSet(interval: interval), at: now)
                     changes.append("interval \(interval)")
                 }
                 if reminderGiven, current.effectiveReminder != reminder {
-                    transaction.record(.reminderSet(reminder), at: now)
+                    transaction.record(ReminderSet(reminder: reminder), at: now)
                     changes.append(reminder.map { "reminder \($0)" } ?? "reminder off")
                 }
             }

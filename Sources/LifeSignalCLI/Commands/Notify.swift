@@ -200,7 +200,7 @@ enum NotifyCommand {
             if !invocation.values("channel").isEmpty { p.channels = invocation.values("channel") }
             if invocation.flag("no-channels") { p.channels = [] }
             if changing, p != transaction.memberState.effectivePreferences {
-                transaction.record(.preferencesSet(p), at: now)
+                transaction.record(PreferencesSet(preferences: p), at: now)
             }
             return p
         }

@@ -76,7 +76,7 @@ enum PingCommand {
             }
             var generator = SystemRandomNumberGenerator()
             let id = Identifier.make(using: &generator)
-            transaction.record(.pingSent(id: id, to: contact.id), at: now)
+            transaction.record(PingSent(id: id, to: contact.id), at: now)
             return (contact, id)
         }
         let report = try Deliverer.run(session: session, only: nil)
@@ -206,7 +206,7 @@ enum PingCommand {
             var chosen: [Entry]
             if all {
                 chosen = pending
-                transaction.record(.checkIn(note: nil), at: now)
+                transaction.record(CheckedIn(note: nil), at: now)
             } else {
                 chosen = [
                     try find(text ?? "", in: pending, circle: circle, me: me, incoming: true, path: invocation.path)
@@ -214,7 +214,7 @@ enum PingCommand {
             }
             for entry in chosen {
                 transaction.record(
-                    .pingEnded(id: entry.ping.id, from: entry.ping.from, to: me, end: .answered), at: now)
+                    PingEnded(id: entry.ping.id, from: entry.ping.from, to: me, end: .answered), at: now)
             }
             let status: CheckInStatus? = all ? CheckInStatus(member: transaction.memberState, now: now) : nil
             if all, !chosen.isEmpty {
@@ -262,7 +262,7 @@ enum PingCommand {
             let circle = transaction.circle
             let pending = entries(circle: circle, me: me, now: now).filter { !$0.incoming && $0.state == "pending" }
             let entry = try find(text, in: pending, circle: circle, me: me, incoming: false, path: invocation.path)
-            transaction.record(.pingEnded(id: entry.ping.id, from: me, to: entry.ping.to, end: .cleared), at: now)
+            transaction.record(PingEnded(id: entry.ping.id, from: me, to: entry.ping.to, end: .cleared), at: now)
             return entry
         }
         try session.output.json([
