@@ -62,12 +62,14 @@ struct Session {
     func snapshot(_ store: Store) throws(CLIError) -> Store.Snapshot {
         let snapshot = try storeCall { () throws(StoreError) in try store.snapshot() }
         warn(snapshot.skipped)
+        warn(snapshot.unknown)
         return snapshot
     }
 
     func readCircle(_ store: Store) throws(CLIError) -> Store.CircleRead {
         let read = try storeCall { () throws(StoreError) in try store.readCircle() }
         warn(read.skipped)
+        warn(read.unknown)
         return read
     }
 
@@ -75,6 +77,15 @@ struct Session {
         for problem in skipped {
             output.note(
                 "warning: left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+            )
+        }
+    }
+
+    func warn(_ unknown: [UnknownRecords]) {
+        for log in unknown {
+            let what = log.events > 0 ? "\(log.events) event(s)" : "records"
+            output.note(
+                "warning: device \(log.device) of member \(log.member) holds \(what) written by \(log.writer ?? "a newer lifesignal") that this lifesignal \(Release.version) does not know; they are kept but not counted. Upgrade lifesignal to count them."
             )
         }
     }
@@ -113,13 +124,16 @@ struct Session {
                         circle: nil)))
         do {
             var skipped: [StoreError] = []
+            var unknown: [UnknownRecords] = []
             let (value, created) = try Store.update(
                 dataDirectory: directory, lockTimeout: lockTimeout, creation: creation, now: now, feed: feed
             ) { transaction in
                 skipped = transaction.skipped
+                unknown = transaction.unknown
                 return try body(&transaction)
             }
             warn(skipped)
+            warn(unknown)
             if created, announce, case .ifMissing(let profile) = creation, !global.json {
                 let reminder = profile.reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
                 output.note(

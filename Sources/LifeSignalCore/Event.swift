@@ -44,6 +44,8 @@ public protocol EventBody: Schema, Equatable, Sendable {
     func writeJSON(seq: Int64, at: Timestamp, clock: Int64, to writer: inout JSONRecordWriter)
     /// Reads the fields of an event of this type (the envelope is read already).
     static func readJSON(from reader: inout JSONRecordReader) throws(JSONShapeError) -> Self
+    /// False only for `UnknownEvent`.
+    static var isKnown: Bool { get }
 }
 
 extension EventBody {
@@ -60,7 +62,40 @@ extension EventBody {
         return body
     }
 
+    public static var isKnown: Bool { true }
+
     func isEqual(to other: any EventBody) -> Bool { (other as? Self) == self }
+}
+
+/// An event of a type this version does not know, written by a newer lifesignal. It is kept
+/// exactly as it was read (`raw`: the event's JSON text) wherever its log goes — the tail, an
+/// archive segment — so that nothing is lost when this device writes again; the fold skips it.
+public struct UnknownEvent: EventBody {
+    /// Not a stored name: this type stands for every type this version does not know.
+    public static var typeName: String { "" }
+    public static var isKnown: Bool { false }
+    /// The name in the event's `type` field.
+    public var type: String
+    /// The event's JSON text, as read.
+    public var raw: [UInt8]
+
+    public init() {
+        type = ""
+        raw = []
+    }
+
+    public init(type: String, raw: [UInt8]) {
+        self.type = type
+        self.raw = raw
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {}
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {}
+
+    public func writeJSON(seq: Int64, at: Timestamp, clock: Int64, to writer: inout JSONRecordWriter) {
+        writer.raw(raw)
+    }
 }
 
 /// Every event type this version knows, by the name in its `type` field: the one registry.

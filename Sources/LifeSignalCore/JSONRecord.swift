@@ -30,7 +30,13 @@ public struct JSONRecordWriter: FieldCoder {
         empty = false
     }
 
-    /// A field of the current record whose value is JSON text.
+    /// JSON text as it was read, written back unchanged (a record this version does not know).
+    public mutating func raw(_ text: [UInt8]) {
+        bytes.append(contentsOf: text)
+        empty = false
+    }
+
+    /// A field of the current record whose value is JSON text as it was read.
     public mutating func rawField(_ key: String, _ text: [UInt8]) {
         self.key(key)
         bytes.append(contentsOf: text)
@@ -159,6 +165,12 @@ public struct JSONRecordReader: FieldCoder {
     private var object: JSONObjectCursor
     /// The device whose log this is: every stamp in a log is its own.
     private let device: String
+    /// How deep in nested records the description is (0: the outermost).
+    private var depth = 0
+    /// The keys the description looked up in the outermost record, when counted, and how
+    /// many of them were there.
+    private var consulted: [String]?
+    private var found = 0
 
     public init(_ object: JSONObjectCursor, device: String) {
         self.object = object
@@ -167,7 +179,12 @@ public struct JSONRecordReader: FieldCoder {
 
     /// The value under `key`; nil when it is missing or null, unless it is required.
     private mutating func find(_ key: String, _ when: Optionality) throws(JSONShapeError) -> JSONCursor? {
-        when == .required ? try object.required(key) : object.optional(key)
+        let cursor = when == .required ? try object.required(key) : object.optional(key)
+        if depth == 0, consulted != nil {
+            consulted?.append(key)
+            if cursor != nil { found += 1 }
+        }
+        return cursor
     }
 
     private func failure(_ key: String, _ problem: String) -> JSONShapeError {
@@ -240,8 +257,10 @@ public struct JSONRecordReader: FieldCoder {
         }
         let outer = object
         object = try cursor.object()
+        depth += 1
         var record = seed()
         try fields(&self, &record)
+        depth -= 1
         object = outer
         value = record
     }
@@ -253,10 +272,12 @@ public struct JSONRecordReader: FieldCoder {
         guard let cursor = try find(key, omitEmpty ? .omitted : .required) else { return }
         let elements = try cursor.array()
         let outer = object
+        depth += 1
         for (index, entry) in elements.enumerated() {
             object = try entry.object()
             try element(&self, index, elements.count)
         }
+        depth -= 1
         object = outer
     }
 
@@ -277,18 +298,21 @@ extension JSONRecordWriter {
         event.body.writeJSON(seq: event.seq, at: event.at, clock: event.clock, to: &self)
     }
 
-    /// The fold of `member`'s device as a log's `state`.
-    public mutating func state(_ circle: CircleState, member: String) {
+    /// The fold of `member`'s device as a log's `state`, followed by `kept`: fields a newer
+    /// lifesignal wrote there, as they were read.
+    public mutating func state(_ circle: CircleState, member: String, kept: [RawJSONField]) {
         open()
         var fields = circle
         writing { () throws(CannotFail) in try fields.code(&self, member: member) }
+        for field in kept { rawField(field.key, field.text) }
         close()
     }
 }
 
 extension JSONRecordReader {
-    /// Reads one event: its envelope, then the fields of the type it names.
-    public static func event(_ cursor: JSONCursor) throws(JSONShapeError) -> Event {
+    /// Reads one event. A type this version does not know is not an error: it gives an
+    /// `UnknownEvent` holding the event's text, which `raw` supplies.
+    public static func event(_ cursor: JSONCursor, raw: () -> [UInt8]) throws(JSONShapeError) -> Event {
         let o = try cursor.object()
         let seqCursor = try o.required("seq")
         let seq = try seqCursor.int()
@@ -297,21 +321,42 @@ extension JSONRecordReader {
         let clockCursor = try o.required("clock")
         let clock = try clockCursor.int()
         guard clock >= 0 else { throw clockCursor.fail("must not be negative") }
-        let typeCursor = try o.required("type")
-        let type = try typeCursor.string()
-        guard let known = EventTypes.named(type) else { throw typeCursor.fail("unknown event type \"\(type)\"") }
-        var reader = JSONRecordReader(o, device: "")
-        return Event(seq: seq, at: at, clock: clock, body: try known.readJSON(from: &reader))
+        let type = try o.required("type").string()
+        let body: any EventBody
+        if let known = EventTypes.named(type) {
+            var reader = JSONRecordReader(o, device: "")
+            body = try known.readJSON(from: &reader)
+        } else {
+            body = UnknownEvent(type: type, raw: raw())
+        }
+        return Event(seq: seq, at: at, clock: clock, body: body)
     }
 
-    /// Reads a log's `state`: the fold of `member`'s device `device`.
+    /// Reads a log's `state`: the fold of `member`'s device `device`. Also returns the keys
+    /// this version does not know (written by a newer one), so that they can be kept.
     public static func state(_ cursor: JSONCursor, member: String, device: String) throws(JSONShapeError)
-        -> CircleState
+        -> (state: CircleState, unknownKeys: [String])
     {
-        var reader = JSONRecordReader(try cursor.object(), device: device)
+        let o = try cursor.object()
+        var reader = JSONRecordReader(o, device: device)
+        reader.consulted = []
         var state = CircleState()
         try state.code(&reader, member: member)
-        return state
+        // Every key was one the description reads: the common case, told without a search.
+        guard o.object.pairs.count > reader.found else { return (state, []) }
+        let known = reader.consulted ?? []
+        return (state, o.object.pairs.map(\.key).filter { !known.contains($0) })
+    }
+}
+
+/// A field this version does not know, kept as its JSON text was read.
+public struct RawJSONField: Equatable, Sendable {
+    public var key: String
+    public var text: [UInt8]
+
+    public init(key: String, text: [UInt8]) {
+        self.key = key
+        self.text = text
     }
 }
 

@@ -35,7 +35,8 @@ public struct ArchiveSegment: Equatable, Sendable {
         return s.count >= 12 ? s : String(repeating: "0", count: 12 - s.count) + s
     }
 
-    /// The segment's text, on one line.
+    /// The segment's text, on one line. Events of types this version does not know go in as
+    /// they were read.
     static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
         var out = JSONRecordWriter(capacity: 256 + events.count * 160)
         out.open()
@@ -62,9 +63,7 @@ public struct ArchiveSegment: Equatable, Sendable {
             guard try o.required("member").string() == member, try o.required("device").string() == device else {
                 throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
             }
-            let events = try o.required("events").array().map { c throws(JSONShapeError) in
-                try JSONRecordReader.event(c)
-            }
+            let events = try Files.events(o.required("events"), in: bytes)
             guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
                 throw JSONShapeError(
                     path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")

@@ -9,8 +9,8 @@ import LifeSignalCore
 /// costs one full read of the circle, after which it is rebuilt.
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
-    /// 2: fields in the order of the record schema.
-    static let format: UInt8 = 2
+    /// 2: fields in the order of the record schema; 3: and the logs' unknown records.
+    static let format: UInt8 = 3
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

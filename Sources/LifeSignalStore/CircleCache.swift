@@ -23,6 +23,8 @@ struct CircleCache {
     var own: CircleState
     var others: CircleState
     var othersClock: Int64
+    /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
+    var unknown: [UnknownRecords] = []
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
@@ -63,6 +65,7 @@ struct CircleCache {
             var cache = CircleCache(
                 circle: circle, member: member, device: device, entries: entries, own: try r.circle(),
                 others: try r.circle(), othersClock: try r.int(in: 0...Limits.counter))
+            cache.unknown = try r.unknownRecords()
             cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
@@ -81,6 +84,7 @@ struct CircleCache {
         w.circle(own)
         w.circle(others)
         w.int(othersClock)
+        w.unknownRecords(unknown)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
         w.entries(feedEntries)
@@ -101,6 +105,19 @@ extension BinaryWriter {
             int(entry.key.changed)
         }
     }
+
+    mutating func unknownRecords(_ list: [UnknownRecords]) {
+        count(list.count)
+        for records in list {
+            string(records.member)
+            string(records.device)
+            bool(records.writer != nil)
+            if let writer = records.writer { string(writer) }
+            int(Int64(records.events))
+            count(records.fields.count)
+            for field in records.fields { string(field) }
+        }
+    }
 }
 
 extension BinaryReader {
@@ -113,6 +130,21 @@ extension BinaryReader {
             let key = Posix.FileKey(
                 device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
             list.append(CircleCache.Entry(path: path, key: key))
+        }
+        return list
+    }
+
+    mutating func unknownRecords() throws(CacheCodec.Damaged) -> [UnknownRecords] {
+        let n = try count()
+        var list: [UnknownRecords] = []
+        for _ in 0..<n {
+            let member = try id()
+            let device = try id()
+            let writer = try bool() ? try string() : nil
+            let events = Int(try int(in: 0...Limits.counter))
+            var fields: [String] = []
+            for _ in 0..<(try count()) { fields.append(try string()) }
+            list.append(UnknownRecords(member: member, device: device, writer: writer, events: events, fields: fields))
         }
         return list
     }

@@ -2,8 +2,8 @@ import LifeSignalCore
 
 /// Reading the circle: the member and device folders, one device's log, every log at once
 /// (`readCircle`), and the circle as this device sees it (`snapshot`, from the private cache
-/// when nothing changed). Other devices' logs that cannot be read are skipped and reported;
-/// this device's own log never is.
+/// when nothing changed). Other devices' logs that cannot be read are skipped and reported,
+/// and so are records of a newer lifesignal (`unknown`); this device's own log never is.
 extension Store {
     /// Reads a circle folder that no data directory of ours uses yet (for `init --member`).
     public static func peek(circle: String) throws(StoreError) -> CircleRead {
@@ -69,6 +69,9 @@ extension Store {
         /// The key of every directory and log read, for the cache.
         var entries: [CircleCache.Entry] = []
 
+        /// Logs holding records of a newer lifesignal, kept but not counted.
+        public var unknown: [UnknownRecords] { logs.compactMap { $0.unknownRecords } }
+
         public var state: CircleState {
             var state = CircleState()
             for log in logs { state.merge(log.state) }
@@ -83,6 +86,8 @@ extension Store {
         /// The highest Lamport clock among the other logs.
         public var othersClock: Int64
         public var skipped: [StoreError]
+        /// Logs holding records of a newer lifesignal, kept but not counted.
+        public var unknown: [UnknownRecords]
         /// This member's unread count, when the cache had it current (else see `unreadCount`).
         public var unread: Int? = nil
 
@@ -99,14 +104,15 @@ extension Store {
         if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
             return Snapshot(
                 own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
-                unread: cache.currentUnread)
+                unknown: cache.unknown, unread: cache.currentUnread)
         }
         let read = try readCircle()
         let snapshot = split(read)
         if read.skipped.isEmpty {
             CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
-                own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock
+                own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
+                unknown: snapshot.unknown
             ).save(dataDirectory)
         }
         return snapshot
@@ -125,7 +131,7 @@ extension Store {
                 clock = max(clock, log.clock)
             }
         }
-        return Snapshot(own: own, others: others, othersClock: clock, skipped: read.skipped)
+        return Snapshot(own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
     }
 
     /// Every log in the circle. This device's own log must be readable; another device's log

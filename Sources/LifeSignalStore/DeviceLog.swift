@@ -8,6 +8,10 @@ import LifeSignalCore
 /// invocation — stays small however long lifesignal is used. The shape of its events and
 /// state comes from the record schema (LifeSignalCore's Schema.swift); this file owns the
 /// file around them and its consistency checks.
+///
+/// A log may hold records of a newer lifesignal: events of types this version does not know
+/// and fields of `state` it does not know. They are kept exactly as read and written back
+/// when this device writes, and reported (`unknownRecords`), never taken as damage.
 public struct DeviceLog: Equatable, Sendable {
     public static let schemaVersion: Int64 = 1
     /// The tail is archived once it holds more than this many events…
@@ -17,6 +21,10 @@ public struct DeviceLog: Equatable, Sendable {
 
     public var member: String
     public var device: String
+    /// The lifesignal that wrote the file (`lifesignal 0.1.0`); nil in files of versions that
+    /// did not say. While the log holds records this version does not know, it keeps naming
+    /// the version that wrote those, so that the warning can say what to upgrade to.
+    public var writer: String?
     /// The sequence number of this device's newest event (0 before the first).
     public var lastSeq: Int64 = 0
     /// Events up to this sequence number live in `archive/`.
@@ -25,6 +33,8 @@ public struct DeviceLog: Equatable, Sendable {
     public var clock: Int64 = 0
     /// The fold of every event of this device, archived or not.
     public var state = CircleState()
+    /// Fields of `state` this version does not know, as read.
+    public var keptState: [RawJSONField] = []
 
     /// This device's member's profile, as far as this device's events tell.
     public var memberState: MemberState { state.members[member] ?? MemberState() }
@@ -44,11 +54,24 @@ public struct DeviceLog: Equatable, Sendable {
         state.apply(event, member: member, device: device)
     }
 
+    /// Events in the tail of types this version does not know.
+    public var unknownEventCount: Int { events.reduce(0) { $0 + (type(of: $1.body).isKnown ? 0 : 1) } }
+
+    /// What this log holds that this version does not know, or nil when nothing.
+    public var unknownRecords: UnknownRecords? {
+        let count = unknownEventCount
+        guard count > 0 || !keptState.isEmpty else { return nil }
+        return UnknownRecords(
+            member: member, device: device, writer: writer, events: count, fields: keptState.map { $0.key })
+    }
+
     /// The file's text: one field per line, the state on one line, one event per line — small
     /// to write and read, yet a damaged spot still has a line number a person can go to.
     func encoded() -> [UInt8] {
+        let holdsUnknown = !keptState.isEmpty || unknownEventCount > 0
         let fields: [(String, JSON)] = [
             ("schemaVersion", .int(Self.schemaVersion)),
+            ("writer", .optional(holdsUnknown ? writer : Release.writer)),
             ("member", .string(member)),
             ("device", .string(device)),
             ("lastSeq", .int(lastSeq)),
@@ -58,14 +81,14 @@ public struct DeviceLog: Equatable, Sendable {
         // Everything is appended to one buffer: a check-in rewrites up to 200 events.
         var out = JSONRecordWriter(capacity: 1024 + events.count * 160)
         out.bytes.append(contentsOf: "{\n".utf8)
-        for (key, value) in fields {
+        for (key, value) in fields where value != .null {
             JSON.string(key).serialize(into: &out.bytes, pretty: false)
             out.bytes.append(contentsOf: ": ".utf8)
             value.serialize(into: &out.bytes, pretty: false)
             out.bytes.append(contentsOf: ",\n".utf8)
         }
         out.bytes.append(contentsOf: "\"state\": ".utf8)
-        out.state(state, member: member)
+        out.state(state, member: member, kept: keptState)
         out.bytes.append(contentsOf: ",\n\"events\": [".utf8)
         for (i, event) in events.enumerated() {
             out.bytes.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
@@ -83,10 +106,12 @@ public struct DeviceLog: Equatable, Sendable {
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
             var log = try header(o, member: member, device: device)
-            log.state = try JSONRecordReader.state(o.required("state"), member: member, device: device)
-            log.events = try o.required("events").array().map { c throws(JSONShapeError) in
-                try JSONRecordReader.event(c)
+            let state = try JSONRecordReader.state(o.required("state"), member: member, device: device)
+            log.state = state.state
+            if !state.unknownKeys.isEmpty {
+                log.keptState = Files.rawFields(state.unknownKeys, under: "state", in: bytes, parsed: o)
             }
+            log.events = try Files.events(o.required("events"), in: bytes)
             try log.checkSequence()
             return log
         } catch {
@@ -107,6 +132,7 @@ public struct DeviceLog: Equatable, Sendable {
                     "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
             )
         }
+        log.writer = try o.optional("writer")?.string()
         log.lastSeq = try o.required("lastSeq").int()
         log.archivedThrough = try o.required("archivedThrough").int()
         let clockCursor = try o.required("clock")
@@ -138,5 +164,27 @@ public struct DeviceLog: Equatable, Sendable {
         guard lastSeq == (events.last?.seq ?? archivedThrough) else {
             throw JSONShapeError(path: "lastSeq", message: "\(lastSeq) does not match the events the file holds")
         }
+    }
+}
+
+/// What one log holds that this version of lifesignal does not know — events of newer types,
+/// fields of its state — written by a newer lifesignal. They are kept and not counted; the CLI
+/// words the warning.
+public struct UnknownRecords: Equatable, Sendable {
+    public var member: String
+    public var device: String
+    /// The lifesignal that wrote them, as the log names it (`lifesignal 9.9.9`), if it does.
+    public var writer: String?
+    /// How many events in the log's tail are of types this version does not know.
+    public var events: Int
+    /// The fields of the log's state this version does not know.
+    public var fields: [String]
+
+    public init(member: String, device: String, writer: String?, events: Int, fields: [String]) {
+        self.member = member
+        self.device = device
+        self.writer = writer
+        self.events = events
+        self.fields = fields
     }
 }

@@ -8,8 +8,8 @@ import LifeSignalCore
     import Darwin
 #endif
 
-/// What every file the store reads and writes shares: parsing with the version check and
-/// crash-safe replacement.
+/// What every file the store reads and writes shares: parsing with the version check, keeping
+/// text a newer lifesignal wrote exactly as it was, and crash-safe replacement.
 enum Files {
     /// Parses a file's JSON and refuses one written by a newer schema before its shape is
     /// judged (a newer file is not damaged, only not ours to read).
@@ -44,6 +44,42 @@ enum Files {
     static func checkVersion(_ o: JSONObjectCursor) throws(JSONShapeError) {
         let cursor = try o.required("schemaVersion")
         guard try cursor.int() >= 1 else { throw cursor.fail("must be 1 or more") }
+    }
+
+    /// The events of a log or segment (the array under the top-level `events`). An event of a
+    /// type this version does not know keeps its text, cut from `bytes`, the file it was read from.
+    static func events(_ cursor: JSONCursor, in bytes: [UInt8]) throws(JSONShapeError) -> [Event] {
+        var spans: [(key: String?, span: Range<Int>)]?
+        var events: [Event] = []
+        let elements = try cursor.array()
+        events.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            events.append(
+                try JSONRecordReader.event(element) {
+                    if spans == nil { spans = JSONParser.spans(under: "events", in: bytes) ?? [] }
+                    guard let spans, index < spans.count else { return element.value.serializedBytes(pretty: false) }
+                    return Array(bytes[spans[index].span])
+                })
+        }
+        return events
+    }
+
+    /// The fields `keys` of the object under the top-level `key`, as their text was in `bytes`.
+    static func rawFields(_ keys: [String], under key: String, in bytes: [UInt8], parsed: JSONObjectCursor)
+        -> [RawJSONField]
+    {
+        let spans = JSONParser.spans(under: key, in: bytes) ?? []
+        return keys.map { name in
+            if let span = spans.first(where: { $0.key == name })?.span {
+                return RawJSONField(key: name, text: Array(bytes[span]))
+            }
+            // Not found again in the text it was parsed from: cannot happen; its parsed value
+            // is the next best thing.
+            guard case .object(let state)? = parsed.object[key], let value = state[name] else {
+                return RawJSONField(key: name, text: Array("null".utf8))
+            }
+            return RawJSONField(key: name, text: value.serializedBytes(pretty: false))
+        }
     }
 
     /// A file that must exist (an archive segment): its bytes, or the store's error.

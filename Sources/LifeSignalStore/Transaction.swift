@@ -22,6 +22,8 @@ public struct Transaction {
     let othersClock: Int64
     /// Other devices' logs that could not be read and were left out.
     public let skipped: [StoreError]
+    /// Other devices' logs holding records of a newer lifesignal.
+    let othersUnknown: [UnknownRecords]
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     var changed = false
@@ -31,6 +33,12 @@ public struct Transaction {
     public internal(set) var ownFeed = Feed()
     var feedLoaded = false
     var feedChanged = false
+
+    /// Logs holding records of a newer lifesignal (kept, not counted), this device's included.
+    public var unknown: [UnknownRecords] {
+        guard let own = log.unknownRecords else { return othersUnknown }
+        return othersUnknown + [own]
+    }
 
     /// Adds a notification to this device's feed unless the member's feed has it already.
     @discardableResult
@@ -115,7 +123,7 @@ extension Store {
             store: store,
             log: existing ?? DeviceLog(member: store.identity.member, device: store.identity.device),
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
-            skipped: others.snapshot.skipped)
+            skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
         transaction.createdProfile = created
         if feed {
             let loaded = try store.memberFeed()
@@ -215,14 +223,17 @@ extension Store {
     private func othersForWriting() throws(StoreError) -> OthersRead {
         let own = "members/\(identity.member)/\(identity.device)"
         if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: true) {
+            let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
             return OthersRead(
                 snapshot: Snapshot(
-                    own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: []),
+                    own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
+                    unknown: unknown),
                 entries: cache.entries.filter { !$0.path.hasPrefix(own) }, unread: cache.unread,
                 feedEntries: cache.feedEntries)
         }
         let read = try readCircle()
-        let snapshot = split(read)
+        var snapshot = split(read)
+        snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
         let entries = read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) } : []
         return OthersRead(snapshot: snapshot, entries: entries, unread: nil, feedEntries: [])
     }
@@ -259,7 +270,7 @@ extension Store {
             CircleCache.Entry(path: own + "/log.json", key: Posix.key(logPath(member: member, device: device))))
         var cache = CircleCache(
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
-            others: transaction.others, othersClock: transaction.othersClock)
+            others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)
         if !transaction.feedChanged {
             cache.unread = others.unread
             cache.feedEntries = others.feedEntries

@@ -3,7 +3,8 @@ import Testing
 @testable import LifeSignalCore
 
 /// The record schema's JSON coders on their own: each event type is written and read back,
-/// and a field of the wrong shape is named by its JSON path.
+/// a type this version does not know is kept as its text and skipped by the fold, and a field
+/// of the wrong shape is named by its JSON path.
 @Suite struct SchemaTests {
     static let ana = "0b5c2a51-7c3e-4d8e-9f10-1a2b3c4d5e6f"
     static let bea = "1c6d3b62-8d4f-4e9f-a021-2b3c4d5e6f70"
@@ -29,7 +30,7 @@ import Testing
     }
 
     static func read(_ text: [UInt8]) throws -> Event {
-        try JSONRecordReader.event(JSONCursor(JSONParser.parse(text)))
+        try JSONRecordReader.event(JSONCursor(JSONParser.parse(text))) { text }
     }
 
     @Test(arguments: 0..<bodies.count)
@@ -39,6 +40,35 @@ import Testing
         #expect(try Self.read(text) == event, "\(String(decoding: text, as: UTF8.self))")
         // The same text as the JSON tree of the same fields gives.
         #expect(try JSONParser.parse(text).serializedBytes(pretty: false) == text)
+    }
+
+    @Test func anUnknownTypeIsKeptAsItsTextAndSkippedByTheFold() throws {
+        let text = Array(
+            #"{"seq": 3, "at": "2026-03-01T09:00:00Z", "clock": 4, "type": "vacationSet", "x": 1.50}"#.utf8)
+        let event = try Self.read(text)
+        #expect(event.seq == 3 && event.clock == 4 && event.at == Self.t0)
+        #expect((event.body as? UnknownEvent) == UnknownEvent(type: "vacationSet", raw: text))
+        #expect(!type(of: event.body).isKnown)
+        #expect(Self.written(event) == text)
+        var circle = CircleState()
+        circle.apply(event, member: Self.ana, device: Self.bea)
+        #expect(circle == CircleState())
+        var member = MemberState()
+        member.apply(event, device: Self.bea)
+        #expect(member == MemberState())
+    }
+
+    @Test func spansFindTheTextOfEachPart() {
+        let text = Array(#"{"a": [1, {"b": 2}], "state" : {"x": "y" , "z":[ ]}, "events": [ {"k": 1.50} ,"s"]}"#.utf8)
+        func parts(_ key: String) -> [String] {
+            (JSONParser.spans(under: key, in: text) ?? []).map {
+                ($0.key.map { $0 + "=" } ?? "") + String(decoding: text[$0.span], as: UTF8.self)
+            }
+        }
+        #expect(parts("events") == [#"{"k": 1.50}"#, #""s""#])
+        #expect(parts("state") == [#"x="y""#, "z=[ ]"])
+        #expect(parts("a") == ["1", #"{"b": 2}"#])
+        #expect(JSONParser.spans(under: "missing", in: text) == nil)
     }
 
     @Test(arguments: [
