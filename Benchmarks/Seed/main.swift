@@ -121,7 +121,7 @@ while written < shape.count - tailDays {
             dataDirectory: dataDirectory, lockTimeout: 5, creation: .ifMissing(profile), now: first
         ) { transaction in
             for i in start..<(start + batch) {
-                transaction.record(.checkIn(note: note(i)), at: checkInTime(i))
+                transaction.record(CheckedIn(note: note(i)), at: checkInTime(i))
             }
         }
     } catch {
@@ -144,7 +144,7 @@ do {
         ) { transaction in
             for day in 0..<365 {
                 transaction.record(
-                    .checkIn(note: day % 7 == 0 ? "weekly note \(day)" : nil),
+                    CheckedIn(note: day % 7 == 0 ? "weekly note \(day)" : nil),
                     at: Timestamp(seconds: peerFirst.seconds + Int64(day) * 86_400))
             }
             return transaction.memberState.code?.value ?? ""
@@ -152,10 +152,10 @@ do {
         _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last) { transaction in
             guard let other = transaction.circle.member(withCode: code) else { fail("peer \(peer) has no code") }
             let roles = Roles(responder: peer % 3 != 1, dependent: peer % 3 != 0)
-            transaction.record(.relationSet(member: other, roles: roles), at: last)
+            transaction.record(RelationSet(member: other, roles: roles), at: last)
             if roles.dependent && peer < 4 {
                 var generator = SystemRandomNumberGenerator()
-                transaction.record(.pingSent(id: Identifier.make(using: &generator), to: other), at: last)
+                transaction.record(PingSent(id: Identifier.make(using: &generator), to: other), at: last)
             }
         }
     }
@@ -166,7 +166,7 @@ do {
                 name: "External \(external)", notify: ["ntfy:https://ntfy.sh/bench-\(external)"],
                 email: ["person\(external)@example.org"],
                 phone: ["+4420794609\(10 + external)"])
-            transaction.record(.externalSet(id: Identifier.make(using: &generator), contact: contact), at: last)
+            transaction.record(ExternalSet(id: Identifier.make(using: &generator), contact: contact), at: last)
         }
     }
 } catch {
@@ -184,7 +184,7 @@ do {
         }
         _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: checkInTime(i)) {
             transaction in
-            transaction.record(.checkIn(note: note(i)), at: checkInTime(i))
+            transaction.record(CheckedIn(note: note(i)), at: checkInTime(i))
         }
         written += 1
     }

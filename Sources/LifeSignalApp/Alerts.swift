@@ -25,7 +25,7 @@ extension App {
         let id = newID()
         let (alert, raised) = try write(feed: true) { transaction throws(AppError) in
             if let active = transaction.memberState.activeAlert { return (active, false) }
-            transaction.record(.alertRaised(id: id, message: message), at: now)
+            transaction.record(AlertRaised(id: id, message: message), at: now)
             transaction.noticeDue(now: now)
             return (transaction.memberState.alerts[id] ?? AlertRecord(id: id), true)
         }
@@ -38,7 +38,7 @@ extension App {
         let now = self.now
         let ended = try write(feed: true) { transaction throws(AppError) -> AlertRecord? in
             guard let active = transaction.memberState.activeAlert else { return nil }
-            transaction.record(.alertEnded(id: active.id), at: now)
+            transaction.record(AlertEnded(id: active.id), at: now)
             transaction.noticeDue(now: now)
             return transaction.memberState.alerts[active.id]
         }

@@ -44,8 +44,9 @@ public final class App {
 
     func notice(_ notice: Notice) { notices.append(notice) }
 
-    func notice(skipped: [StoreError]) {
+    func notice(skipped: [StoreError], unknown: [UnknownRecords] = []) {
         for problem in skipped { notices.append(.warning(.recordsLeftOut(problem))) }
+        for records in unknown { notices.append(.warning(.newerRecords(records))) }
     }
 }
 
@@ -70,7 +71,7 @@ extension App {
     func read() throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
         let store = try openStore()
         let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot() }
-        notice(skipped: snapshot.skipped)
+        notice(skipped: snapshot.skipped, unknown: snapshot.unknown)
         return (store, snapshot)
     }
 
@@ -113,12 +114,14 @@ extension App {
         case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
         }
         var skipped: [StoreError] = []
+        var unknown: [UnknownRecords] = []
         let outcome: (value: T, created: Bool)
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed
             ) { transaction in
                 skipped = transaction.skipped
+                unknown = transaction.unknown
                 do throws(AppError) {
                     return try body(&transaction)
                 } catch {
@@ -132,7 +135,7 @@ extension App {
         } catch {
             throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
         }
-        notice(skipped: skipped)
+        notice(skipped: skipped, unknown: unknown)
         if outcome.created, case .ifMissing(let created) = profile, created.joining == nil {
             notice(
                 .createdProfile(

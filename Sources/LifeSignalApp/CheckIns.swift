@@ -5,7 +5,7 @@ import LifeSignalStore
 /// my interval and reminder lead.
 extension App {
     /// A check-in just recorded, and where it leaves me.
-    public struct CheckedIn: Sendable {
+    public struct CheckInReceipt: Sendable {
         public var at: Timestamp
         public var note: String?
         public var device: String
@@ -15,11 +15,11 @@ extension App {
 
     /// Records that I am OK now, with an optional note (checked against `Rules` by the caller's
     /// parser); creates the profile with defaults on the first run.
-    public func checkIn(note: String?) throws(AppError) -> CheckedIn {
+    public func checkIn(note: String?) throws(AppError) -> CheckInReceipt {
         let now = self.now
         return try write(creating: .withDefaults) { transaction throws(AppError) in
-            transaction.record(.checkIn(note: note), at: now)
-            return CheckedIn(
+            transaction.record(CheckedIn(note: note), at: now)
+            return CheckInReceipt(
                 at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
                 status: CheckInStatus(member: transaction.memberState, now: now))
         }
@@ -36,7 +36,7 @@ extension App {
         let now = self.now
         return try write(creating: .withDefaults) { transaction throws(AppError) in
             try Self.check(interval: span, reminder: transaction.memberState.effectiveReminder)
-            transaction.record(.intervalSet(span), at: now)
+            transaction.record(IntervalSet(interval: span), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)
         }
     }
@@ -46,7 +46,7 @@ extension App {
         let now = self.now
         return try write(creating: .withDefaults) { transaction throws(AppError) in
             try Self.check(interval: transaction.memberState.effectiveInterval, reminder: lead)
-            transaction.record(.reminderSet(lead), at: now)
+            transaction.record(ReminderSet(reminder: lead), at: now)
             return CheckInStatus(member: transaction.memberState, now: now)
         }
     }
@@ -73,7 +73,7 @@ extension App {
         let store = try openStore()
         let member = store.identity.member
         let read = try AppError.wrap { () throws(StoreError) in try store.readCircle() }
-        notice(skipped: read.skipped)
+        notice(skipped: read.skipped, unknown: read.unknown)
         let checkIns = try AppError.wrap { () throws(StoreError) in
             try store.checkIns(of: member, in: read, limit: limit, since: since)
         }

@@ -13,7 +13,7 @@ extension App {
             let current = transaction.memberState.code?.value
             if reset || current == nil {
                 let code = fresh()
-                transaction.record(.codeSet(code), at: now)
+                transaction.record(CodeSet(code: code), at: now)
                 return (code, current != nil)
             }
             return (current ?? "", false)
@@ -53,7 +53,7 @@ extension App {
             }
             if other == me { throw .refused(.contact(.cannotAddSelf)) }
             if circle.roles(of: me, toward: other) != nil { throw .refused(.contact(.alreadyLinked)) }
-            transaction.record(.relationSet(member: other, roles: roles), at: now)
+            transaction.record(RelationSet(member: other, roles: roles), at: now)
             return try Self.contact(other, of: transaction)
         }
     }
@@ -69,7 +69,7 @@ extension App {
             }) {
                 throw .refused(.contact(.duplicateExternalName(external.name)))
             }
-            transaction.record(.externalSet(id: id, contact: external), at: now)
+            transaction.record(ExternalSet(id: id, contact: external), at: now)
             return try Self.contact(id, of: transaction)
         }
     }
@@ -191,14 +191,14 @@ extension App {
         let circle = transaction.circle
         var changes: [EditChange] = [.roles(roles)]
         if contact.roles.dependent && !roles.dependent, let ping = circle.pendingPing(from: me, to: contact.id) {
-            transaction.record(.pingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
+            transaction.record(PingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
             changes.append(.cancelledMyPing(to: contact.name))
         }
         if contact.roles.responder && !roles.responder, let ping = circle.pendingPing(from: contact.id, to: me) {
-            transaction.record(.pingEnded(id: ping.id, from: contact.id, to: me, end: .roleRemoved), at: now)
+            transaction.record(PingEnded(id: ping.id, from: contact.id, to: me, end: .roleRemoved), at: now)
             changes.append(.cancelledTheirPing(from: contact.name))
         }
-        transaction.record(.relationSet(member: contact.id, roles: roles), at: now)
+        transaction.record(RelationSet(member: contact.id, roles: roles), at: now)
         return changes
     }
 
@@ -213,7 +213,7 @@ extension App {
         if !edit.email.isEmpty { updated.email = edit.email }
         if !edit.phone.isEmpty { updated.phone = edit.phone.map(Address.normalizedPhone) }
         guard updated != base else { return [] }
-        transaction.record(.externalSet(id: contact.id, contact: updated), at: now)
+        transaction.record(ExternalSet(id: contact.id, contact: updated), at: now)
         return [.details]
     }
 
@@ -230,13 +230,13 @@ extension App {
             case .member:
                 for (from, to) in [(me, contact.id), (contact.id, me)] {
                     if let ping = circle.pendingPing(from: from, to: to) {
-                        transaction.record(.pingEnded(id: ping.id, from: from, to: to, end: .roleRemoved), at: now)
+                        transaction.record(PingEnded(id: ping.id, from: from, to: to, end: .roleRemoved), at: now)
                         cancelled += 1
                     }
                 }
-                transaction.record(.relationSet(member: contact.id, roles: nil), at: now)
+                transaction.record(RelationSet(member: contact.id, roles: nil), at: now)
             case .external:
-                transaction.record(.externalSet(id: contact.id, contact: nil), at: now)
+                transaction.record(ExternalSet(id: contact.id, contact: nil), at: now)
             }
             return (contact, cancelled)
         }

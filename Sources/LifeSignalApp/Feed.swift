@@ -96,7 +96,7 @@ extension App {
             if let category = change.category { p.category = category }
             if let unreadOnly = change.unreadOnly { p.unreadOnly = unreadOnly }
             if let channels = change.channels { p.channels = channels }
-            if !change.isEmpty, p != current { transaction.record(.preferencesSet(p), at: now) }
+            if !change.isEmpty, p != current { transaction.record(PreferencesSet(preferences: p), at: now) }
             return p
         }
     }

@@ -24,7 +24,7 @@ extension App {
             if let pending = circle.pendingPing(from: me, to: contact.id), let sent = pending.sent {
                 throw .refused(.ping(.alreadyPending(name: contact.name, sent: sent.at)))
             }
-            transaction.record(.pingSent(id: id, to: contact.id), at: now)
+            transaction.record(PingSent(id: id, to: contact.id), at: now)
             return contact
         }
         return SentPing(id: id, to: contact, delivery: try deliver())
@@ -62,12 +62,12 @@ extension App {
             switch answer {
             case .all:
                 chosen = pending
-                transaction.record(.checkIn(note: nil), at: now)
+                transaction.record(CheckedIn(note: nil), at: now)
             case .one(let text):
                 chosen = [try Self.find(ping: text, in: pending, circle: circle, me: me, incoming: true)]
             }
             for view in chosen {
-                transaction.record(.pingEnded(id: view.ping.id, from: view.ping.from, to: me, end: .answered), at: now)
+                transaction.record(PingEnded(id: view.ping.id, from: view.ping.from, to: me, end: .answered), at: now)
             }
             guard all else { return Answered(pings: chosen.map { $0.ended(.answered) }, status: nil) }
             if !chosen.isEmpty {
@@ -89,7 +89,7 @@ extension App {
             let circle = transaction.circle
             let pending = circle.pingViews(of: me).filter(\.isOutgoingPending)
             let view = try Self.find(ping: text, in: pending, circle: circle, me: me, incoming: false)
-            transaction.record(.pingEnded(id: view.ping.id, from: me, to: view.ping.to, end: .cleared), at: now)
+            transaction.record(PingEnded(id: view.ping.id, from: me, to: view.ping.to, end: .cleared), at: now)
             return view.ended(.cleared)
         }
     }

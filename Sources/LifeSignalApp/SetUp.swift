@@ -85,18 +85,18 @@ extension App {
         let current = transaction.memberState
         var changes: [SetUpResult.Change] = []
         if let name = request.name, current.name?.value != name {
-            transaction.record(.nameSet(name), at: now)
+            transaction.record(NameSet(name: name), at: now)
             changes.append(.name(name))
         }
         let interval = request.interval ?? current.effectiveInterval
         let reminder = request.reminder ?? current.effectiveReminder
         if request.interval != nil || request.reminder != nil { try check(interval: interval, reminder: reminder) }
         if let given = request.interval, current.effectiveInterval != given {
-            transaction.record(.intervalSet(given), at: now)
+            transaction.record(IntervalSet(interval: given), at: now)
             changes.append(.interval(given))
         }
         if let given = request.reminder, current.effectiveReminder != given {
-            transaction.record(.reminderSet(given), at: now)
+            transaction.record(ReminderSet(reminder: given), at: now)
             changes.append(.reminder(given))
         }
         return changes

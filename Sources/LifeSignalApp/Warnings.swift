@@ -9,6 +9,8 @@ public enum Warning: Equatable, Sendable {
     /// Another device's records could not be read and were left out (they are read again once
     /// that device or the sync rewrites the file).
     case recordsLeftOut(StoreError)
+    /// A log holds events or fields from a newer lifesignal: kept, but not counted here.
+    case newerRecords(UnknownRecords)
     /// The profile exists but has never checked in: there is no deadline, so nobody would be
     /// told of anything.
     case neverCheckedIn
@@ -19,6 +21,7 @@ public enum Warning: Equatable, Sendable {
     public var code: String {
         switch self {
         case .recordsLeftOut: return "records-left-out"
+        case .newerRecords: return "records-from-newer-version"
         case .neverCheckedIn: return "never-checked-in"
         case .noResponders: return "no-responders"
         }

@@ -146,6 +146,10 @@ extension Warning {
         case .recordsLeftOut(let problem):
             return
                 "left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+        case .newerRecords(let log):
+            let what = log.events > 0 ? "\(log.events) event(s)" : "records"
+            return
+                "device \(log.device) of member \(log.member) holds \(what) written by \(log.writer ?? "a newer lifesignal") that this lifesignal \(Release.version) does not know; they are kept but not counted. Upgrade lifesignal to count them."
         case .neverCheckedIn:
             return
                 "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."

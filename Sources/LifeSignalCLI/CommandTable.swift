@@ -4,7 +4,7 @@ import LifeSignalCore
 /// topic, shell completions and the man page's command list are all generated from it, so
 /// they cannot drift apart.
 enum CommandTable {
-    static let version = "0.1.0"
+    static let version = Release.version
 
     static let globalOptions: [OptionSpec] = [
         .flag("json", "Print the result as JSON on stdout; errors as JSON on stderr."),

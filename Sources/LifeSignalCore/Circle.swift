@@ -110,26 +110,14 @@ public struct CircleState: Equatable, Sendable {
 
     public init() {}
 
+    /// Folds one event written by `device` of `member` (the rule is the event type's own).
     public mutating func apply(_ event: Event, member: String, device: String) {
-        let stamp = Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq)
-        switch event.body {
-        case .checkIn, .nameSet, .intervalSet, .reminderSet, .codeSet, .alertRaised, .alertEnded, .preferencesSet:
-            members[member, default: MemberState()].apply(event, device: device)
-        case .relationSet(let other, let roles):
-            let pair = Pair(member, other)
-            let canonical = member == pair.low ? roles : roles?.reciprocal
-            relations[pair] = Stamped.latest(relations[pair], Stamped(canonical, stamp))
-        case .externalSet(let id, let contact):
-            externals[member, default: [:]][id] = Stamped.latest(externals[member]?[id], Stamped(contact, stamp))
-        case .pingSent(let id, let to):
-            var ping = pings[id] ?? Ping(id: id, from: member, to: to)
-            ping.merge(Ping(id: id, from: member, to: to).with(sent: stamp))
-            pings[id] = ping
-        case .pingEnded(let id, let from, let to, let end):
-            var ping = pings[id] ?? Ping(id: id, from: from, to: to)
-            ping.finish(end, stamp)
-            pings[id] = ping
-        }
+        event.body.fold(into: &self, member: member, stamp: event.stamp(device: device))
+    }
+
+    /// Changes one member's state, creating it on first use.
+    mutating func update(_ member: String, _ change: (inout MemberState) -> Void) {
+        change(&members[member, default: MemberState()])
     }
 
     public mutating func merge(_ other: CircleState) {
@@ -223,13 +211,5 @@ public struct CircleState: Equatable, Sendable {
             newest = ping
         }
         return newest
-    }
-}
-
-extension Ping {
-    func with(sent stamp: Stamp) -> Ping {
-        var copy = self
-        copy.sent = stamp
-        return copy
     }
 }

@@ -8,55 +8,113 @@ public struct Event: Equatable, Sendable {
     /// A Lamport clock: greater than the clock of every event the writing device had seen.
     /// It orders changes causally, whatever the machines' wall clocks say.
     public var clock: Int64
-    public var body: EventBody
+    public var body: any EventBody
 
-    public init(seq: Int64, at: Timestamp, clock: Int64 = 0, body: EventBody) {
+    public init(seq: Int64, at: Timestamp, clock: Int64 = 0, body: any EventBody) {
         self.seq = seq
         self.at = at
         self.clock = clock
         self.body = body
     }
+
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        lhs.seq == rhs.seq && lhs.at == rhs.at && lhs.clock == rhs.clock && lhs.body.isEqual(to: rhs.body)
+    }
+
+    /// The stamp this event gives what it sets, written by `device`.
+    public func stamp(device: String) -> Stamp { Stamp(clock: clock, at: at, device: device, seq: seq) }
 }
 
-public enum EventBody: Equatable, Sendable {
-    case checkIn(note: String?)
-    case nameSet(String)
-    case intervalSet(TimeSpan)
-    /// nil turns the reminder off.
-    case reminderSet(TimeSpan?)
-    /// My invite code; a new one replaces (and invalidates) the old.
-    case codeSet(String)
-    /// My roles toward another member; nil removes the relation. Either side may write it.
-    case relationSet(member: String, roles: Roles?)
-    /// One of my external contacts added or edited; nil removes it.
-    case externalSet(id: String, contact: ExternalContact?)
-    /// I (a responder) pinged `to`, one of my dependents.
-    case pingSent(id: String, to: String)
-    /// A ping from `from` to `to` ended: answered by the dependent, cleared by the pinger, or
-    /// cancelled because the dependent role was removed.
-    case pingEnded(id: String, from: String, to: String, end: Ping.End)
-    /// I raised a manual emergency alert.
-    case alertRaised(id: String, message: String?)
-    /// I ended my alert.
-    case alertEnded(id: String)
-    /// My feed settings and my own delivery channels.
-    case preferencesSet(FeedPreferences)
+/// What an event says. Each kind of fact is one type (see Events.swift) that declares, in one
+/// place, the name stored in its `type` field, its fields (`Schema.code`, from which the log's
+/// JSON is derived) and its fold rule. A new kind of event is that type, one line in
+/// `EventTypes.named`, and its rendering in the CLI.
+public protocol EventBody: Schema, Equatable, Sendable {
+    /// The name stored in the event's `type` field. Never changes once released: older and
+    /// newer lifesignals read it.
+    static var typeName: String { get }
+    /// The fold rule: what this fact, recorded by `member` with `stamp`, changes in the state.
+    /// Applying events or merging states in any order must give the same result, so every
+    /// setting keeps the stamp that set it and the later stamp wins.
+    func fold(into circle: inout CircleState, member: String, stamp: Stamp)
 
-    /// The name written in the `type` field of stored events.
-    public var typeName: String {
-        switch self {
-        case .checkIn: return "checkIn"
-        case .nameSet: return "nameSet"
-        case .intervalSet: return "intervalSet"
-        case .reminderSet: return "reminderSet"
-        case .codeSet: return "codeSet"
-        case .relationSet: return "relationSet"
-        case .externalSet: return "externalSet"
-        case .pingSent: return "pingSent"
-        case .pingEnded: return "pingEnded"
-        case .alertRaised: return "alertRaised"
-        case .alertEnded: return "alertEnded"
-        case .preferencesSet: return "preferencesSet"
+    // Derived from the description; event types do not implement these. They are requirements
+    // so that each type's implementation is specialised for the JSON coders.
+    /// Writes the whole event: its envelope, `type` and fields.
+    func writeJSON(seq: Int64, at: Timestamp, clock: Int64, to writer: inout JSONRecordWriter)
+    /// Reads the fields of an event of this type (the envelope is read already).
+    static func readJSON(from reader: inout JSONRecordReader) throws(JSONShapeError) -> Self
+    /// False only for `UnknownEvent`.
+    static var isKnown: Bool { get }
+}
+
+extension EventBody {
+    public func writeJSON(seq: Int64, at: Timestamp, clock: Int64, to writer: inout JSONRecordWriter) {
+        writer.envelope(seq: seq, at: at, clock: clock, type: Self.typeName)
+        var fields = self
+        writing { () throws(CannotFail) in try fields.code(&writer) }
+        writer.close()
+    }
+
+    public static func readJSON(from reader: inout JSONRecordReader) throws(JSONShapeError) -> Self {
+        var body = Self()
+        try body.code(&reader)
+        return body
+    }
+
+    public static var isKnown: Bool { true }
+
+    func isEqual(to other: any EventBody) -> Bool { (other as? Self) == self }
+}
+
+/// An event of a type this version does not know, written by a newer lifesignal. It is kept
+/// exactly as it was read (`raw`: the event's JSON text) wherever its log goes — the tail, an
+/// archive segment — so that nothing is lost when this device writes again; the fold skips it.
+public struct UnknownEvent: EventBody {
+    /// Not a stored name: this type stands for every type this version does not know.
+    public static var typeName: String { "" }
+    public static var isKnown: Bool { false }
+    /// The name in the event's `type` field.
+    public var type: String
+    /// The event's JSON text, as read.
+    public var raw: [UInt8]
+
+    public init() {
+        type = ""
+        raw = []
+    }
+
+    public init(type: String, raw: [UInt8]) {
+        self.type = type
+        self.raw = raw
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {}
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {}
+
+    public func writeJSON(seq: Int64, at: Timestamp, clock: Int64, to writer: inout JSONRecordWriter) {
+        writer.raw(raw)
+    }
+}
+
+/// Every event type this version knows, by the name in its `type` field: the one registry.
+public enum EventTypes {
+    public static func named(_ name: String) -> (any EventBody.Type)? {
+        switch name {
+        case CheckedIn.typeName: return CheckedIn.self
+        case NameSet.typeName: return NameSet.self
+        case IntervalSet.typeName: return IntervalSet.self
+        case ReminderSet.typeName: return ReminderSet.self
+        case CodeSet.typeName: return CodeSet.self
+        case RelationSet.typeName: return RelationSet.self
+        case ExternalSet.typeName: return ExternalSet.self
+        case PingSent.typeName: return PingSent.self
+        case PingEnded.typeName: return PingEnded.self
+        case AlertRaised.typeName: return AlertRaised.self
+        case AlertEnded.typeName: return AlertEnded.self
+        case PreferencesSet.typeName: return PreferencesSet.self
+        default: return nil
         }
     }
 }
@@ -87,6 +145,9 @@ public struct Stamp: Comparable, Hashable, Sendable {
     public static func earlierInTime(_ lhs: Stamp, _ rhs: Stamp) -> Bool {
         (lhs.at, lhs.clock, lhs.device, lhs.seq) < (rhs.at, rhs.clock, rhs.device, rhs.seq)
     }
+
+    /// A placeholder, for a reader to overwrite.
+    static var unset: Stamp { Stamp(at: Timestamp(seconds: 0), device: "", seq: 0) }
 }
 
 /// A setting together with the stamp of the event that set it (last writer wins).
@@ -112,3 +173,10 @@ public struct Stamped<Value: Sendable>: Sendable {
 }
 
 extension Stamped: Equatable where Value: Equatable {}
+
+extension Optional {
+    /// Keeps the later of this setting and `candidate` (a fold rule's usual step).
+    mutating func keepLatest<V>(_ candidate: Stamped<V>) where Wrapped == Stamped<V> {
+        self = Stamped.latest(self, candidate)
+    }
+}

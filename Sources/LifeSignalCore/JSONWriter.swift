@@ -65,7 +65,7 @@ extension JSON {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    fileprivate static func writeString(_ value: String, to out: inout [UInt8]) {
+    static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: their UTF-8 is copied whole.
         var text = value

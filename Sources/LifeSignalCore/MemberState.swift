@@ -30,32 +30,13 @@ public struct MemberState: Equatable, Sendable {
         }
     }
 
+    /// Folds one event of this member's, written by `device`; facts between members (relations,
+    /// pings, external contacts) are not part of a member's state and are left out.
     public mutating func apply(_ event: Event, device: String) {
-        let stamp = Stamp(clock: event.clock, at: event.at, device: device, seq: event.seq)
-        switch event.body {
-        case .checkIn(let note):
-            checkInCount += 1
-            // The last check-in is the latest in time, not the latest written.
-            if lastCheckIn.map({ Stamp.earlierInTime($0.stamp, stamp) }) ?? true {
-                lastCheckIn = CheckIn(stamp: stamp, note: note)
-            }
-        case .nameSet(let value): name = Stamped.latest(name, Stamped(value, stamp))
-        case .intervalSet(let value): interval = Stamped.latest(interval, Stamped(value, stamp))
-        case .reminderSet(let value): reminder = Stamped.latest(reminder, Stamped(value, stamp))
-        case .codeSet(let value): code = Stamped.latest(code, Stamped(value, stamp))
-        case .alertRaised(let id, let message):
-            var record = AlertRecord(id: id)
-            record.start = stamp
-            record.message = message
-            alerts[id, default: AlertRecord(id: id)].merge(record)
-        case .alertEnded(let id):
-            var record = AlertRecord(id: id)
-            record.end = stamp
-            alerts[id, default: AlertRecord(id: id)].merge(record)
-        case .preferencesSet(let value): preferences = Stamped.latest(preferences, Stamped(value, stamp))
-        case .relationSet, .externalSet, .pingSent, .pingEnded:
-            break  // circle facts: see CircleState
-        }
+        var circle = CircleState()
+        circle.members[""] = self
+        event.body.fold(into: &circle, member: "", stamp: event.stamp(device: device))
+        if let folded = circle.members[""] { self = folded }
     }
 
     /// Combines the states of two disjoint sets of events (two devices of one member).

@@ -23,6 +23,8 @@ struct CircleCache {
     var own: CircleState
     var others: CircleState
     var othersClock: Int64
+    /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
+    var unknown: [UnknownRecords] = []
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
@@ -53,7 +55,7 @@ struct CircleCache {
     static func load(_ store: Store) -> CircleCache? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         do throws(CacheCodec.Damaged) {
-            var r = try CacheReader(bytes)
+            var r = try CacheCodec.reader(bytes)
             let circle = try r.string()
             let member = try r.string()
             let device = try r.string()
@@ -62,8 +64,9 @@ struct CircleCache {
             let entries = try r.entries()
             var cache = CircleCache(
                 circle: circle, member: member, device: device, entries: entries, own: try r.circle(),
-                others: try r.circle(), othersClock: try r.int(in: 0...Codec.maximumCounter))
-            cache.unread = try r.bool() ? Int(try r.int(in: 0...Codec.maximumCounter)) : nil
+                others: try r.circle(), othersClock: try r.int(in: 0...Limits.counter))
+            cache.unknown = try r.unknownRecords()
+            cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
             return cache
@@ -73,7 +76,7 @@ struct CircleCache {
     }
 
     func save(_ dataDirectory: String) {
-        var w = CacheWriter()
+        var w = BinaryWriter()
         w.string(circle)
         w.string(member)
         w.string(device)
@@ -81,15 +84,16 @@ struct CircleCache {
         w.circle(own)
         w.circle(others)
         w.int(othersClock)
+        w.unknownRecords(unknown)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
         w.entries(feedEntries)
         // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.replace(Self.path(dataDirectory), with: w.bytes(), durable: false)
+        try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)
     }
 }
 
-extension CacheWriter {
+extension BinaryWriter {
     mutating func entries(_ list: [CircleCache.Entry]) {
         count(list.count)
         for entry in list {
@@ -101,9 +105,22 @@ extension CacheWriter {
             int(entry.key.changed)
         }
     }
+
+    mutating func unknownRecords(_ list: [UnknownRecords]) {
+        count(list.count)
+        for records in list {
+            string(records.member)
+            string(records.device)
+            bool(records.writer != nil)
+            if let writer = records.writer { string(writer) }
+            int(Int64(records.events))
+            count(records.fields.count)
+            for field in records.fields { string(field) }
+        }
+    }
 }
 
-extension CacheReader {
+extension BinaryReader {
     mutating func entries() throws(CacheCodec.Damaged) -> [CircleCache.Entry] {
         let n = try count()
         var list: [CircleCache.Entry] = []
@@ -113,6 +130,21 @@ extension CacheReader {
             let key = Posix.FileKey(
                 device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
             list.append(CircleCache.Entry(path: path, key: key))
+        }
+        return list
+    }
+
+    mutating func unknownRecords() throws(CacheCodec.Damaged) -> [UnknownRecords] {
+        let n = try count()
+        var list: [UnknownRecords] = []
+        for _ in 0..<n {
+            let member = try id()
+            let device = try id()
+            let writer = try bool() ? try string() : nil
+            let events = Int(try int(in: 0...Limits.counter))
+            var fields: [String] = []
+            for _ in 0..<(try count()) { fields.append(try string()) }
+            list.append(UnknownRecords(member: member, device: device, writer: writer, events: events, fields: fields))
         }
         return list
     }

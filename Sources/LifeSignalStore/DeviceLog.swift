@@ -4,8 +4,14 @@ import LifeSignalCore
 ///
 /// Only that device writes it. It holds the folded state of *all* the device's events (so a
 /// reader never has to replay history) and the most recent events; older events move to
-/// immutable segments in `archive/`, so the file — and the cost of every invocation — stays
-/// small however long lifesignal is used.
+/// immutable segments in `archive/` (see Archive.swift), so the file — and the cost of every
+/// invocation — stays small however long lifesignal is used. The shape of its events and
+/// state comes from the record schema (LifeSignalCore's Schema.swift); this file owns the
+/// file around them and its consistency checks.
+///
+/// A log may hold records of a newer lifesignal: events of types this version does not know
+/// and fields of `state` it does not know. They are kept exactly as read and written back
+/// when this device writes, and reported (`unknownRecords`), never taken as damage.
 public struct DeviceLog: Equatable, Sendable {
     public static let schemaVersion: Int64 = 1
     /// The tail is archived once it holds more than this many events…
@@ -15,6 +21,10 @@ public struct DeviceLog: Equatable, Sendable {
 
     public var member: String
     public var device: String
+    /// The lifesignal that wrote the file (`lifesignal 0.1.0`); nil in files of versions that
+    /// did not say. While the log holds records this version does not know, it keeps naming
+    /// the version that wrote those, so that the warning can say what to upgrade to.
+    public var writer: String?
     /// The sequence number of this device's newest event (0 before the first).
     public var lastSeq: Int64 = 0
     /// Events up to this sequence number live in `archive/`.
@@ -23,6 +33,8 @@ public struct DeviceLog: Equatable, Sendable {
     public var clock: Int64 = 0
     /// The fold of every event of this device, archived or not.
     public var state = CircleState()
+    /// Fields of `state` this version does not know, as read.
+    public var keptState: [RawJSONField] = []
 
     /// This device's member's profile, as far as this device's events tell.
     public var memberState: MemberState { state.members[member] ?? MemberState() }
@@ -34,7 +46,7 @@ public struct DeviceLog: Equatable, Sendable {
         self.device = device
     }
 
-    public mutating func append(_ body: EventBody, at time: Timestamp, clock: Int64? = nil) {
+    public mutating func append(_ body: any EventBody, at time: Timestamp, clock: Int64? = nil) {
         lastSeq += 1
         self.clock = max(self.clock + 1, clock ?? 0)
         let event = Event(seq: lastSeq, at: time, clock: self.clock, body: body)
@@ -42,35 +54,48 @@ public struct DeviceLog: Equatable, Sendable {
         state.apply(event, member: member, device: device)
     }
 
+    /// Events in the tail of types this version does not know.
+    public var unknownEventCount: Int { events.reduce(0) { $0 + (type(of: $1.body).isKnown ? 0 : 1) } }
+
+    /// What this log holds that this version does not know, or nil when nothing.
+    public var unknownRecords: UnknownRecords? {
+        let count = unknownEventCount
+        guard count > 0 || !keptState.isEmpty else { return nil }
+        return UnknownRecords(
+            member: member, device: device, writer: writer, events: count, fields: keptState.map { $0.key })
+    }
+
     /// The file's text: one field per line, the state on one line, one event per line — small
     /// to write and read, yet a damaged spot still has a line number a person can go to.
     func encoded() -> [UInt8] {
+        let holdsUnknown = !keptState.isEmpty || unknownEventCount > 0
         let fields: [(String, JSON)] = [
             ("schemaVersion", .int(Self.schemaVersion)),
+            ("writer", .optional(holdsUnknown ? writer : Release.writer)),
             ("member", .string(member)),
             ("device", .string(device)),
             ("lastSeq", .int(lastSeq)),
             ("archivedThrough", .int(archivedThrough)),
             ("clock", .int(clock)),
-            ("state", Codec.encode(state, member: member)),
         ]
         // Everything is appended to one buffer: a check-in rewrites up to 200 events.
-        var out: [UInt8] = []
-        out.reserveCapacity(1024 + events.count * 160)
-        out.append(contentsOf: "{\n".utf8)
-        for (key, value) in fields {
-            JSON.string(key).serialize(into: &out, pretty: false)
-            out.append(contentsOf: ": ".utf8)
-            value.serialize(into: &out, pretty: false)
-            out.append(contentsOf: ",\n".utf8)
+        var out = JSONRecordWriter(capacity: 1024 + events.count * 160)
+        out.bytes.append(contentsOf: "{\n".utf8)
+        for (key, value) in fields where value != .null {
+            JSON.string(key).serialize(into: &out.bytes, pretty: false)
+            out.bytes.append(contentsOf: ": ".utf8)
+            value.serialize(into: &out.bytes, pretty: false)
+            out.bytes.append(contentsOf: ",\n".utf8)
         }
-        out.append(contentsOf: "\"events\": [".utf8)
+        out.bytes.append(contentsOf: "\"state\": ".utf8)
+        out.state(state, member: member, kept: keptState)
+        out.bytes.append(contentsOf: ",\n\"events\": [".utf8)
         for (i, event) in events.enumerated() {
-            out.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
-            Codec.encode(event).serialize(into: &out, pretty: false)
+            out.bytes.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
+            out.event(event)
         }
-        out.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
-        return out
+        out.bytes.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
+        return out.bytes
     }
 
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
@@ -80,147 +105,64 @@ public struct DeviceLog: Equatable, Sendable {
         let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
-            var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
-            guard log.member == member, log.device == device else {
-                throw JSONShapeError(
-                    path: "member",
-                    message:
-                        "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
-                )
+            var log = try header(o, member: member, device: device)
+            let state = try JSONRecordReader.state(o.required("state"), member: member, device: device)
+            log.state = state.state
+            if !state.unknownKeys.isEmpty {
+                log.keptState = Files.rawFields(state.unknownKeys, under: "state", in: bytes, parsed: o)
             }
-            log.lastSeq = try o.required("lastSeq").int()
-            log.archivedThrough = try o.required("archivedThrough").int()
-            let clockCursor = try o.required("clock")
-            log.clock = try clockCursor.int()
-            // Every write counts on from the highest clock in the circle: one log's clock
-            // at the top of Int64 must not stop every device from checking in.
-            guard (0...Codec.maximumCounter).contains(log.clock) else {
-                throw clockCursor.fail("must be from 0 to \(Codec.maximumCounter)")
-            }
-            log.state = try Codec.decodeCircle(o.required("state"), member: member, device: device)
-            log.events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
-            var previous = log.archivedThrough
-            for (i, event) in log.events.enumerated() {
-                guard event.seq > previous else {
-                    throw JSONShapeError(path: "events[\(i)].seq", message: "\(event.seq) does not follow \(previous)")
-                }
-                previous = event.seq
-                guard event.clock <= log.clock else {
-                    throw JSONShapeError(
-                        path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(log.clock)")
-                }
-            }
-            guard (0...Codec.maximumCounter).contains(log.archivedThrough) else {
-                throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Codec.maximumCounter)")
-            }
-            guard log.lastSeq == (log.events.last?.seq ?? log.archivedThrough) else {
-                throw JSONShapeError(
-                    path: "lastSeq", message: "\(log.lastSeq) does not match the events the file holds")
-            }
+            log.events = try Files.events(o.required("events"), in: bytes)
+            try log.checkSequence()
             return log
         } catch {
             throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
     }
-}
 
-/// An immutable segment of a device's older events: `archive/<first>-<last>-<newest time>.json`.
-/// The name carries the sequence range and the newest time in it, so history can pick the
-/// segments it needs without opening the others.
-public struct ArchiveSegment: Equatable, Sendable {
-    public var firstSeq: Int64
-    public var lastSeq: Int64
-    public var newest: Timestamp
-
-    public var fileName: String { "\(pad(firstSeq))-\(pad(lastSeq))-\(newest.seconds).json" }
-
-    init(firstSeq: Int64, lastSeq: Int64, newest: Timestamp) {
-        self.firstSeq = firstSeq
-        self.lastSeq = lastSeq
-        self.newest = newest
+    /// The fields before the state, checked against the folder the file lies in.
+    private static func header(_ o: JSONObjectCursor, member: String, device: String) throws(JSONShapeError)
+        -> DeviceLog
+    {
+        try Files.checkVersion(o)
+        var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
+        guard log.member == member, log.device == device else {
+            throw JSONShapeError(
+                path: "member",
+                message:
+                    "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
+            )
+        }
+        log.writer = try o.optional("writer")?.string()
+        log.lastSeq = try o.required("lastSeq").int()
+        log.archivedThrough = try o.required("archivedThrough").int()
+        let clockCursor = try o.required("clock")
+        log.clock = try clockCursor.int()
+        // Every write counts on from the highest clock in the circle: one log's clock
+        // at the top of Int64 must not stop every device from checking in.
+        guard (0...Limits.counter).contains(log.clock) else {
+            throw clockCursor.fail("must be from 0 to \(Limits.counter)")
+        }
+        return log
     }
 
-    /// Reads a segment's range back from its file name; nil for names that are not segments.
-    init?(fileName: String) {
-        guard fileName.hasSuffix(".json") else { return nil }
-        let parts = fileName.dropLast(5).split(separator: "-")
-        guard parts.count == 3, let first = Int64(parts[0]), let last = Int64(parts[1]), let newest = Int64(parts[2]),
-            first > 0, last >= first
-        else { return nil }
-        self.init(firstSeq: first, lastSeq: last, newest: Timestamp(seconds: newest))
-    }
-
-    private func pad(_ n: Int64) -> String {
-        let s = String(n)
-        return s.count >= 12 ? s : String(repeating: "0", count: 12 - s.count) + s
-    }
-
-    static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
-        let json: JSON = .object(
-            JSONObject([
-                ("schemaVersion", .int(DeviceLog.schemaVersion)),
-                ("member", .string(member)),
-                ("device", .string(device)),
-                ("events", .array(events.map(Codec.encode))),
-            ]))
-        return json.serializedBytes(pretty: false) + [0x0A]
-    }
-
-    func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {
-        let root = try Files.parse(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion)
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
-            guard try o.required("member").string() == member, try o.required("device").string() == device else {
-                throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
+    /// The events follow `archivedThrough` in order, within the log's clock, up to `lastSeq`.
+    private func checkSequence() throws(JSONShapeError) {
+        var previous = archivedThrough
+        for (i, event) in events.enumerated() {
+            guard event.seq > previous else {
+                throw JSONShapeError(path: "events[\(i)].seq", message: "\(event.seq) does not follow \(previous)")
             }
-            let events = try o.required("events").array().map { c throws(JSONShapeError) in try Codec.decodeEvent(c) }
-            guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
+            previous = event.seq
+            guard event.clock <= clock else {
                 throw JSONShapeError(
-                    path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
+                    path: "events[\(i)].clock", message: "\(event.clock) is above the log's clock \(clock)")
             }
-            return events
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: nil)
         }
-    }
-}
-
-/// Parsing and version checks shared by every file the store reads.
-enum Files {
-    /// Parses a file's JSON and refuses one written by a newer schema before its shape is
-    /// judged (a newer file is not damaged, only not ours to read).
-    ///
-    /// With `streaming`, the elements of that top-level array go to `each` as they are read
-    /// (see `JSONParser.parse(_:streaming:each:)`).
-    static func parse(
-        _ bytes: [UInt8], path: String, backup: String?, supported: Int64,
-        streaming: (key: String, each: (JSON) -> Void)? = nil
-    ) throws(StoreError) -> JSON {
-        if !bytes.isEmpty, bytes.allSatisfy({ $0 == 0 }) {
-            throw .damaged(
-                path: path, problem: "it holds only NUL bytes (typical after a crash during a write)", backup: backup)
+        guard (0...Limits.counter).contains(archivedThrough) else {
+            throw JSONShapeError(path: "archivedThrough", message: "must be from 0 to \(Limits.counter)")
         }
-        let root: JSON
-        do {
-            if let streaming {
-                root = try JSONParser.parse(bytes, streaming: streaming.key, each: streaming.each)
-            } else {
-                root = try JSONParser.parse(bytes)
-            }
-        } catch {
-            throw .damaged(
-                path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
+        guard lastSeq == (events.last?.seq ?? archivedThrough) else {
+            throw JSONShapeError(path: "lastSeq", message: "\(lastSeq) does not match the events the file holds")
         }
-        if case .object(let o) = root, case .int(let version)? = o["schemaVersion"], version > supported {
-            throw .newerSchema(path: path, found: version, supported: supported)
-        }
-        return root
-    }
-
-    static func checkVersion(_ o: JSONObjectCursor) throws(JSONShapeError) {
-        let cursor = try o.required("schemaVersion")
-        guard try cursor.int() >= 1 else { throw cursor.fail("must be 1 or more") }
     }
 }

@@ -40,14 +40,14 @@ enum FeedFile {
         let r = try o.required("recipient").object()
         let recipient: Notification.Recipient
         if let member = r.optional("member") {
-            recipient = .member(try Codec.id(member))
+            recipient = .member(try member.id())
         } else {
-            recipient = .external(owner: try Codec.id(r.required("owner")), id: try Codec.id(r.required("external")))
+            recipient = .external(owner: try r.required("owner").id(), id: try r.required("external").id())
         }
         return Notification(
             id: try o.required("id").string(), kind: kind, title: try o.required("title").string(),
             message: try o.required("message").string(),
-            at: try o.required("at").timestamp(), subject: try Codec.id(o.required("subject")), recipient: recipient)
+            at: try o.required("at").timestamp(), subject: try o.required("subject").id(), recipient: recipient)
     }
 
     /// A feed file's text as a feed. Its notifications are decoded one at a time as they are

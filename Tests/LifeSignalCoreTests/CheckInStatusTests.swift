@@ -10,7 +10,7 @@ import Testing
     static func at(_ offset: Int64) -> Timestamp { Timestamp(seconds: t0.seconds + offset) }
 
     /// A member whose device "a" recorded `events` (seq numbered in order).
-    static func member(_ events: [(Int64, EventBody)], device: String = "a") -> MemberState {
+    static func member(_ events: [(Int64, any EventBody)], device: String = "a") -> MemberState {
         var state = MemberState()
         for (i, (offset, body)) in events.enumerated() {
             state.apply(Event(seq: Int64(i + 1), at: at(offset), body: body), device: device)
@@ -20,7 +20,7 @@ import Testing
 
     struct Row: Sendable, CustomTestStringConvertible {
         var name: String
-        var events: [(Int64, EventBody)]
+        var events: [(Int64, any EventBody)]
         var now: Int64
         var phase: CheckInStatus.Phase
         var deadline: Int64?
@@ -36,46 +36,49 @@ import Testing
             name: "never checked in", events: [], now: 0, phase: .noCheckIn, deadline: nil, reminderAt: nil,
             timeLeft: nil),
         Row(
-            name: "just checked in", events: [(0, .checkIn(note: nil))], now: 0, phase: .ok, deadline: 24 * h,
+            name: "just checked in", events: [(0, CheckedIn(note: nil))], now: 0, phase: .ok, deadline: 24 * h,
             reminderAt: 24 * h - 1800, timeLeft: 24 * h),
         Row(
-            name: "exactly at the deadline is not overdue", events: [(0, .checkIn(note: nil))], now: 24 * h,
+            name: "exactly at the deadline is not overdue", events: [(0, CheckedIn(note: nil))], now: 24 * h,
             phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 0),
         Row(
-            name: "one second after the deadline is overdue", events: [(0, .checkIn(note: nil))], now: 24 * h + 1,
+            name: "one second after the deadline is overdue", events: [(0, CheckedIn(note: nil))], now: 24 * h + 1,
             phase: .overdue, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: -1),
         Row(
-            name: "one second before the reminder", events: [(0, .checkIn(note: nil))], now: 24 * h - 1801, phase: .ok,
+            name: "one second before the reminder", events: [(0, CheckedIn(note: nil))], now: 24 * h - 1801, phase: .ok,
             deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1801),
         Row(
-            name: "exactly at the reminder time", events: [(0, .checkIn(note: nil))], now: 24 * h - 1800,
+            name: "exactly at the reminder time", events: [(0, CheckedIn(note: nil))], now: 24 * h - 1800,
             phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1800),
         Row(
-            name: "reminder window reached late, a second before the deadline", events: [(0, .checkIn(note: nil))],
+            name: "reminder window reached late, a second before the deadline", events: [(0, CheckedIn(note: nil))],
             now: 24 * h - 1, phase: .dueSoon, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 1),
         Row(
-            name: "reminder off: no due-soon phase", events: [(0, .reminderSet(nil)), (0, .checkIn(note: nil))],
+            name: "reminder off: no due-soon phase",
+            events: [(0, ReminderSet(reminder: nil)), (0, CheckedIn(note: nil))],
             now: 24 * h - 60, phase: .ok, deadline: 24 * h, reminderAt: nil, timeLeft: 60),
         Row(
             name: "longer interval after a check-in moves the deadline later",
-            events: [(0, .checkIn(note: nil)), (3 * h, .intervalSet(.hours(48)))], now: 30 * h, phase: .ok,
+            events: [(0, CheckedIn(note: nil)), (3 * h, IntervalSet(interval: .hours(48)))], now: 30 * h, phase: .ok,
             deadline: 48 * h, reminderAt: 48 * h - 1800, timeLeft: 18 * h),
         Row(
             name: "shorter interval after a check-in makes you overdue at once",
-            events: [(0, .checkIn(note: nil)), (10 * h, .intervalSet(.hours(8)))], now: 10 * h, phase: .overdue,
+            events: [(0, CheckedIn(note: nil)), (10 * h, IntervalSet(interval: .hours(8)))], now: 10 * h,
+            phase: .overdue,
             deadline: 8 * h, reminderAt: 8 * h - 1800, timeLeft: -2 * h),
         Row(
-            name: "an interval change is not a check-in", events: [(0, .intervalSet(.hours(8)))], now: 10 * h,
+            name: "an interval change is not a check-in", events: [(0, IntervalSet(interval: .hours(8)))], now: 10 * h,
             phase: .noCheckIn, deadline: nil, reminderAt: nil, timeLeft: nil),
         Row(
             name: "a later check-in restarts the countdown",
-            events: [(0, .checkIn(note: nil)), (30 * h, .checkIn(note: "back"))], now: 31 * h, phase: .ok,
+            events: [(0, CheckedIn(note: nil)), (30 * h, CheckedIn(note: "back"))], now: 31 * h, phase: .ok,
             deadline: 54 * h, reminderAt: 54 * h - 1800, timeLeft: 23 * h),
         Row(
-            name: "clock earlier than the last check-in", events: [(0, .checkIn(note: nil))], now: -5 * h, phase: .ok,
+            name: "clock earlier than the last check-in", events: [(0, CheckedIn(note: nil))], now: -5 * h, phase: .ok,
             deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 29 * h),
         Row(
-            name: "a 2h reminder", events: [(0, .reminderSet(.hours(2))), (0, .checkIn(note: nil))], now: 22 * h,
+            name: "a 2h reminder", events: [(0, ReminderSet(reminder: .hours(2))), (0, CheckedIn(note: nil))],
+            now: 22 * h,
             phase: .dueSoon, deadline: 24 * h, reminderAt: 22 * h, timeLeft: 2 * h),
     ]
 
@@ -89,15 +92,15 @@ import Testing
     }
 
     @Test func clockBehindIsFlagged() {
-        let state = Self.member([(0, .checkIn(note: nil))])
+        let state = Self.member([(0, CheckedIn(note: nil))])
         #expect(CheckInStatus(member: state, now: Self.at(-1)).clockBehind)
         #expect(!CheckInStatus(member: state, now: Self.at(0)).clockBehind)
     }
 
     @Test func checkInsFromTwoDevicesCountTowardOneDeadline() {
         // Laptop "a" checked in at 0; home server "b" at 20h. The deadline follows the later one.
-        let laptop = Self.member([(0, .checkIn(note: "laptop"))], device: "a")
-        let server = Self.member([(20 * Self.h, .checkIn(note: "server"))], device: "b")
+        let laptop = Self.member([(0, CheckedIn(note: "laptop"))], device: "a")
+        let server = Self.member([(20 * Self.h, CheckedIn(note: "server"))], device: "b")
         var merged = laptop
         merged.merge(server)
         let status = CheckInStatus(member: merged, now: Self.at(30 * Self.h))
@@ -109,9 +112,10 @@ import Testing
 
     @Test func mergeIsOrderIndependent() {
         let a = Self.member(
-            [(0, .intervalSet(.hours(8))), (5, .checkIn(note: "a")), (9, .nameSet("Ana"))], device: "a")
+            [(0, IntervalSet(interval: .hours(8))), (5, CheckedIn(note: "a")), (9, NameSet(name: "Ana"))], device: "a")
         let b = Self.member(
-            [(3, .intervalSet(.hours(16))), (5, .checkIn(note: "b")), (9, .nameSet("Ana B"))], device: "b")
+            [(3, IntervalSet(interval: .hours(16))), (5, CheckedIn(note: "b")), (9, NameSet(name: "Ana B"))],
+            device: "b")
         var ab = a
         ab.merge(b)
         var ba = b

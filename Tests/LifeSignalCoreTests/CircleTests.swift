@@ -30,7 +30,7 @@ import Testing
     struct Log {
         var member: String
         var device: String
-        var events: [(Int64, EventBody)]
+        var events: [(Int64, any EventBody)]
 
         var state: CircleState {
             var state = CircleState()
@@ -71,10 +71,10 @@ import Testing
     func rolesAreReciprocal(_ row: RoleRow) {
         // Written by Ana, and — the same relation — by Bea with the reciprocal roles.
         for log in [
-            Log(member: Self.ana, device: "a1", events: [(0, .relationSet(member: Self.bea, roles: row.written))]),
+            Log(member: Self.ana, device: "a1", events: [(0, RelationSet(member: Self.bea, roles: row.written))]),
             Log(
                 member: Self.bea, device: "b1",
-                events: [(0, .relationSet(member: Self.ana, roles: row.written.reciprocal))]),
+                events: [(0, RelationSet(member: Self.ana, roles: row.written.reciprocal))]),
         ] {
             let state = Self.merged([log])
             #expect(state.roles(of: Self.ana, toward: Self.bea) == row.anaSees)
@@ -85,12 +85,12 @@ import Testing
     @Test func eitherSideMayChangeTheRelationAndTheLaterChangeWins() {
         let anaAdds = Log(
             member: Self.ana, device: "a1",
-            events: [(0, .relationSet(member: Self.bea, roles: Roles(responder: true, dependent: false)))])
+            events: [(0, RelationSet(member: Self.bea, roles: Roles(responder: true, dependent: false)))])
         let beaChanges = Log(
             member: Self.bea, device: "b1",
-            events: [(60, .relationSet(member: Self.ana, roles: Roles(responder: true, dependent: true)))])
+            events: [(60, RelationSet(member: Self.ana, roles: Roles(responder: true, dependent: true)))])
         let anaRemoves = Log(
-            member: Self.ana, device: "a2", events: [(120, .relationSet(member: Self.bea, roles: nil))])
+            member: Self.ana, device: "a2", events: [(120, RelationSet(member: Self.bea, roles: nil))])
         for order in [[anaAdds, beaChanges], [beaChanges, anaAdds]] {
             #expect(Self.merged(order).roles(of: Self.ana, toward: Self.bea) == Roles(responder: true, dependent: true))
         }
@@ -108,15 +108,15 @@ import Testing
         let link = Log(
             member: Self.ana, device: "a1",
             events: [
-                (0, .relationSet(member: Self.bea, roles: Roles(responder: false, dependent: true))),
-                (10, .pingSent(id: id, to: Self.bea)),
+                (0, RelationSet(member: Self.bea, roles: Roles(responder: false, dependent: true))),
+                (10, PingSent(id: id, to: Self.bea)),
             ])
         let answer = Log(
             member: Self.bea, device: "b1",
-            events: [(20, .pingEnded(id: id, from: Self.ana, to: Self.bea, end: .answered))])
+            events: [(20, PingEnded(id: id, from: Self.ana, to: Self.bea, end: .answered))])
         let clear = Log(
             member: Self.ana, device: "a2",
-            events: [(30, .pingEnded(id: id, from: Self.ana, to: Self.bea, end: .cleared))])
+            events: [(30, PingEnded(id: id, from: Self.ana, to: Self.bea, end: .cleared))])
         for order in [[link, answer, clear], [clear, answer, link], [answer, clear, link]] {
             let ping = Self.merged(order).pings[id]
             #expect(ping?.endKind == .answered)
@@ -131,12 +131,12 @@ import Testing
         let anaPings = Log(
             member: Self.ana, device: "a1",
             events: [
-                (0, .relationSet(member: Self.bea, roles: Roles(responder: false, dependent: true))),
-                (10, .pingSent(id: id, to: Self.bea)),
+                (0, RelationSet(member: Self.bea, roles: Roles(responder: false, dependent: true))),
+                (10, PingSent(id: id, to: Self.bea)),
             ])
         #expect(Self.merged([anaPings]).pendingPing(from: Self.ana, to: Self.bea)?.id == id)
         // Bea, not having seen the ping yet, stops being Ana's dependent.
-        let beaRemoves = Log(member: Self.bea, device: "b1", events: [(20, .relationSet(member: Self.ana, roles: nil))])
+        let beaRemoves = Log(member: Self.bea, device: "b1", events: [(20, RelationSet(member: Self.ana, roles: nil))])
         let state = Self.merged([anaPings, beaRemoves])
         #expect(state.pendingPing(from: Self.ana, to: Self.bea) == nil)
         #expect(state.pings[id].map(state.isPending) == false)
@@ -146,7 +146,7 @@ import Testing
         let old = "00000000-0000-4000-8000-0000000000c1"
         let new = "00000000-0000-4000-8000-0000000000c2"
         let state = Self.merged([
-            Log(member: Self.bea, device: "b1", events: [(0, .codeSet(old)), (10, .codeSet(new))])
+            Log(member: Self.bea, device: "b1", events: [(0, CodeSet(code: old)), (10, CodeSet(code: new))])
         ])
         #expect(state.member(withCode: new) == Self.bea)
         #expect(state.member(withCode: old) == nil)
@@ -154,7 +154,7 @@ import Testing
 
     // MARK: Dependents' status
 
-    static func member(_ events: [(Int64, EventBody)]) -> MemberState {
+    static func member(_ events: [(Int64, any EventBody)]) -> MemberState {
         var state = MemberState()
         for (i, (offset, body)) in events.enumerated() {
             state.apply(Event(seq: Int64(i + 1), at: Timestamp(seconds: t0.seconds + offset), body: body), device: "d")
@@ -164,7 +164,7 @@ import Testing
 
     struct StatusRow: Sendable, CustomTestStringConvertible {
         var name: String
-        var events: [(Int64, EventBody)]
+        var events: [(Int64, any EventBody)]
         var alert: Int64?
         var ping: Int64?
         var now: Int64
@@ -175,25 +175,26 @@ import Testing
 
     @Test(arguments: [
         StatusRow(
-            name: "alert beats everything", events: [(0, .checkIn(note: nil))], alert: 30 * h - 600, ping: 25 * h,
+            name: "alert beats everything", events: [(0, CheckedIn(note: nil))], alert: 30 * h - 600, ping: 25 * h,
             now: 30 * h, kind: .alert, text: "Sent out an alert 10m ago"),
         StatusRow(
-            name: "non-responsive beats pinged", events: [(0, .checkIn(note: nil))], alert: nil, ping: 20 * h,
+            name: "non-responsive beats pinged", events: [(0, CheckedIn(note: nil))], alert: nil, ping: 20 * h,
             now: 26 * h + 300, kind: .nonResponsive, text: "Non-responsive 2h 5m ago"),
         StatusRow(
-            name: "pinged beats the countdown", events: [(0, .checkIn(note: nil))], alert: nil, ping: 20 * h,
+            name: "pinged beats the countdown", events: [(0, CheckedIn(note: nil))], alert: nil, ping: 20 * h,
             now: 20 * h + 300, kind: .pinged, text: "Pinged 5m ago"),
         StatusRow(
-            name: "countdown in days and hours", events: [(0, .checkIn(note: nil)), (0, .intervalSet(.hours(48)))],
+            name: "countdown in days and hours",
+            events: [(0, CheckedIn(note: nil)), (0, IntervalSet(interval: .hours(48)))],
             alert: nil, ping: nil, now: 20 * h, kind: .countdown, text: "1d 4h"),
         StatusRow(
-            name: "countdown in hours and minutes", events: [(0, .checkIn(note: nil))], alert: nil, ping: nil,
+            name: "countdown in hours and minutes", events: [(0, CheckedIn(note: nil))], alert: nil, ping: nil,
             now: 20 * h + 48 * 60, kind: .countdown, text: "3h 12m"),
         StatusRow(
-            name: "at the deadline exactly is still the countdown", events: [(0, .checkIn(note: nil))], alert: nil,
+            name: "at the deadline exactly is still the countdown", events: [(0, CheckedIn(note: nil))], alert: nil,
             ping: nil, now: 24 * h, kind: .countdown, text: "0s"),
         StatusRow(
-            name: "one second after is non-responsive", events: [(0, .checkIn(note: nil))], alert: nil, ping: nil,
+            name: "one second after is non-responsive", events: [(0, CheckedIn(note: nil))], alert: nil, ping: nil,
             now: 24 * h + 1, kind: .nonResponsive, text: "Non-responsive just now"),
         StatusRow(
             name: "never checked in", events: [], alert: nil, ping: nil, now: 0, kind: .noCheckIn, text: "No check-in"),
@@ -212,19 +213,19 @@ import Testing
 
     @Test func dependentsSortByPriorityThenTimeLeft() {
         let now = Timestamp(seconds: Self.t0.seconds + 30 * Self.h)
-        func status(_ events: [(Int64, EventBody)], alert: Int64? = nil, ping: Int64? = nil) -> DependentStatus {
+        func status(_ events: [(Int64, any EventBody)], alert: Int64? = nil, ping: Int64? = nil) -> DependentStatus {
             DependentStatus(
                 member: Self.member(events), alertSince: alert.map { Timestamp(seconds: Self.t0.seconds + $0) },
                 pendingPingSent: ping.map { Timestamp(seconds: Self.t0.seconds + $0) }, now: now)
         }
         let people: [(String, DependentStatus)] = [
-            ("Dan (6h left)", status([(12 * Self.h, .checkIn(note: nil))])),
-            ("Eve (1h left)", status([(7 * Self.h, .checkIn(note: nil))])),
+            ("Dan (6h left)", status([(12 * Self.h, CheckedIn(note: nil))])),
+            ("Eve (1h left)", status([(7 * Self.h, CheckedIn(note: nil))])),
             ("Fay (no check-in)", status([])),
-            ("Gus (pinged)", status([(29 * Self.h, .checkIn(note: nil))], ping: 29 * Self.h)),
-            ("Hal (overdue 6h)", status([(0, .checkIn(note: nil))])),
-            ("Ida (alert)", status([(29 * Self.h, .checkIn(note: nil))], alert: 29 * Self.h)),
-            ("Jo (overdue 1h)", status([(5 * Self.h, .checkIn(note: nil))])),
+            ("Gus (pinged)", status([(29 * Self.h, CheckedIn(note: nil))], ping: 29 * Self.h)),
+            ("Hal (overdue 6h)", status([(0, CheckedIn(note: nil))])),
+            ("Ida (alert)", status([(29 * Self.h, CheckedIn(note: nil))], alert: 29 * Self.h)),
+            ("Jo (overdue 1h)", status([(5 * Self.h, CheckedIn(note: nil))])),
         ]
         let order = DependentStatus.sorted(people, status: { $0.1 }, name: { $0.0 }).map(\.0)
         #expect(

@@ -79,9 +79,9 @@ import Testing
     }
 
     static func roundTrip(_ circle: CircleState) throws -> CircleState {
-        var writer = CacheWriter()
+        var writer = BinaryWriter()
         writer.circle(circle)
-        var reader = try CacheReader(writer.bytes())
+        var reader = try CacheCodec.reader(CacheCodec.file(writer))
         let back = try reader.circle()
         #expect(reader.atEnd)
         return back
@@ -116,12 +116,12 @@ import Testing
         // Within the limits, the same state comes back.
         var fine = CircleState()
         var within = MemberState()
-        within.checkInCount = Codec.maximumCounter
+        within.checkInCount = Limits.counter
         within.interval = Stamped(
-            TimeSpan(seconds: Codec.maximumSpan),
+            TimeSpan(seconds: Limits.span),
             Stamp(
-                clock: Codec.maximumCounter, at: Timestamp(seconds: Timestamp.latest), device: Self.phone,
-                seq: Codec.maximumCounter))
+                clock: Limits.counter, at: Timestamp(seconds: Timestamp.latest), device: Self.phone,
+                seq: Limits.counter))
         fine.members[Self.ana] = within
         #expect(try Self.roundTrip(fine) == fine)
     }
@@ -145,9 +145,9 @@ import Testing
 
     /// Each distinct string is written once, however often it is used.
     @Test func stringsAreStoredOnce() throws {
-        var writer = CacheWriter()
+        var writer = BinaryWriter()
         writer.circle(Self.fullCircle)
-        let bytes = writer.bytes()
+        let bytes = CacheCodec.file(writer)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.components(separatedBy: Self.phone).count == 2)
         #expect(text.components(separatedBy: Self.ana).count == 2)
@@ -163,7 +163,7 @@ import Testing
             dataDirectory: root, lockTimeout: 5,
             creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
             now: Timestamp(seconds: 1_772_355_600)
-        ) { transaction in transaction.record(.checkIn(note: nil), at: Timestamp(seconds: 1_772_355_600)) }
+        ) { transaction in transaction.record(CheckedIn(note: nil), at: Timestamp(seconds: 1_772_355_600)) }
         let store = try Store.open(dataDirectory: root)
         var cache = CircleCache(
             circle: store.circleDirectory, member: store.identity.member, device: store.identity.device,
@@ -207,13 +207,13 @@ import Testing
     /// Every truncation, and thousands of byte changes behind a valid checksum: the reader
     /// either rejects the bytes or reads some circle; it never traps or reads out of bounds.
     @Test func damageBehindAValidChecksumIsRejectedOrRead() throws {
-        var writer = CacheWriter()
+        var writer = BinaryWriter()
         writer.circle(Self.fullCircle)
-        let bytes = writer.bytes()
+        let bytes = CacheCodec.file(writer)
         var rejected = 0
         func read(_ candidate: [UInt8]) {
             do throws(CacheCodec.Damaged) {
-                var reader = try CacheReader(Self.resealed(candidate))
+                var reader = try CacheCodec.reader(Self.resealed(candidate))
                 _ = try reader.circle()
             } catch {
                 rejected += 1
@@ -236,13 +236,13 @@ import Testing
     }
 
     @Test func aChangedByteFailsTheChecksum() throws {
-        var writer = CacheWriter()
+        var writer = BinaryWriter()
         writer.circle(Self.fullCircle)
-        let bytes = writer.bytes()
+        let bytes = CacheCodec.file(writer)
         for at in stride(from: CacheCodec.headerSize, to: bytes.count, by: 7) {
             var candidate = bytes
             candidate[at] ^= 0x01
-            #expect(throws: CacheCodec.Damaged.self) { try CacheReader(candidate) }
+            #expect(throws: CacheCodec.Damaged.self) { try CacheCodec.reader(candidate) }
         }
     }
 }

@@ -27,7 +27,7 @@ import Testing
             ) { transaction in
                 for i in 0..<n {
                     transaction.record(
-                        .checkIn(note: "n\(done + i)"),
+                        CheckedIn(note: "n\(done + i)"),
                         at: Timestamp(seconds: Self.t0.seconds + (start + Int64(done + i)) * 3600))
                 }
             }
@@ -101,7 +101,7 @@ import Testing
         // then 300 more at old times: the newest by time lies in an archived segment.
         try checkIn(count: 300, batch: 100, start: 1000)
         _ = try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
-            transaction.record(.checkIn(note: "future"), at: Timestamp(seconds: Self.t0.seconds + 100_000 * 3600))
+            transaction.record(CheckedIn(note: "future"), at: Timestamp(seconds: Self.t0.seconds + 100_000 * 3600))
         }
         try checkIn(count: 300, batch: 100, start: 0)
         let store = try Store.open(dataDirectory: directory)
@@ -144,7 +144,7 @@ import Testing
         _ = try Store.update(
             dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(profile(name)), now: Self.t0
         ) { transaction in
-            transaction.record(.checkIn(note: note), at: Self.t0)
+            transaction.record(CheckedIn(note: note), at: Self.t0)
         }
     }
 

@@ -1,0 +1,247 @@
+/// Every kind of fact a device records. Each type is the whole of its event: the name stored
+/// in `type`, its fields once (`code`, from which the log's JSON comes) and its fold rule.
+/// Register a new type in `EventTypes.named`; its rendering belongs to the CLI.
+
+/// I checked in.
+public struct CheckedIn: EventBody {
+    public static var typeName: String { "checkIn" }
+    public var note: String?
+
+    public init() {}
+    public init(note: String?) { self.note = note }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalString("note", &note, .omitted)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { state in
+            state.checkInCount += 1
+            // The last check-in is the latest in time, not the latest written.
+            if state.lastCheckIn.map({ Stamp.earlierInTime($0.stamp, stamp) }) ?? true {
+                state.lastCheckIn = MemberState.CheckIn(stamp: stamp, note: note)
+            }
+        }
+    }
+}
+
+/// My name.
+public struct NameSet: EventBody {
+    public static var typeName: String { "nameSet" }
+    public var name = ""
+
+    public init() {}
+    public init(name: String) { self.name = name }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.string("name", &name) }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.name.keepLatest(Stamped(name, stamp)) }
+    }
+}
+
+/// How often I check in.
+public struct IntervalSet: EventBody {
+    public static var typeName: String { "intervalSet" }
+    public var interval = Rules.defaultInterval
+
+    public init() {}
+    public init(interval: TimeSpan) { self.interval = interval }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.span("seconds", &interval) }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.interval.keepLatest(Stamped(interval, stamp)) }
+    }
+}
+
+/// How long before my deadline I am reminded; nil turns the reminder off.
+public struct ReminderSet: EventBody {
+    public static var typeName: String { "reminderSet" }
+    public var reminder: TimeSpan?
+
+    public init() {}
+    public init(reminder: TimeSpan?) { self.reminder = reminder }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalSpan("seconds", &reminder, .null)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.reminder.keepLatest(Stamped(reminder, stamp)) }
+    }
+}
+
+/// My invite code; a new one replaces (and invalidates) the old.
+public struct CodeSet: EventBody {
+    public static var typeName: String { "codeSet" }
+    public var code = ""
+
+    public init() {}
+    public init(code: String) { self.code = code }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.string("code", &code) }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.code.keepLatest(Stamped(code, stamp)) }
+    }
+}
+
+/// My roles toward another member; nil removes the relation. Either side may write it.
+public struct RelationSet: EventBody {
+    public static var typeName: String { "relationSet" }
+    public var member = ""
+    public var roles: Roles?
+
+    public init() {}
+    public init(member: String, roles: Roles?) {
+        self.member = member
+        self.roles = roles
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("member", &member)
+        try c.record("roles", &roles, .null)
+    }
+
+    public func fold(into circle: inout CircleState, member writer: String, stamp: Stamp) {
+        // Stored once per pair, as the lower id's roles toward the higher.
+        let pair = Pair(writer, member)
+        let canonical = writer == pair.low ? roles : roles?.reciprocal
+        circle.relations[pair].keepLatest(Stamped(canonical, stamp))
+    }
+}
+
+/// One of my external contacts added or edited; nil removes it.
+public struct ExternalSet: EventBody {
+    public static var typeName: String { "externalSet" }
+    public var id = ""
+    public var contact: ExternalContact?
+
+    public init() {}
+    public init(id: String, contact: ExternalContact?) {
+        self.id = id
+        self.contact = contact
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &id)
+        try c.record("contact", &contact, .null)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.externals[member, default: [:]][id].keepLatest(Stamped(contact, stamp))
+    }
+}
+
+/// I (a responder) pinged `to`, one of my dependents.
+public struct PingSent: EventBody {
+    public static var typeName: String { "pingSent" }
+    public var id = ""
+    public var to = ""
+
+    public init() {}
+    public init(id: String, to: String) {
+        self.id = id
+        self.to = to
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &id)
+        try c.id("to", &to)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        var sent = Ping(id: id, from: member, to: to)
+        sent.sent = stamp
+        circle.pings[id, default: Ping(id: id, from: member, to: to)].merge(sent)
+    }
+}
+
+/// A ping from `from` to `to` ended: answered by the dependent, cleared by the pinger, or
+/// cancelled because the dependent role was removed.
+public struct PingEnded: EventBody {
+    public static var typeName: String { "pingEnded" }
+    public var id = ""
+    public var from = ""
+    public var to = ""
+    public var end = Ping.End.answered
+
+    public init() {}
+    public init(id: String, from: String, to: String, end: Ping.End) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.end = end
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &id)
+        try c.id("from", &from)
+        try c.id("to", &to)
+        try c.rawValue("end", &end, "ping end")
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.pings[id, default: Ping(id: id, from: from, to: to)].finish(end, stamp)
+    }
+}
+
+/// I raised a manual emergency alert.
+public struct AlertRaised: EventBody {
+    public static var typeName: String { "alertRaised" }
+    public var id = ""
+    public var message: String?
+
+    public init() {}
+    public init(id: String, message: String?) {
+        self.id = id
+        self.message = message
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &id)
+        try c.optionalString("message", &message, .omitted)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        var record = AlertRecord(id: id)
+        record.start = stamp
+        record.message = message
+        circle.update(member) { $0.alerts[id, default: AlertRecord(id: id)].merge(record) }
+    }
+}
+
+/// I ended my alert.
+public struct AlertEnded: EventBody {
+    public static var typeName: String { "alertEnded" }
+    public var id = ""
+
+    public init() {}
+    public init(id: String) { self.id = id }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.id("id", &id) }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        var record = AlertRecord(id: id)
+        record.end = stamp
+        circle.update(member) { $0.alerts[id, default: AlertRecord(id: id)].merge(record) }
+    }
+}
+
+/// My feed settings and my own delivery channels.
+public struct PreferencesSet: EventBody {
+    public static var typeName: String { "preferencesSet" }
+    public var preferences = FeedPreferences()
+
+    public init() {}
+    public init(preferences: FeedPreferences) { self.preferences = preferences }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.record("preferences", &preferences)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.preferences.keepLatest(Stamped(preferences, stamp)) }
+    }
+}

@@ -1,0 +1,214 @@
+/// The folded state, described once (see `Schema`): a log's `state` and the private cache
+/// are both written and read from these descriptions. The order of the calls is the order of
+/// the fields in the files.
+
+extension Roles: Schema {
+    public init() { self.init(responder: false, dependent: false) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.bool("responder", &responder)
+        try c.bool("dependent", &dependent)
+    }
+}
+
+extension ExternalContact: Schema {
+    public init() { self.init(name: "", notify: [], email: [], phone: []) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("name", &name)
+        try c.strings("notify", &notify)
+        try c.strings("email", &email)
+        try c.strings("phone", &phone)
+    }
+}
+
+extension FeedPreferences: Schema {
+    public init() { self.init(category: nil, unreadOnly: false, channels: []) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalRawValue("category", &category, .null, "category")
+        try c.bool("unreadOnly", &unreadOnly)
+        try c.strings("channels", &channels)
+    }
+}
+
+extension MemberState {
+    /// One member's state. A log holds its own member's; the cache every member's.
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.stamped("name", &name, seed: "") { c, v throws(C.Failure) in try c.string("value", &v) }
+        try c.stamped("interval", &interval, seed: Rules.defaultInterval) { c, v throws(C.Failure) in
+            try c.span("seconds", &v)
+        }
+        try c.stamped("reminder", &reminder, seed: nil) { c, v throws(C.Failure) in
+            try c.optionalSpan("seconds", &v, .null)
+        }
+        try c.stamped("code", &code, seed: "") { c, v throws(C.Failure) in try c.string("value", &v) }
+        try c.record("lastCheckIn", &lastCheckIn, .omitted, seed: CheckIn(stamp: .unset, note: nil)) {
+            c, v throws(C.Failure) in
+            try c.stamp(&v.stamp)
+            try c.optionalString("note", &v.note, .omitted)
+        }
+        try c.entries("alerts", &alerts, as: AlertEntry.self, omitEmpty: true)
+        try c.stamped("preferences", &preferences, seed: FeedPreferences()) { c, v throws(C.Failure) in
+            try c.record("value", &v)
+        }
+        try c.int("checkIns", &checkInCount, in: 0...Limits.counter)
+    }
+}
+
+extension CircleState {
+    /// The facts between members: relations, external contacts, pings.
+    mutating func codeFacts<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.entries("relations", &relations, as: RelationEntry.self, omitEmpty: false)
+        try c.entries("externals", &externals, as: ExternalEntry.self, omitEmpty: false)
+        try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
+    }
+
+    /// The whole circle — every member's state, then the facts: the cache's form.
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.entries("members", &members, as: MemberEntry.self, omitEmpty: false)
+        try codeFacts(&c)
+    }
+
+    /// One device's fold — `member`'s state and the facts, in one record: a log's `state`.
+    mutating func code<C: FieldCoder>(_ c: inout C, member: String) throws(C.Failure) {
+        var state = members[member] ?? MemberState()
+        try state.code(&c)
+        if C.reads { members[member] = state }
+        try codeFacts(&c)
+    }
+}
+
+extension FieldCoder {
+    /// A record holding only a stamp, null when there is none.
+    mutating func stampRecord(_ key: String, _ value: inout Stamp?) throws(Failure) {
+        try record(key, &value, .null, seed: Stamp.unset) { c, s throws(Failure) in try c.stamp(&s) }
+    }
+}
+
+// MARK: - Entries of the state's collections
+
+struct MemberEntry: KeyedEntry {
+    var key = ""
+    var value = MemberState()
+
+    init() {}
+    init(key: String, value: MemberState) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("member", &key)
+        try value.code(&c)
+    }
+}
+
+struct AlertEntry: KeyedEntry {
+    var value = AlertRecord(id: "")
+    var key: String { value.id }
+
+    init() {}
+    init(key: String, value: AlertRecord) { self.value = value }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &value.id)
+        try c.optionalString("message", &value.message, .null)
+        try c.stampRecord("start", &value.start)
+        try c.stampRecord("end", &value.end)
+    }
+}
+
+struct RelationEntry: KeyedEntry {
+    var key = Pair("", "")
+    var value = Stamped<Roles?>(nil, .unset)
+
+    init() {}
+    init(key: Pair, value: Stamped<Roles?>) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        var low = key.low
+        var high = key.high
+        try c.id("low", &low)
+        try c.id("high", &high)
+        try c.check(low < high, "low", "must sort before high")
+        if C.reads { key = Pair(low, high) }
+        try c.record("roles", &value.value, .null)
+        try c.stamp(&value.stamp)
+    }
+}
+
+/// One external contact of one owner; the state keeps them by owner, then by id.
+struct ExternalEntry: SchemaEntry {
+    var owner = ""
+    var id = ""
+    var value = Stamped<ExternalContact?>(nil, .unset)
+
+    init() {}
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("owner", &owner)
+        try c.id("id", &id)
+        try c.record("contact", &value.value, .null)
+        try c.stamp(&value.stamp)
+    }
+
+    static func entries(of collection: [String: [String: Stamped<ExternalContact?>]]) -> [ExternalEntry] {
+        var entries: [ExternalEntry] = []
+        for (owner, contacts) in collection {
+            for (id, value) in contacts {
+                var entry = ExternalEntry()
+                entry.owner = owner
+                entry.id = id
+                entry.value = value
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    static func insert(_ entry: ExternalEntry, into collection: inout [String: [String: Stamped<ExternalContact?>]]) {
+        collection[entry.owner, default: [:]][entry.id] = entry.value
+    }
+
+    static func reserve(_ count: Int, in collection: inout [String: [String: Stamped<ExternalContact?>]]) {}
+
+    func precedes(_ other: ExternalEntry) -> Bool { (owner, id) < (other.owner, other.id) }
+}
+
+struct PingEntry: KeyedEntry {
+    var value = Ping(id: "", from: "", to: "")
+    var key: String { value.id }
+
+    init() {}
+    init(key: String, value: Ping) { self.value = value }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &value.id)
+        try c.id("from", &value.from)
+        try c.id("to", &value.to)
+        try c.stampRecord("sent", &value.sent)
+        try c.record("end", &value.ending, .null, seed: (Ping.End.answered, Stamp.unset)) { c, end throws(C.Failure) in
+            try c.rawValue("kind", &end.kind, "ping end")
+            try c.stamp(&end.stamp)
+        }
+    }
+}
+
+extension Ping {
+    /// How the ping ended, as one value (the two are set together).
+    var ending: (kind: End, stamp: Stamp)? {
+        get { endKind.flatMap { kind in endStamp.map { (kind, $0) } } }
+        set {
+            endKind = newValue?.kind
+            endStamp = newValue?.stamp
+        }
+    }
+}
+
+extension Pair: Comparable {
+    public static func < (lhs: Pair, rhs: Pair) -> Bool { (lhs.low, lhs.high) < (rhs.low, rhs.high) }
+}

@@ -1,0 +1,170 @@
+import LifeSignalCore
+
+/// Archiving and history: how a device's older events leave its log for immutable segments in
+/// `archive/` when the log is saved, and how check-in history reads them back, opening only
+/// the segments a request needs.
+
+/// An immutable segment of a device's older events: `archive/<first>-<last>-<newest time>.json`.
+/// The name carries the sequence range and the newest time in it, so history can pick the
+/// segments it needs without opening the others.
+public struct ArchiveSegment: Equatable, Sendable {
+    public var firstSeq: Int64
+    public var lastSeq: Int64
+    public var newest: Timestamp
+
+    public var fileName: String { "\(pad(firstSeq))-\(pad(lastSeq))-\(newest.seconds).json" }
+
+    init(firstSeq: Int64, lastSeq: Int64, newest: Timestamp) {
+        self.firstSeq = firstSeq
+        self.lastSeq = lastSeq
+        self.newest = newest
+    }
+
+    /// Reads a segment's range back from its file name; nil for names that are not segments.
+    init?(fileName: String) {
+        guard fileName.hasSuffix(".json") else { return nil }
+        let parts = fileName.dropLast(5).split(separator: "-")
+        guard parts.count == 3, let first = Int64(parts[0]), let last = Int64(parts[1]), let newest = Int64(parts[2]),
+            first > 0, last >= first
+        else { return nil }
+        self.init(firstSeq: first, lastSeq: last, newest: Timestamp(seconds: newest))
+    }
+
+    private func pad(_ n: Int64) -> String {
+        let s = String(n)
+        return s.count >= 12 ? s : String(repeating: "0", count: 12 - s.count) + s
+    }
+
+    /// The segment's text, on one line. Events of types this version does not know go in as
+    /// they were read.
+    static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
+        var out = JSONRecordWriter(capacity: 256 + events.count * 160)
+        out.open()
+        out.rawField("schemaVersion", JSON.int(DeviceLog.schemaVersion).serializedBytes(pretty: false))
+        out.rawField("member", JSON.string(member).serializedBytes(pretty: false))
+        out.rawField("device", JSON.string(device).serializedBytes(pretty: false))
+        out.key("events")
+        out.bytes.append(UInt8(ascii: "["))
+        for (i, event) in events.enumerated() {
+            if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+            out.event(event)
+        }
+        out.bytes.append(UInt8(ascii: "]"))
+        out.close()
+        out.bytes.append(0x0A)
+        return out.bytes
+    }
+
+    func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {
+        let root = try Files.parse(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion)
+        do throws(JSONShapeError) {
+            let o = try JSONCursor(root).object()
+            try Files.checkVersion(o)
+            guard try o.required("member").string() == member, try o.required("device").string() == device else {
+                throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
+            }
+            let events = try Files.events(o.required("events"), in: bytes)
+            guard events.first?.seq == firstSeq, events.last?.seq == lastSeq else {
+                throw JSONShapeError(
+                    path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
+            }
+            return events
+        } catch {
+            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: nil)
+        }
+    }
+}
+
+extension Store {
+    func archiveDirectory(member: String, device: String) -> String {
+        Paths.join(deviceDirectory(member: member, device: device), "archive")
+    }
+
+    /// Moves old events to an archive segment when the tail is long, then replaces log.json.
+    /// The segment is written first: a crash in between leaves a segment past
+    /// `archivedThrough`, which readers ignore and the next save rewrites.
+    func save(_ log: inout DeviceLog, hadValidFile: Bool) throws(StoreError) {
+        let archive = archiveDirectory(member: log.member, device: log.device)
+        if log.events.count > DeviceLog.tailLimit {
+            // A segment starting past `archivedThrough` was left by a save that crashed before
+            // replacing log.json; its events are still in the tail. Rewriting it by name is not
+            // enough: when this save records a different number of events, its segment is cut
+            // differently, and once `archivedThrough` passes the old one history would list
+            // its events twice. Readers ignore it today, so removing it is safe.
+            for name in (try? Posix.list(archive)) ?? [] {
+                if let segment = ArchiveSegment(fileName: name), segment.firstSeq > log.archivedThrough {
+                    Posix.remove(Paths.join(archive, name))
+                }
+            }
+        }
+        while log.events.count > DeviceLog.tailLimit {
+            let moving = Array(log.events.prefix(min(log.events.count - DeviceLog.tailKeep, DeviceLog.tailLimit)))
+            guard let first = moving.first, let last = moving.last else { break }
+            let newest = moving.map(\.at).max() ?? last.at
+            let segment = ArchiveSegment(firstSeq: first.seq, lastSeq: last.seq, newest: newest)
+            do {
+                try Posix.makeDirectories(archive, mode: sharing.directories)
+            } catch {
+                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            try Store.write(
+                ArchiveSegment.encode(moving, member: log.member, device: log.device),
+                to: Paths.join(archive, segment.fileName), backup: false, mode: sharing.files)
+            log.events.removeFirst(moving.count)
+            log.archivedThrough = last.seq
+        }
+        let path = logPath(member: log.member, device: log.device)
+        try Store.write(log.encoded(), to: path, backup: hadValidFile, mode: sharing.files)
+    }
+
+    /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
+    /// Reads the archive segments only as far back as the request needs.
+    public func checkIns(of member: String, in read: CircleRead, limit: Int?, since: Timestamp?) throws(StoreError)
+        -> [MemberState.CheckIn]
+    {
+        var found: [MemberState.CheckIn] = []
+        func take(_ events: [Event], device: String) {
+            for event in events {
+                guard let checkIn = event.body as? CheckedIn, since.map({ event.at >= $0 }) ?? true else { continue }
+                found.append(MemberState.CheckIn(stamp: event.stamp(device: device), note: checkIn.note))
+            }
+        }
+        let logs = read.logs.filter { $0.member == member }
+        for log in logs { take(log.events, device: log.device) }
+        for (log, segment) in try segments(of: logs) {
+            if let since, segment.newest < since { break }
+            if let limit, limit > 0, found.count >= limit {
+                let sorted = found.sorted { Stamp.earlierInTime($1.stamp, $0.stamp) }
+                if segment.newest < sorted[limit - 1].at { break }
+            }
+            let path = Paths.join(archiveDirectory(member: member, device: log.device), segment.fileName)
+            let bytes = try Files.read(path)
+            take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
+        }
+        found.sort { Stamp.earlierInTime($1.stamp, $0.stamp) }
+        if let limit, found.count > limit { found.removeLast(found.count - max(limit, 0)) }
+        return found
+    }
+
+    /// The archive segments of `logs`, newest first.
+    private func segments(of logs: [DeviceLog]) throws(StoreError) -> [(log: DeviceLog, segment: ArchiveSegment)] {
+        var segments: [(log: DeviceLog, segment: ArchiveSegment)] = []
+        for log in logs {
+            let names: [String]
+            do {
+                names = try Posix.list(archiveDirectory(member: log.member, device: log.device)) ?? []
+            } catch {
+                throw error.asReadError(backup: nil)
+            }
+            for name in names {
+                // A segment past `archivedThrough` was left by a crash before the log was
+                // rewritten; its events are still in the log's tail.
+                if let segment = ArchiveSegment(fileName: name), segment.lastSeq <= log.archivedThrough {
+                    segments.append((log, segment))
+                }
+            }
+        }
+        segments.sort { $0.segment.newest > $1.segment.newest }
+        return segments
+    }
+}

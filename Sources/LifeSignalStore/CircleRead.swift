@@ -1,0 +1,170 @@
+import LifeSignalCore
+
+/// Reading the circle: the member and device folders, one device's log, every log at once
+/// (`readCircle`), and the circle as this device sees it (`snapshot`, from the private cache
+/// when nothing changed). Other devices' logs that cannot be read are skipped and reported,
+/// and so are records of a newer lifesignal (`unknown`); this device's own log never is.
+extension Store {
+    /// Reads a circle folder that no data directory of ours uses yet (for `init --member`).
+    public static func peek(circle: String) throws(StoreError) -> CircleRead {
+        let visitor = Store(dataDirectory: "", identity: Identity(member: "", device: "", circle: circle))
+        return try visitor.readCircle()
+    }
+
+    /// The devices of `member` that have a folder in the circle.
+    public func devices(of member: String) throws(StoreError) -> [String] {
+        let directory = memberDirectory(member)
+        do {
+            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+    }
+
+    /// A device's log, or nil when that device has not written one yet.
+    public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
+        var key = Posix.FileKey.missing
+        return try readLog(member: member, device: device, key: &key)
+    }
+
+    func readLog(member: String, device: String, key: inout Posix.FileKey) throws(StoreError) -> DeviceLog? {
+        let path = logPath(member: member, device: device)
+        let backup = path + ".bak"
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path, key: &key)
+        } catch {
+            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+        }
+        switch result {
+        case .missing:
+            if Posix.exists(backup) {
+                throw .damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+            }
+            return nil
+        case .contents(let bytes):
+            return try DeviceLog.decode(
+                bytes, path: path, member: member, device: device, backup: Posix.exists(backup) ? backup : nil)
+        }
+    }
+
+    /// The members that have a folder in the circle.
+    public func members() throws(StoreError) -> [String] {
+        let directory = Paths.join(circleDirectory, "members")
+        do {
+            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+    }
+
+    /// What reading the whole circle found: every readable log, and the other devices' logs
+    /// that could not be read.
+    public struct CircleRead: Sendable {
+        public var logs: [DeviceLog] = []
+        /// Other devices' files that are damaged, unreadable or from a newer lifesignal. They
+        /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
+        /// device from checking in; this device's own files are never skipped.
+        public var skipped: [StoreError] = []
+        /// The key of every directory and log read, for the cache.
+        var entries: [CircleCache.Entry] = []
+
+        /// Logs holding records of a newer lifesignal, kept but not counted.
+        public var unknown: [UnknownRecords] { logs.compactMap { $0.unknownRecords } }
+
+        public var state: CircleState {
+            var state = CircleState()
+            for log in logs { state.merge(log.state) }
+            return state
+        }
+    }
+
+    /// The circle as one device sees it: its own log's state and everyone else's, merged.
+    public struct Snapshot: Sendable {
+        public var own: CircleState
+        public var others: CircleState
+        /// The highest Lamport clock among the other logs.
+        public var othersClock: Int64
+        public var skipped: [StoreError]
+        /// Logs holding records of a newer lifesignal, kept but not counted.
+        public var unknown: [UnknownRecords]
+        /// This member's unread count, when the cache had it current (else see `unreadCount`).
+        public var unread: Int? = nil
+
+        public var state: CircleState {
+            var state = others
+            state.merge(own)
+            return state
+        }
+    }
+
+    /// The circle's state for reading, from the private cache when no file changed since it
+    /// was built, else from every log (and then the cache is rebuilt).
+    public func snapshot() throws(StoreError) -> Snapshot {
+        if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
+            return Snapshot(
+                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
+                unknown: cache.unknown, unread: cache.currentUnread)
+        }
+        let read = try readCircle()
+        let snapshot = split(read)
+        if read.skipped.isEmpty {
+            CircleCache(
+                circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
+                own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
+                unknown: snapshot.unknown
+            ).save(dataDirectory)
+        }
+        return snapshot
+    }
+
+    /// Separates this device's log from the others'.
+    func split(_ read: CircleRead) -> Snapshot {
+        var own = CircleState()
+        var others = CircleState()
+        var clock: Int64 = 0
+        for log in read.logs {
+            if log.member == identity.member && log.device == identity.device {
+                own = log.state
+            } else {
+                others.merge(log.state)
+                clock = max(clock, log.clock)
+            }
+        }
+        return Snapshot(own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
+    }
+
+    /// Every log in the circle. This device's own log must be readable; another device's log
+    /// that is not is reported in `skipped`.
+    public func readCircle() throws(StoreError) -> CircleRead {
+        var read = CircleRead()
+        // Every key is taken before the listing or read it stands for: a change made meanwhile
+        // can only make the cache look stale.
+        read.entries.append(CircleCache.Entry(path: "members", key: Posix.key(Paths.join(circleDirectory, "members"))))
+        for member in try members() {
+            let devices: [String]
+            read.entries.append(CircleCache.Entry(path: "members/\(member)", key: Posix.key(memberDirectory(member))))
+            do {
+                devices = try self.devices(of: member)
+            } catch {
+                if member == identity.member { throw error }
+                read.skipped.append(error)
+                continue
+            }
+            for device in devices {
+                let relative = "members/\(member)/\(device)"
+                read.entries.append(
+                    CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
+                var key = Posix.FileKey.missing
+                do {
+                    if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
+                    read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: key))
+                } catch {
+                    if member == identity.member && device == identity.device { throw error }
+                    read.skipped.append(error)
+                }
+            }
+        }
+        return read
+    }
+}

@@ -1,0 +1,280 @@
+import LifeSignalCore
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writing: one read-modify-write of this device's log (and, when asked, its feed) under the
+/// data directory's lock, creating the profile on the first write, then refreshing the cache.
+
+/// One read-modify-write of this device's log, under the data directory's lock.
+public struct Transaction {
+    public let store: Store
+    public internal(set) var log: DeviceLog
+    /// Every other log in the circle (this member's other devices and everyone else's),
+    /// merged, as read under the lock (or taken from the cache when none had changed).
+    public let others: CircleState
+    /// The highest Lamport clock among the other logs.
+    let othersClock: Int64
+    /// Other devices' logs that could not be read and were left out.
+    public let skipped: [StoreError]
+    /// Other devices' logs holding records of a newer lifesignal.
+    let othersUnknown: [UnknownRecords]
+    /// True when this transaction created the profile (the directory's first write).
+    public internal(set) var createdProfile = false
+    var changed = false
+    /// This member's feed, merged from all their devices, and this device's own part of it;
+    /// loaded only for transactions that asked for it (`feed: true`).
+    public internal(set) var feed = Feed()
+    public internal(set) var ownFeed = Feed()
+    var feedLoaded = false
+    var feedChanged = false
+
+    /// Logs holding records of a newer lifesignal (kept, not counted), this device's included.
+    public var unknown: [UnknownRecords] {
+        guard let own = log.unknownRecords else { return othersUnknown }
+        return othersUnknown + [own]
+    }
+
+    /// Adds a notification to this device's feed unless the member's feed has it already.
+    @discardableResult
+    public mutating func notice(_ notification: Notification) -> Bool {
+        guard feed.notifications[notification.id] == nil else { return false }
+        feed.add(notification)
+        ownFeed.add(notification)
+        feedChanged = true
+        return true
+    }
+
+    /// Notices everything that exists by `now` for this member and their external contacts.
+    @discardableResult
+    public mutating func noticeDue(now: Timestamp) -> [Notification] {
+        Notifications.due(circle: circle, feed: feed, me: member, now: now).filter { notice($0) }
+    }
+
+    public mutating func markRead(_ ids: [String]) {
+        feed.read.formUnion(ids)
+        ownFeed.read.formUnion(ids)
+        feedChanged = true
+    }
+
+    public mutating func markCleared(_ ids: [String]) {
+        feed.cleared.formUnion(ids)
+        ownFeed.cleared.formUnion(ids)
+        feedChanged = true
+    }
+
+    public mutating func recordDelivery(_ attempt: DeliveryAttempt, at time: Timestamp) {
+        feed.record(attempt, at: time)
+        ownFeed.record(attempt, at: time)
+        feedChanged = true
+    }
+
+    /// The whole circle, including what this transaction recorded.
+    public var circle: CircleState {
+        var state = others
+        state.merge(log.state)
+        return state
+    }
+
+    /// This member's state across all their devices, including what this transaction recorded.
+    public var memberState: MemberState {
+        var state = log.memberState
+        if let mine = others.members[log.member] { state.merge(mine) }
+        return state
+    }
+
+    /// This data directory's member.
+    public var member: String { log.member }
+
+    /// Records a fact, with a Lamport clock above every clock in the circle as read.
+    public mutating func record(_ body: any EventBody, at time: Timestamp) {
+        log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
+        changed = true
+    }
+}
+
+extension Store {
+    public enum Creation: Sendable {
+        /// The profile is created with these settings if this directory has none.
+        case ifMissing(NewProfile)
+        /// The command only works on an existing profile.
+        case never
+    }
+
+    /// Runs `body` on this device's log under the lock and writes what it recorded
+    /// crash-safely. Returns the body's value and whether a new profile was created.
+    public static func update<T>(
+        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: Bool = false,
+        _ body: (inout Transaction) throws -> T
+    ) throws -> (value: T, created: Bool) {
+        let lock = try lock(dataDirectory, timeout: lockTimeout)
+        defer { lock.release() }
+        sweepTemporaryFiles(in: dataDirectory)
+        let (store, created) = try openOrCreate(dataDirectory, creation: creation)
+        try store.prepareDeviceDirectory()
+        let existing = try store.readLog(member: store.identity.member, device: store.identity.device)
+        let others = try store.othersForWriting()
+        var transaction = Transaction(
+            store: store,
+            log: existing ?? DeviceLog(member: store.identity.member, device: store.identity.device),
+            others: others.snapshot.others, othersClock: others.snapshot.othersClock,
+            skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
+        transaction.createdProfile = created
+        if feed {
+            let loaded = try store.memberFeed()
+            transaction.feed = loaded.feed
+            transaction.ownFeed = loaded.own
+            transaction.feedLoaded = true
+        }
+        if created, case .ifMissing(let profile) = creation, profile.joining == nil {
+            var generator = SystemRandomNumberGenerator()
+            transaction.record(NameSet(name: profile.name), at: now)
+            transaction.record(IntervalSet(interval: profile.interval), at: now)
+            transaction.record(ReminderSet(reminder: profile.reminder), at: now)
+            transaction.record(CodeSet(code: Identifier.make(using: &generator)), at: now)
+        }
+        let value = try body(&transaction)
+        try store.commit(&transaction, hadValidLog: existing != nil, now: now)
+        if !created, existing != nil { store.refreshCache(after: transaction, others: others) }
+        return (value, created)
+    }
+
+    /// Creates the data directory if need be and takes its lock.
+    private static func lock(_ dataDirectory: String, timeout: Int) throws(StoreError) -> FileLock {
+        do {
+            try Posix.makeDirectories(dataDirectory)
+        } catch {
+            if error.code == EEXIST || error.code == ENOTDIR {
+                throw StoreError.cannotCreate(
+                    path: dataDirectory, reason: "a part of that path is a file, not a directory")
+            }
+            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        do {
+            return try FileLock.acquire(lockPath(dataDirectory), timeout: timeout)
+        } catch let busy as FileLock.Busy {
+            throw StoreError.lockBusy(path: busy.path, waitedSeconds: busy.waitedSeconds)
+        } catch let error as SystemError {
+            if error.code == EISDIR || error.code == ELOOP || error.code == ENXIO {
+                // Something other than a plain file sits where the lock file belongs.
+                throw StoreError.unreadable(
+                    path: error.path,
+                    reason: "\(error.reason); it must be a plain file (lifesignal creates it again if it is removed)",
+                    backup: nil)
+            }
+            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+        } catch {
+            throw StoreError.io(path: lockPath(dataDirectory), operation: "lock", reason: "\(error)")
+        }
+    }
+
+    /// The directory's store, with a new identity when it has none and `creation` allows one.
+    private static func openOrCreate(_ dataDirectory: String, creation: Creation) throws(StoreError)
+        -> (store: Store, created: Bool)
+    {
+        if let identity = try readIdentity(dataDirectory) {
+            return (Store(dataDirectory: dataDirectory, identity: identity), false)
+        }
+        guard case .ifMissing(let profile) = creation else {
+            throw StoreError.notInitialized(dataDirectory: dataDirectory)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let identity = Identity(
+            member: profile.joining ?? Identifier.make(using: &generator),
+            device: Identifier.make(using: &generator), circle: profile.circle)
+        let store = Store(dataDirectory: dataDirectory, identity: identity)
+        try write(identity.encoded(), to: store.identityPath, backup: false)
+        return (store, true)
+    }
+
+    /// Creates this device's folder, and clears what a killed writer left in it.
+    private func prepareDeviceDirectory() throws(StoreError) {
+        let directory = deviceDirectory(member: identity.member, device: identity.device)
+        do {
+            try Posix.makeDirectories(directory, mode: sharing.directories)
+        } catch {
+            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        Store.sweepTemporaryFiles(in: directory)
+        // Segments are written through temporary files too; a writer killed while writing
+        // one leaves it in archive/, where nothing else would ever remove it.
+        Store.sweepTemporaryFiles(in: Paths.join(directory, "archive"))
+    }
+
+    /// Everyone else's logs as a writer sees them, and what of the cache a write may carry on.
+    struct OthersRead {
+        var snapshot: Snapshot
+        /// The keys of everything but this device's own folder and log; empty when the cache
+        /// must not be rebuilt from this read.
+        var entries: [CircleCache.Entry]
+        /// The cached unread count stays valid only while no feed file changes; its own keys
+        /// say so, so it can be carried over by a write that does not touch the feed.
+        var unread: Int?
+        var feedEntries: [CircleCache.Entry]
+    }
+
+    /// Everyone else's logs: from the cache when none changed, else read (this device's own
+    /// log is read by the writer itself, strictly).
+    private func othersForWriting() throws(StoreError) -> OthersRead {
+        let own = "members/\(identity.member)/\(identity.device)"
+        if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: true) {
+            let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
+            return OthersRead(
+                snapshot: Snapshot(
+                    own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
+                    unknown: unknown),
+                entries: cache.entries.filter { !$0.path.hasPrefix(own) }, unread: cache.unread,
+                feedEntries: cache.feedEntries)
+        }
+        let read = try readCircle()
+        var snapshot = split(read)
+        snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
+        let entries = read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) } : []
+        return OthersRead(snapshot: snapshot, entries: entries, unread: nil, feedEntries: [])
+    }
+
+    /// Writes what the transaction recorded: the log, then the feed.
+    private func commit(_ transaction: inout Transaction, hadValidLog: Bool, now: Timestamp) throws(StoreError) {
+        if transaction.changed {
+            try save(&transaction.log, hadValidFile: hadValidLog)
+        }
+        // Only a transaction that loaded the feed may write it (else it would replace the
+        // feed with the few entries it added).
+        if transaction.feedChanged, transaction.feedLoaded {
+            // The feed after the log: a crash in between can only mean a notification noticed
+            // again (and delivered again), never a fact lost.
+            transaction.ownFeed.prune(now: now)
+            let path = feedPath(member: identity.member, device: identity.device)
+            try Store.write(
+                FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path), mode: sharing.files)
+        }
+    }
+
+    /// Refreshes the cache with what this write knows: everyone else as read before it, and
+    /// this device's directory and log as they are now. The directories above this device's
+    /// keep their earlier keys (a write does not change them), except on the first write,
+    /// which creates them — then the next read rebuilds the cache instead.
+    private func refreshCache(after transaction: Transaction, others: OthersRead) {
+        guard transaction.skipped.isEmpty, !others.entries.isEmpty else { return }
+        let member = identity.member
+        let device = identity.device
+        let own = "members/\(member)/\(device)"
+        var entries = others.entries
+        entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory(member: member, device: device))))
+        entries.append(
+            CircleCache.Entry(path: own + "/log.json", key: Posix.key(logPath(member: member, device: device))))
+        var cache = CircleCache(
+            circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
+            others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)
+        if !transaction.feedChanged {
+            cache.unread = others.unread
+            cache.feedEntries = others.feedEntries
+        }
+        cache.save(dataDirectory)
+    }
+}
