@@ -72,6 +72,9 @@ extension App {
         let store = try openStore()
         let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot() }
         notice(skipped: snapshot.skipped, unknown: snapshot.unknown)
+        if let problem = PublishedCopy(snapshot.publication) {
+            notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
+        }
         return (store, snapshot)
     }
 
@@ -115,6 +118,8 @@ extension App {
         }
         var skipped: [StoreError] = []
         var unknown: [UnknownRecords] = []
+        var publication = Store.Publication.current
+        var published = ""
         let outcome: (value: T, created: Bool)
         do {
             outcome = try Store.update(
@@ -122,6 +127,8 @@ extension App {
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown
+                publication = transaction.publication
+                published = transaction.store.publishedLogPath
                 do throws(AppError) {
                     return try body(&transaction)
                 } catch {
@@ -136,6 +143,9 @@ extension App {
             throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
         }
         notice(skipped: skipped, unknown: unknown)
+        if let problem = PublishedCopy(publication) {
+            notice(.warning(.publishedCopy(problem, path: published, republished: true)))
+        }
         if outcome.created, case .ifMissing(let created) = profile, created.joining == nil {
             notice(
                 .createdProfile(

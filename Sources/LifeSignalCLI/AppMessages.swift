@@ -150,12 +150,36 @@ extension Warning {
             let what = log.events > 0 ? "\(log.events) event(s)" : "records"
             return
                 "device \(log.device) of member \(log.member) holds \(what) written by \(log.writer ?? "a newer lifesignal") that this lifesignal \(Release.version) does not know; they are kept but not counted. Upgrade lifesignal to count them."
+        case .publishedCopy(let problem, let path, let republished):
+            return Self.message(problem, path: path, republished: republished)
         case .neverCheckedIn:
             return
                 "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."
         case .noResponders:
             return
                 "nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'."
+        }
+    }
+}
+
+extension Warning {
+    /// What happened to the circle's copy of my records, and what was (or will be) done.
+    static func message(_ problem: PublishedCopy, path: String, republished: Bool) -> String {
+        let fix =
+            republished
+            ? "this machine's own copy was published again, so your circle sees all of your records"
+            : "the next write ('lifesignal checkin', 'lifesignal notify deliver') publishes this machine's own copy again"
+        switch problem {
+        case .missing:
+            return "your records were missing from the circle (\(path)); \(fix)."
+        case .older(let published, let own):
+            return
+                "the circle held an older copy of your records (\(path): \(published) events, this machine has \(own)), put back by a sync tool or a restore; \(fix)."
+        case .damaged(let error):
+            return "the circle's copy of your records is damaged (\(error.summary)); \(fix)."
+        case .ahead(let published):
+            return
+                "the circle's copy of your records (\(path), \(published) events) is ahead of this machine's own copy: another data directory writes as this device, or this one was restored from an older backup. The next write will stop until you decide which copy is right."
         }
     }
 }

@@ -26,8 +26,9 @@ enum CLIError: Error {
         case .noProfile: return .noProfile
         case .store(let error):
             switch error {
-            case .notInitialized: return .noProfile
-            case .damaged, .newerSchema, .unreadable: return .dataError
+            case .notInitialized, .circleMissing: return .noProfile
+            case .damaged, .newerSchema, .unreadable, .identityMismatch, .diverged: return .dataError
+            case .notDurable: return .ioError
             case .cannotCreate: return .cannotCreate
             case .io: return .ioError
             case .lockBusy: return .tryAgain

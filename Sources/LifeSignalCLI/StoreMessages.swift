@@ -24,6 +24,31 @@ extension StoreError {
         case .lockBusy(let path, let waited):
             return
                 "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
+        default: return ownRecordsMessage
+        }
+    }
+
+    /// The doubts about this device's own records, its identity and its circle.
+    private var ownRecordsMessage: String {
+        switch self {
+        case .notDurable(let path, let reason):
+            return
+                "\(path) was written, but the disk did not confirm it is stored durably (\(reason)). It is probably kept; check the disk (dmesg, df) and run the command again to be sure"
+        case .circleMissing(let path):
+            return
+                "the circle folder \(path) is missing. Nothing was changed and nothing was recreated. If it is a sync folder, make sure it is mounted and the sync is running; if you moved it, run 'lifesignal init --circle NEW-FOLDER'"
+        case .identityMismatch(let identity, let records, let expected, let found, let recordsBackup):
+            let restore =
+                recordsBackup.map {
+                    "if the records are wrong, the copy that matches the identity is \($0): cp '\($0)' '\(records)'"
+                }
+                ?? "if the records are wrong, there is no copy that matches the identity"
+            return
+                "\(identity) names member \(expected.member) device \(expected.device), but this data directory's own records (\(records)) are member \(found.member) device \(found.device). Nothing was changed. One of the two was edited or damaged: if identity.json is wrong, restore \(identity).bak or write back the ids of the records; \(restore)"
+        case .diverged(let published, let publishedSeq, let own, let ownSeq):
+            return
+                "the copy of your records in the circle (\(published), \(publishedSeq) events) is ahead of this data directory's own copy (\(own), \(ownSeq) events). Nothing was changed. Another data directory writes as this same device, or this one was restored from an older backup. Give every data directory its own device ('lifesignal init --circle DIR --member CODE' in a new --home), then compare the two files; lifesignal will not choose between them for you"
+        default: return ""
         }
     }
 

@@ -17,4 +17,30 @@ public enum StoreError: Error, Equatable, Sendable {
     case io(path: String, operation: String, reason: String)
     /// Another lifesignal kept the lock longer than the wait allows.
     case lockBusy(path: String, waitedSeconds: Int)
+    /// The file was written and renamed into place, but the disk did not confirm that it is
+    /// stored durably (the directory's fsync failed): written, not lost, not confirmed.
+    case notDurable(path: String, reason: String)
+    /// The circle folder this data directory uses (chosen with `init --circle`) is not there:
+    /// a sync folder not mounted, or moved. Never recreated silently.
+    case circleMissing(path: String)
+    /// identity.json names another member or device than the records this data directory
+    /// wrote (`records`, its private copy): one of them was changed by hand or damaged.
+    /// `recordsBackup` is the copy of the records that does match the identity, if any.
+    indirect case identityMismatch(
+        identity: String, records: String, expected: DeviceName, found: DeviceName, recordsBackup: String?)
+    /// The copy of this device's records in the circle (`published`) is ahead of, or has
+    /// diverged from, the private copy (`own`): another data directory writes as this device, or
+    /// this one was restored from an older backup. Nothing is chosen for the person.
+    indirect case diverged(published: String, publishedSeq: Int64, own: String, ownSeq: Int64)
+}
+
+/// A member and one of their devices, as a file names them.
+public struct DeviceName: Equatable, Sendable {
+    public var member: String
+    public var device: String
+
+    public init(member: String, device: String) {
+        self.member = member
+        self.device = device
+    }
 }

@@ -76,24 +76,30 @@ public struct ArchiveSegment: Equatable, Sendable {
 }
 
 extension Store {
+    /// Where a device's segments are read from: this device's from its private folder (when it
+    /// has one), everyone else's from the circle.
     func archiveDirectory(member: String, device: String) -> String {
-        Paths.join(deviceDirectory(member: member, device: device), "archive")
+        if isOwn(member: member, device: device), Posix.isDirectory(ownArchiveDirectory) { return ownArchiveDirectory }
+        return Paths.join(deviceDirectory(member: member, device: device), "archive")
     }
 
-    /// Moves old events to an archive segment when the tail is long, then replaces log.json.
-    /// The segment is written first: a crash in between leaves a segment past
-    /// `archivedThrough`, which readers ignore and the next save rewrites.
+    /// Moves old events to an archive segment when the tail is long, then replaces log.json:
+    /// each file first in the private folder (durably), then published in the circle. The
+    /// segment is written first: a crash in between leaves a segment past `archivedThrough`,
+    /// which readers ignore and the next save rewrites.
     func save(_ log: inout DeviceLog, hadValidFile: Bool) throws(StoreError) {
-        let archive = archiveDirectory(member: log.member, device: log.device)
+        let archive = ownArchiveDirectory
         if log.events.count > DeviceLog.tailLimit {
             // A segment starting past `archivedThrough` was left by a save that crashed before
             // replacing log.json; its events are still in the tail. Rewriting it by name is not
             // enough: when this save records a different number of events, its segment is cut
             // differently, and once `archivedThrough` passes the old one history would list
             // its events twice. Readers ignore it today, so removing it is safe.
-            for name in (try? Posix.list(archive)) ?? [] {
-                if let segment = ArchiveSegment(fileName: name), segment.firstSeq > log.archivedThrough {
-                    Posix.remove(Paths.join(archive, name))
+            for directory in [archive, Paths.join(publishedDirectory, "archive")] {
+                for name in (try? Posix.list(directory)) ?? [] {
+                    if let segment = ArchiveSegment(fileName: name), segment.firstSeq > log.archivedThrough {
+                        Posix.remove(Paths.join(directory, name))
+                    }
                 }
             }
         }
@@ -103,18 +109,19 @@ extension Store {
             let newest = moving.map(\.at).max() ?? last.at
             let segment = ArchiveSegment(firstSeq: first.seq, lastSeq: last.seq, newest: newest)
             do {
-                try Posix.makeDirectories(archive, mode: sharing.directories)
+                try Posix.makeDirectories(archive)
             } catch {
                 throw StoreError.cannotCreate(path: error.path, reason: error.reason)
             }
-            try Store.write(
-                ArchiveSegment.encode(moving, member: log.member, device: log.device),
-                to: Paths.join(archive, segment.fileName), backup: false, mode: sharing.files)
+            let bytes = ArchiveSegment.encode(moving, member: log.member, device: log.device)
+            try Store.write(bytes, to: Paths.join(archive, segment.fileName), backup: false)
+            try publish(bytes, as: "archive/" + segment.fileName)
             log.events.removeFirst(moving.count)
             log.archivedThrough = last.seq
         }
-        let path = logPath(member: log.member, device: log.device)
-        try Store.write(log.encoded(), to: path, backup: hadValidFile, mode: sharing.files)
+        let bytes = log.encoded()
+        try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
+        try publish(bytes, as: "log.json")
     }
 
     /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
@@ -138,6 +145,7 @@ extension Store {
                 if segment.newest < sorted[limit - 1].at { break }
             }
             let path = Paths.join(archiveDirectory(member: member, device: log.device), segment.fileName)
+
             let bytes = try Files.read(path)
             take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
         }

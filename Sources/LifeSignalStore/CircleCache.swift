@@ -32,11 +32,15 @@ struct CircleCache {
 
     /// The unread count, when the feed files it was counted from are unchanged.
     var currentUnread: Int? {
-        guard let unread, feedEntries.allSatisfy({ Posix.key(Paths.join(circle, $0.path)) == $0.key }) else {
+        guard let unread, feedEntries.allSatisfy({ Posix.key(location($0.path)) == $0.key }) else {
             return nil
         }
         return unread
     }
+
+    /// Where an entry's file is: relative paths are in the circle; this device's private
+    /// copies are named by their absolute path.
+    func location(_ path: String) -> String { path.hasPrefix("/") ? path : Paths.join(circle, path) }
 
     static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
 
@@ -47,8 +51,9 @@ struct CircleCache {
     /// device's own directory and log are not checked (a writer reads its log itself).
     func isCurrent(exceptOwn: Bool) -> Bool {
         entries.allSatisfy { entry in
-            if exceptOwn, entry.path.hasPrefix(ownPrefix) { return true }
-            return Posix.key(Paths.join(circle, entry.path)) == entry.key
+            // This device's published folder and its private copies (absolute paths).
+            if exceptOwn, entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/") { return true }
+            return Posix.key(location(entry.path)) == entry.key
         }
     }
 

@@ -5,6 +5,15 @@ import LifeSignalCore
 /// when nothing changed). Other devices' logs that cannot be read are skipped and reported,
 /// and so are records of a newer lifesignal (`unknown`); this device's own log never is.
 extension Store {
+    /// A circle chosen with `init --circle` that is gone (a sync folder not mounted, moved) is
+    /// an error for every command, never an empty circle; the default one, inside the data
+    /// directory, is this machine's own and is published again by the next write.
+    func checkCircleExists() throws(StoreError) {
+        if identity.circle != nil, !Posix.isDirectory(circleDirectory) {
+            throw StoreError.circleMissing(path: circleDirectory)
+        }
+    }
+
     /// Reads a circle folder that no data directory of ours uses yet (for `init --member`).
     public static func peek(circle: String) throws(StoreError) -> CircleRead {
         let visitor = Store(dataDirectory: "", identity: Identity(member: "", device: "", circle: circle))
@@ -68,6 +77,8 @@ extension Store {
         public var skipped: [StoreError] = []
         /// The key of every directory and log read, for the cache.
         var entries: [CircleCache.Entry] = []
+        /// How the circle's copy of this device's log stands against its private copy.
+        public var publication: Publication = .current
 
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords] { logs.compactMap { $0.unknownRecords } }
@@ -90,6 +101,8 @@ extension Store {
         public var unknown: [UnknownRecords]
         /// This member's unread count, when the cache had it current (else see `unreadCount`).
         public var unread: Int? = nil
+        /// How the circle's copy of this device's log stands against its private copy.
+        public var publication: Publication = .current
 
         public var state: CircleState {
             var state = others
@@ -108,7 +121,8 @@ extension Store {
         }
         let read = try readCircle()
         let snapshot = split(read)
-        if read.skipped.isEmpty {
+        // A cache built while something is wrong would hide it from the next runs.
+        if read.skipped.isEmpty, read.publication == .current {
             CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
                 own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
@@ -131,12 +145,16 @@ extension Store {
                 clock = max(clock, log.clock)
             }
         }
-        return Snapshot(own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
+        var snapshot = Snapshot(
+            own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
+        snapshot.publication = read.publication
+        return snapshot
     }
 
     /// Every log in the circle. This device's own log must be readable; another device's log
     /// that is not is reported in `skipped`.
     public func readCircle() throws(StoreError) -> CircleRead {
+        if !identity.member.isEmpty { try checkCircleExists() }
         var read = CircleRead()
         // Every key is taken before the listing or read it stands for: a change made meanwhile
         // can only make the cache look stale.
@@ -151,7 +169,7 @@ extension Store {
                 read.skipped.append(error)
                 continue
             }
-            for device in devices {
+            for device in devices where !isOwn(member: member, device: device) {
                 let relative = "members/\(member)/\(device)"
                 read.entries.append(
                     CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
@@ -160,11 +178,38 @@ extension Store {
                     if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
                     read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: key))
                 } catch {
-                    if member == identity.member && device == identity.device { throw error }
                     read.skipped.append(error)
                 }
             }
         }
+        if !identity.member.isEmpty { try readOwn(into: &read) }
         return read
+    }
+
+    /// This device's own log, from its private copy, and how its published copy stands (a
+    /// reader only says so; the next write publishes again).
+    private func readOwn(into read: inout CircleRead) throws(StoreError) {
+        let relative = "members/\(identity.member)/\(identity.device)"
+        read.entries.append(CircleCache.Entry(path: relative, key: Posix.key(publishedDirectory)))
+        read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: Posix.key(publishedLogPath)))
+        var key = Posix.FileKey.missing
+        var own = try readOwnLog(key: &key)
+        var publication = Publication.current
+        // A writer may replace both copies between the two reads: read again before saying
+        // the published copy is ahead.
+        for attempt in 0..<2 {
+            guard let log = own.log, let bytes = own.bytes else { break }
+            do {
+                publication = try self.publication(of: log, bytes: bytes)
+                break
+            } catch .diverged(_, let publishedSeq, _, _) {
+                publication = .ahead(publishedSeq: publishedSeq)
+                if attempt == 0 { own = try readOwnLog(key: &key) }
+            }
+        }
+        if !own.adopted { read.entries.append(CircleCache.Entry(path: ownLogPath, key: key)) }
+        guard let log = own.log else { return }
+        read.logs.append(log)
+        read.publication = publication
     }
 }

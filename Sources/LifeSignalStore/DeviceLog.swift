@@ -99,14 +99,16 @@ public struct DeviceLog: Equatable, Sendable {
     }
 
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
-    static func decode(_ bytes: [UInt8], path: String, member: String, device: String, backup: String?)
+    /// With `member` and `device` nil (a private copy, which lies in no member's folder), the
+    /// file names them itself.
+    static func decode(_ bytes: [UInt8], path: String, member: String?, device: String?, backup: String?)
         throws(StoreError) -> DeviceLog
     {
         let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
             var log = try header(o, member: member, device: device)
-            let state = try JSONRecordReader.state(o.required("state"), member: member, device: device)
+            let state = try JSONRecordReader.state(o.required("state"), member: log.member, device: log.device)
             log.state = state.state
             if !state.unknownKeys.isEmpty {
                 log.keptState = Files.rawFields(state.unknownKeys, under: "state", in: bytes, parsed: o)
@@ -120,16 +122,20 @@ public struct DeviceLog: Equatable, Sendable {
     }
 
     /// The fields before the state, checked against the folder the file lies in.
-    private static func header(_ o: JSONObjectCursor, member: String, device: String) throws(JSONShapeError)
+    private static func header(_ o: JSONObjectCursor, member: String?, device: String?) throws(JSONShapeError)
         -> DeviceLog
     {
         try Files.checkVersion(o)
-        var log = DeviceLog(member: try o.required("member").string(), device: try o.required("device").string())
-        guard log.member == member, log.device == device else {
+        let memberCursor = try o.required("member")
+        let deviceCursor = try o.required("device")
+        var log = DeviceLog(member: try memberCursor.string(), device: try deviceCursor.string())
+        guard Identifier.isValid(log.member) else { throw memberCursor.fail("is not a lifesignal id") }
+        guard Identifier.isValid(log.device) else { throw deviceCursor.fail("is not a lifesignal id") }
+        guard log.member == member ?? log.member, log.device == device ?? log.device else {
             throw JSONShapeError(
                 path: "member",
                 message:
-                    "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member) device \(device)"
+                    "names member \(log.member) device \(log.device) but the file lies in the folder of member \(member ?? "") device \(device ?? "")"
             )
         }
         log.writer = try o.optional("writer")?.string()

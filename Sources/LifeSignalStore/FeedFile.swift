@@ -104,9 +104,13 @@ extension Store {
         Paths.join(deviceDirectory(member: member, device: device), "feed.json")
     }
 
-    /// A device's feed; empty when it has none yet.
+    /// A device's feed; empty when it has none yet. This device's comes from its private copy
+    /// (or, before it had one, from the circle).
     func readFeed(member: String, device: String) throws(StoreError) -> Feed {
-        let path = feedPath(member: member, device: device)
+        var path = feedPath(member: member, device: device)
+        if isOwn(member: member, device: device), Posix.exists(ownFeedPath) || Posix.exists(ownFeedPath + ".bak") {
+            path = ownFeedPath
+        }
         let backup = path + ".bak"
         let result: Posix.ReadResult
         do {
@@ -129,6 +133,7 @@ extension Store {
             feedEntries.append(
                 CircleCache.Entry(path: "members/\(identity.member)/\(device)/feed.json", key: Posix.key(path)))
         }
+        feedEntries.append(CircleCache.Entry(path: ownFeedPath, key: Posix.key(ownFeedPath)))
         let loaded = try memberFeed()
         let count = loaded.feed.unreadCount(for: .member(identity.member))
         if loaded.skipped.isEmpty, cache != nil {
@@ -145,7 +150,9 @@ extension Store {
         var merged = Feed()
         var own = Feed()
         var skipped: [StoreError] = []
-        for device in try devices(of: identity.member) {
+        var devices = try devices(of: identity.member)
+        if !devices.contains(identity.device) { devices.append(identity.device) }
+        for device in devices {
             do {
                 let feed = try readFeed(member: identity.member, device: device)
                 if device == identity.device { own = feed }

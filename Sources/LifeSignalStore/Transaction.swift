@@ -26,6 +26,9 @@ public struct Transaction {
     let othersUnknown: [UnknownRecords]
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
+    /// How the circle's copy of this device's records stood when the transaction began; when
+    /// not `.current`, this transaction published them again.
+    public internal(set) var publication: Store.Publication = .current
     var changed = false
     /// This member's feed, merged from all their devices, and this device's own part of it;
     /// loaded only for transactions that asked for it (`feed: true`).
@@ -91,6 +94,14 @@ public struct Transaction {
     /// This data directory's member.
     public var member: String { log.member }
 
+    /// Reads this member's feed into the transaction, for one that notices or records delivery.
+    mutating func loadFeed() throws(StoreError) {
+        let loaded = try store.memberFeed()
+        feed = loaded.feed
+        ownFeed = loaded.own
+        feedLoaded = true
+    }
+
     /// Records a fact, with a Lamport clock above every clock in the circle as read.
     public mutating func record(_ body: any EventBody, at time: Timestamp) {
         log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
@@ -112,25 +123,30 @@ extension Store {
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: Bool = false,
         _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
+        // Nothing is created, not even the directory, for a command that needs a profile.
+        if case .never = creation, try readIdentity(dataDirectory) == nil {
+            throw StoreError.notInitialized(dataDirectory: dataDirectory)
+        }
         let lock = try lock(dataDirectory, timeout: lockTimeout)
         defer { lock.release() }
         sweepTemporaryFiles(in: dataDirectory)
         let (store, created) = try openOrCreate(dataDirectory, creation: creation)
-        try store.prepareDeviceDirectory()
-        let existing = try store.readLog(member: store.identity.member, device: store.identity.device)
+        // The own records are read (and checked against the identity) before anything is
+        // created for that identity in the circle.
+        var ownKey = Posix.FileKey.missing
+        let own = try store.readOwnLog(key: &ownKey)
+        try store.prepareDeviceDirectory(newProfile: created)
         let others = try store.othersForWriting()
         var transaction = Transaction(
             store: store,
-            log: existing ?? DeviceLog(member: store.identity.member, device: store.identity.device),
+            log: own.log ?? DeviceLog(member: store.identity.member, device: store.identity.device),
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
             skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
         transaction.createdProfile = created
-        if feed {
-            let loaded = try store.memberFeed()
-            transaction.feed = loaded.feed
-            transaction.ownFeed = loaded.own
-            transaction.feedLoaded = true
+        if let log = own.log, let bytes = own.bytes {
+            transaction.publication = try store.publication(of: log, bytes: bytes)
         }
+        if feed { try transaction.loadFeed() }
         if created, case .ifMissing(let profile) = creation, profile.joining == nil {
             var generator = SystemRandomNumberGenerator()
             transaction.record(NameSet(name: profile.name), at: now)
@@ -139,8 +155,8 @@ extension Store {
             transaction.record(CodeSet(code: Identifier.make(using: &generator)), at: now)
         }
         let value = try body(&transaction)
-        try store.commit(&transaction, hadValidLog: existing != nil, now: now)
-        if !created, existing != nil { store.refreshCache(after: transaction, others: others) }
+        try store.commit(&transaction, own: own, now: now)
+        if !created, own.log != nil { store.refreshCache(after: transaction, others: others) }
         return (value, created)
     }
 
@@ -192,18 +208,23 @@ extension Store {
         return (store, true)
     }
 
-    /// Creates this device's folder, and clears what a killed writer left in it.
-    private func prepareDeviceDirectory() throws(StoreError) {
-        let directory = deviceDirectory(member: identity.member, device: identity.device)
-        do {
-            try Posix.makeDirectories(directory, mode: sharing.directories)
-        } catch {
-            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+    /// Creates this device's private and published folders (a circle chosen with `--circle`
+    /// is created for a new profile, never recreated for an existing one), and clears what a
+    /// killed writer left in them.
+    private func prepareDeviceDirectory(newProfile: Bool) throws(StoreError) {
+        if !newProfile { try checkCircleExists() }
+        for directory in [ownDirectory, publishedDirectory] {
+            do {
+                try Posix.makeDirectories(
+                    directory, mode: directory == ownDirectory ? 0o700 : sharing.directories)
+            } catch {
+                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            Store.sweepTemporaryFiles(in: directory)
+            // Segments are written through temporary files too; a writer killed while writing
+            // one leaves it in archive/, where nothing else would ever remove it.
+            Store.sweepTemporaryFiles(in: Paths.join(directory, "archive"))
         }
-        Store.sweepTemporaryFiles(in: directory)
-        // Segments are written through temporary files too; a writer killed while writing
-        // one leaves it in archive/, where nothing else would ever remove it.
-        Store.sweepTemporaryFiles(in: Paths.join(directory, "archive"))
     }
 
     /// Everyone else's logs as a writer sees them, and what of the cache a write may carry on.
@@ -228,30 +249,39 @@ extension Store {
                 snapshot: Snapshot(
                     own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
                     unknown: unknown),
-                entries: cache.entries.filter { !$0.path.hasPrefix(own) }, unread: cache.unread,
+                entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
+                unread: cache.unread,
                 feedEntries: cache.feedEntries)
         }
         let read = try readCircle()
         var snapshot = split(read)
         snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
-        let entries = read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) } : []
+        let entries =
+            read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
         return OthersRead(snapshot: snapshot, entries: entries, unread: nil, feedEntries: [])
     }
 
-    /// Writes what the transaction recorded: the log, then the feed.
-    private func commit(_ transaction: inout Transaction, hadValidLog: Bool, now: Timestamp) throws(StoreError) {
-        if transaction.changed {
-            try save(&transaction.log, hadValidFile: hadValidLog)
+    /// Writes what the transaction recorded: the log (privately and durably, then published),
+    /// then the feed. A published copy that was missing, older or damaged is published again
+    /// even when nothing was recorded, and a directory written before private copies existed
+    /// gets one.
+    private func commit(_ transaction: inout Transaction, own: OwnLog, now: Timestamp) throws(StoreError) {
+        if own.adopted { try adoptPublishedSegments() }
+        if transaction.changed || own.adopted {
+            try save(&transaction.log, hadValidFile: own.bytes != nil)
+        } else if transaction.publication != .current, let bytes = own.bytes {
+            try publish(bytes, as: "log.json")
         }
+        if transaction.publication != .current || own.adopted { try publishMissingSegments() }
         // Only a transaction that loaded the feed may write it (else it would replace the
         // feed with the few entries it added).
         if transaction.feedChanged, transaction.feedLoaded {
             // The feed after the log: a crash in between can only mean a notification noticed
             // again (and delivered again), never a fact lost.
             transaction.ownFeed.prune(now: now)
-            let path = feedPath(member: identity.member, device: identity.device)
-            try Store.write(
-                FeedFile.encode(transaction.ownFeed), to: path, backup: Posix.exists(path), mode: sharing.files)
+            let bytes = FeedFile.encode(transaction.ownFeed)
+            try Store.write(bytes, to: ownFeedPath, backup: Posix.exists(ownFeedPath))
+            try publish(bytes, as: "feed.json")
         }
     }
 
@@ -268,6 +298,7 @@ extension Store {
         entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory(member: member, device: device))))
         entries.append(
             CircleCache.Entry(path: own + "/log.json", key: Posix.key(logPath(member: member, device: device))))
+        entries.append(CircleCache.Entry(path: ownLogPath, key: Posix.key(ownLogPath)))
         var cache = CircleCache(
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)

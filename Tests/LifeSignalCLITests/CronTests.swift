@@ -56,6 +56,26 @@ import Testing
                 == 0o600)
     }
 
+    /// The profile lives under XDG_DATA_HOME, which the shell sets and cron does not: every
+    /// command other than a check-in run from cron must say so and create nothing, never
+    /// quietly watch an empty profile of its own (issue #11, first bullet).
+    @Test func cronWithoutTheVariableThatPointsToTheProfileFailsLoudly() throws {
+        let home = TempHome()
+        let xdg = home.path + "/xdg"
+        #expect(cron(home, ["checkin", "--quiet"], extra: ["XDG_DATA_HOME=\(xdg)"]).code == 0)
+        for command in [["notify", "deliver"], ["status"], ["notify", "list"], ["contacts", "code"]] {
+            let run = cron(home, command)
+            #expect(run.code == 66, "\(command): \(run.stderr)")
+            #expect(run.stdout == "")
+            #expect(run.stderr.contains("no lifesignal profile in \(home.path + dataDirectory) yet"))
+            #expect(run.stderr.contains("chosen by HOME=\(home.path); LIFESIGNAL_HOME and XDG_DATA_HOME are not set"))
+            #expect(run.stderr.contains("put LIFESIGNAL_HOME=/path/to/your/data in the crontab"))
+        }
+        #expect(!home.exists(".local/share/lifesignal"), "a command other than checkin created a data directory")
+        // With the variable in the crontab, the real profile is found.
+        #expect(cron(home, ["notify", "deliver"], extra: ["LIFESIGNAL_HOME=\(xdg)/lifesignal"]).code == 0)
+    }
+
     @Test func statusExitCodes() {
         let home = TempHome()
         let none = cron(home, ["status"])

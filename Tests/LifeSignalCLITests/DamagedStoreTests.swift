@@ -35,7 +35,9 @@ import Testing
         let fixture = try ReliabilityFixture.make()
         try #require(FileManager.default.fileExists(atPath: fixture.log + ".bak"))
         try damage.apply(to: fixture.log, fixture: fixture)
-        try expectRefused(fixture, file: fixture.log, damage: damage, backup: fixture.log + ".bak")
+        // The way out names the copy with the most records: the one published in the circle
+        // (log.json.bak is one write behind, so restoring it would lose the latest check-in).
+        try expectRefused(fixture, file: fixture.log, damage: damage, backup: fixture.publishedLog)
     }
 
     @Test func damagedIdentityWithoutBackupSaysSo() throws {
@@ -66,7 +68,7 @@ import Testing
             let message = error?["message"] as? String ?? ""
             #expect(
                 message.contains(fixture.log) && message.contains("line 3, column 3")
-                    && message.contains(fixture.log + ".bak"), "\(message)")
+                    && message.contains(fixture.publishedLog), "\(message)")
         }
         #expect(StoreSnapshot(fixture.home.path) == before)
     }
@@ -165,7 +167,7 @@ import Testing
         let now = "2026-03-02T08:40:00Z"
         let list = fixture.home.run(["notify", "list"], now: now)
         try #require(list.code == 0 && list.stdout.contains("Check-in Reminder"), "\(list.stdout) \(list.stderr)")
-        let feed = fixture.deviceDirectory + "/feed.json"
+        let feed = fixture.feed
         try damage.apply(to: feed, fixture: fixture)
         let before = StoreSnapshot(fixture.home.path)
         for command in [["notify", "list"], ["notify", "read", "--all"], ["status"]] {
@@ -238,8 +240,10 @@ import Testing
         let beforeSave = try Data(contentsOf: URL(fileURLWithPath: fixture.log))
         #expect(fixture.home.run(["checkin", "--note", "crashed"]).code == 0)
         #expect(try fixture.segments().count == 1)
-        // Put the old log back: the state right after the segment's rename, before the log's.
+        // Put the old log back (both copies): the state right after the segment's rename, before
+        // the log's.
         try beforeSave.write(to: URL(fileURLWithPath: fixture.log))
+        try beforeSave.write(to: URL(fileURLWithPath: fixture.publishedLog))
         let orphaned = fixture.home.run(["checkin", "history", "--limit", "1000", "--json"])
         #expect(orphaned.code == 0)
         #expect((jsonObject(orphaned.stdout)["checkIns"] as? [Any])?.count == ReliabilityFixture.syntheticCheckIns)
@@ -332,7 +336,7 @@ enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .nulFilled: return ["NUL"]
         case .missingWithBackup: return ["missing"]
         case .symlink, .fifo, .directory: return ["cannot read"]
-        case .memberMismatch, .deviceMismatch: return ["folder"]
+        case .memberMismatch, .deviceMismatch: return ["names member"]
         case .seqAtInt64Max: return ["seq"]
         case .checkInsAtInt64Max: return ["checkIns"]
         case .clockAtInt64Max: return ["clock"]
@@ -498,9 +502,14 @@ struct ReliabilityFixture {
 
     var identity: String { home.path + "/identity.json" }
     var memberDirectory: String { home.path + "/circle/members/" + member }
+    /// This device's published folder in the circle.
     var deviceDirectory: String { memberDirectory + "/" + device }
-    var log: String { deviceDirectory + "/log.json" }
-    var archiveDirectory: String { deviceDirectory + "/archive" }
+    var publishedLog: String { deviceDirectory + "/log.json" }
+    /// This device's own records: the private, authoritative copy in the data directory.
+    var ownDirectory: String { home.path + "/own" }
+    var log: String { ownDirectory + "/log.json" }
+    var feed: String { ownDirectory + "/feed.json" }
+    var archiveDirectory: String { ownDirectory + "/archive" }
 
     /// A copy of this device's log as the log of another device of the same member, with
     /// `damage` applied; returns its path.
@@ -574,9 +583,12 @@ struct ReliabilityFixture {
             }
 
             """
-        try Data(log.utf8).write(to: URL(fileURLWithPath: self.log))
-        // As the store would have written it (it becomes log.json.bak on the next save).
-        try #require(chmod(self.log, 0o600) == 0)
+        // Both copies, as the store would have written them (the private one becomes
+        // log.json.bak on the next save).
+        for path in [self.log, publishedLog] {
+            try Data(log.utf8).write(to: URL(fileURLWithPath: path))
+            try #require(chmod(path, 0o600) == 0)
+        }
     }
 
     /// A log at the archive limit plus one check-in: one segment and a short tail.

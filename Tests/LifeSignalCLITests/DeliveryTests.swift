@@ -541,7 +541,9 @@ struct DeliveryTests {
         let result = deliver.wait(timeout: 40)
         #expect(!result.timedOut)
         #expect(result.code == 75)
-        #expect(result.seconds >= 9.5 && result.seconds < 13, "deliver took \(result.seconds)s")
+        // Ended by its own 10 s timeout, not by the server's 30 s answer; the upper bound leaves
+        // room for a loaded machine (the suite runs everything in parallel on few cores).
+        #expect(result.seconds >= 9.5 && result.seconds < 25, "deliver took \(result.seconds)s")
         #expect(
             result.stderr
                 == "lifesignal: delivery of \"Dependent Non-Responsive\" through \(slow) failed: curl did not finish within 10s and was stopped. It will be retried.\n",

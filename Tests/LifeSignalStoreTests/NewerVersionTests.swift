@@ -67,9 +67,12 @@ import Testing
         let store = try Store.open(dataDirectory: home)
         let member = store.identity.member
         let device = store.identity.device
-        let log = store.logPath(member: member, device: device)
-        try Data(Self.newerLog(member: member, device: device, checkIns: checkIns).utf8).write(
-            to: URL(fileURLWithPath: log))
+        // Both copies: the private one this device reads, and the one it published.
+        let log = store.ownDirectory + "/log.json"
+        for path in [log, store.logPath(member: member, device: device)] {
+            try Data(Self.newerLog(member: member, device: device, checkIns: checkIns).utf8).write(
+                to: URL(fileURLWithPath: path))
+        }
         return (store, log)
     }
 

@@ -1,0 +1,203 @@
+import LifeSignalCore
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// This device's own records: the authoritative copy in the data directory (`own/log.json`,
+/// `own/feed.json`, `own/archive/`), written durably, and the copy published in the circle
+/// (`members/<member>/<device>/`) for everyone else to read.
+///
+/// The circle is a shared folder that a sync engine may roll back, delete or fill with a
+/// peer's damaged copy; the data directory is this machine's alone. So this device never takes
+/// its own history from the circle: a published copy that is missing, older than the private
+/// one or damaged is published again (and said so); one that is ahead of the private copy
+/// means another writer uses this identity, and everything stops until a person decides. A
+/// directory written by a lifesignal that kept no private copy adopts the published one once.
+extension StoreError {
+    /// The same error, pointing at `backup` as the copy to restore from.
+    func withBackup(_ backup: String?) -> StoreError {
+        switch self {
+        case .damaged(let path, let problem, _): return .damaged(path: path, problem: problem, backup: backup)
+        case .unreadable(let path, let reason, _): return .unreadable(path: path, reason: reason, backup: backup)
+        default: return self
+        }
+    }
+}
+
+extension Store {
+    /// The private folder of this device's records.
+    public var ownDirectory: String { Paths.join(dataDirectory, "own") }
+    var ownLogPath: String { Paths.join(ownDirectory, "log.json") }
+    var ownFeedPath: String { Paths.join(ownDirectory, "feed.json") }
+    var ownArchiveDirectory: String { Paths.join(ownDirectory, "archive") }
+    /// The folder this device publishes to in the circle.
+    var publishedDirectory: String { deviceDirectory(member: identity.member, device: identity.device) }
+    public var publishedLogPath: String { logPath(member: identity.member, device: identity.device) }
+
+    /// Whether (member, device) is this data directory's own device.
+    func isOwn(member: String, device: String) -> Bool { member == identity.member && device == identity.device }
+
+    /// This device's log as it stands: the private copy, its text, and whether it had to be
+    /// taken from the circle (no private copy yet: written by an older lifesignal).
+    struct OwnLog {
+        var log: DeviceLog?
+        var bytes: [UInt8]?
+        var adopted: Bool
+    }
+
+    /// Reads this device's log from its private copy (or adopts the published one when there
+    /// is none), checking that it is the identity's.
+    func readOwnLog(key: inout Posix.FileKey) throws(StoreError) -> OwnLog {
+        let path = ownLogPath
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path, key: &key)
+        } catch {
+            throw error.asReadError(backup: bestBackup(of: path))
+        }
+        guard case .contents(let bytes) = result else {
+            if Posix.exists(path + ".bak") {
+                throw .damaged(
+                    path: path, problem: "it is missing although its backup exists", backup: bestBackup(of: path))
+            }
+            var circleKey = Posix.FileKey.missing
+            let published = try readLog(member: identity.member, device: identity.device, key: &circleKey)
+            return OwnLog(log: published, bytes: nil, adopted: published != nil)
+        }
+        let log: DeviceLog
+        do {
+            log = try DeviceLog.decode(bytes, path: path, member: nil, device: nil, backup: nil)
+        } catch {
+            throw error.withBackup(bestBackup(of: path))
+        }
+        guard isOwn(member: log.member, device: log.device) else {
+            throw .identityMismatch(
+                identity: identityPath, records: path,
+                expected: DeviceName(member: identity.member, device: identity.device),
+                found: DeviceName(member: log.member, device: log.device), recordsBackup: bestBackup(of: path))
+        }
+        return OwnLog(log: log, bytes: bytes, adopted: false)
+    }
+
+    /// A file's bytes or `.missing`; a missing file whose backup exists is damage, not absence.
+    func readFile(_ path: String, key: inout Posix.FileKey) throws(StoreError) -> Posix.ReadResult {
+        let backup = path + ".bak"
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path, key: &key)
+        } catch {
+            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+        }
+        if case .missing = result, Posix.exists(backup) {
+            throw .damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+        }
+        return result
+    }
+
+    /// The copy to restore a damaged private log from: of its `.bak` (one write behind) and the
+    /// published copy (usually the latest), the one that reads and holds the most records.
+    func bestBackup(of path: String) -> String? {
+        var best: (path: String, seq: Int64)? = nil
+        for candidate in [path + ".bak", publishedLogPath] {
+            guard case .contents(let bytes)? = try? Posix.read(candidate),
+                let log = try? DeviceLog.decode(
+                    bytes, path: candidate, member: identity.member, device: identity.device, backup: nil)
+            else { continue }
+            if best.map({ log.lastSeq > $0.seq }) ?? true { best = (candidate, log.lastSeq) }
+        }
+        return best?.path
+    }
+
+    /// How the published copy of this device's log stands against the private one.
+    public enum Publication: Equatable, Sendable {
+        case current
+        case missing
+        /// Holds fewer records (a rollback by a sync engine or a restore).
+        case older(publishedSeq: Int64, ownSeq: Int64)
+        case damaged(StoreError)
+        /// Holds more records than the private copy: another writer uses this identity. A
+        /// writer stops on this; a reader (which holds no lock, and may have read the private
+        /// copy just before a writer replaced both) only says so.
+        case ahead(publishedSeq: Int64)
+    }
+
+    /// Compares the published log with the private one (`own`, whose text is `bytes`); a copy
+    /// that is ahead or has diverged stops everything.
+    func publication(of own: DeviceLog, bytes: [UInt8]) throws(StoreError) -> Publication {
+        let path = publishedLogPath
+        let published: [UInt8]
+        do {
+            switch try Posix.read(path) {
+            case .missing: return .missing
+            case .contents(let b): published = b
+            }
+        } catch {
+            return .damaged(error.asReadError(backup: nil))
+        }
+        if published == bytes { return .current }
+        let theirs: DeviceLog
+        do {
+            theirs = try DeviceLog.decode(
+                published, path: path, member: identity.member, device: identity.device, backup: nil)
+        } catch {
+            return .damaged(error)
+        }
+        if theirs.lastSeq < own.lastSeq { return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq) }
+        throw .diverged(published: path, publishedSeq: theirs.lastSeq, own: ownLogPath, ownSeq: own.lastSeq)
+    }
+
+    /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
+    /// private copy is the durable one, and a lost publication is published again).
+    func publish(_ bytes: [UInt8], as relative: String) throws(StoreError) {
+        let path = Paths.join(publishedDirectory, relative)
+        do {
+            try Posix.makeDirectories(Paths.parent(of: path), mode: sharing.directories)
+            try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
+        } catch {
+            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// Copies the published archive segments into the private folder, for a directory written
+    /// before private copies existed (once, when it adopts its published log).
+    func adoptPublishedSegments() throws(StoreError) {
+        let published = Paths.join(publishedDirectory, "archive")
+        let names: [String]
+        do {
+            names = try Posix.list(published) ?? []
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+        guard !names.isEmpty else { return }
+        do {
+            try Posix.makeDirectories(ownArchiveDirectory)
+        } catch {
+            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        for name in names where ArchiveSegment(fileName: name) != nil {
+            let target = Paths.join(ownArchiveDirectory, name)
+            if !Posix.exists(target) {
+                try Store.write(try Files.read(Paths.join(published, name)), to: target, backup: false)
+            }
+        }
+    }
+
+    /// Publishes the private archive segments the circle lacks.
+    func publishMissingSegments() throws(StoreError) {
+        let own: [String]
+        do {
+            own = try Posix.list(ownArchiveDirectory) ?? []
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+        let published = Set((try? Posix.list(Paths.join(publishedDirectory, "archive"))) ?? [])
+        for name in own where ArchiveSegment(fileName: name) != nil && !published.contains(name) {
+            try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name)
+        }
+    }
+}

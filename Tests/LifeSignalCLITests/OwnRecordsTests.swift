@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// This device's own records live in its data directory (`own/`); the circle holds a published
+/// copy. Whatever a sync engine or a person does to the circle — roll the copy back, damage it,
+/// delete the member's folder, move the circle away — acknowledged check-ins are never lost and
+/// nothing quietly starts over: the copy is published again, or the command stops and says why.
+@Suite struct OwnRecordsTests {
+    func checkIns(_ fixture: ReliabilityFixture, _ count: Int) throws {
+        for i in 0..<count {
+            let run = fixture.home.run(["checkin", "--note", "c\(i)"], now: "2026-03-01T1\(i):00:00Z")
+            try #require(run.code == 0, "\(run.stderr)")
+        }
+    }
+
+    func historyNotes(_ fixture: ReliabilityFixture) -> [String] {
+        let json = jsonObject(fixture.home.run(["checkin", "history", "--limit", "1000", "--json"]).stdout)
+        return (json["checkIns"] as? [[String: Any]] ?? []).compactMap { $0["note"] as? String }
+    }
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func aPublishedCopyRolledBackThreeCheckInsIsPublishedAgainAndNothingIsLost() throws {
+        let fixture = try ReliabilityFixture.make()
+        let old = try #require(bytes(fixture.publishedLog))
+        try checkIns(fixture, 3)
+        try old.write(to: URL(fileURLWithPath: fixture.publishedLog))
+
+        let status = fixture.home.run(["checkin", "status"], now: "2026-03-01T13:30:00Z")
+        #expect(status.code == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("2026-03-01 12:00"), "the deadline moved back: \(status.stdout)")
+        #expect(status.stderr.contains("the circle held an older copy of your records"), "\(status.stderr)")
+        #expect(status.stderr.contains("the next write"), "\(status.stderr)")
+        #expect(historyNotes(fixture).prefix(3) == ["c2", "c1", "c0"])
+
+        let deliver = fixture.home.run(["notify", "deliver"], now: "2026-03-01T13:31:00Z")
+        #expect(deliver.code == 0, "\(deliver.stderr)")
+        #expect(deliver.stderr.contains("was published again"), "\(deliver.stderr)")
+        #expect(bytes(fixture.publishedLog) == bytes(fixture.log))
+        // Said once: the next run finds the copy current.
+        #expect(fixture.home.run(["checkin", "status"], now: "2026-03-01T13:32:00Z").stderr == "")
+    }
+
+    @Test func aDamagedPublishedCopyIsPublishedAgainNotAStop() throws {
+        let fixture = try ReliabilityFixture.make()
+        try Data("garbage from a peer".utf8).write(to: URL(fileURLWithPath: fixture.publishedLog))
+        let status = fixture.home.run(["status"])
+        #expect(status.code == 0, "\(status.stderr)")
+        #expect(status.stderr.contains("the circle's copy of your records is damaged"), "\(status.stderr)")
+        let checkin = fixture.home.run(["checkin", "--note", "after"], now: "2026-03-01T10:00:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("was published again"), "\(checkin.stderr)")
+        #expect(bytes(fixture.publishedLog) == bytes(fixture.log))
+        #expect(historyNotes(fixture) == ["after", "n2", "n1", "n0"])
+    }
+
+    @Test func aDeletedMemberFolderIsPublishedAgainWithItsHistory() throws {
+        let fixture = try ReliabilityFixture.make()
+        try fixture.growPastArchive()
+        try FileManager.default.removeItem(atPath: fixture.memberDirectory)
+        let status = fixture.home.run(["checkin", "status"])
+        #expect([0, 3].contains(status.code), "\(status.stderr)")
+        #expect(!status.stdout.contains("no check-in yet"), "\(status.stdout)")
+        #expect(status.stderr.contains("your records were missing from the circle"), "\(status.stderr)")
+        #expect(historyNotes(fixture).count == ReliabilityFixture.checkInsAfterGrowth)
+        let checkin = fixture.home.run(["checkin"], now: "2026-03-01T10:00:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(bytes(fixture.publishedLog) == bytes(fixture.log))
+        let published = try FileManager.default.contentsOfDirectory(atPath: fixture.deviceDirectory + "/archive")
+        #expect(published.sorted() == (try fixture.segments()), "the archive was not published again")
+    }
+
+    @Test func aMissingCircleFolderStopsAndIsNeverRecreated() throws {
+        let home = TempHome()
+        let circle = home.path + "/sync/family-circle"
+        #expect(home.run(["init", "--name", "Ana", "--circle", circle]).code == 0)
+        #expect(home.run(["checkin"]).code == 0)
+        try FileManager.default.moveItem(atPath: circle, toPath: home.path + "/sync/moved")
+        for command in [["status"], ["checkin"], ["notify", "deliver"]] {
+            let run = home.run(command, now: "2026-03-01T10:00:00Z")
+            #expect(run.code == 66, "\(command): \(run.code) \(run.stderr)")
+            #expect(run.stderr.contains("the circle folder \(circle) is missing"), "\(run.stderr)")
+            #expect(run.stderr.contains("lifesignal init --circle"), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: circle), "the circle was recreated")
+    }
+
+    @Test func aFlippedDigitInTheIdentityIsRefusedNotANewProfile() throws {
+        let fixture = try ReliabilityFixture.make()
+        let text = try String(contentsOfFile: fixture.identity, encoding: .utf8)
+        let last = fixture.member.last == "0" ? "1" : "0"
+        let flipped = String(fixture.member.dropLast()) + last
+        try Data(text.replacingOccurrences(of: fixture.member, with: flipped).utf8).write(
+            to: URL(fileURLWithPath: fixture.identity))
+        let before = StoreSnapshot(fixture.home.path)
+        for command in [["status"], ["checkin"], ["notify", "deliver"]] {
+            let run = fixture.home.run(command, now: "2026-03-01T10:00:00Z")
+            #expect(run.code == 65, "\(command): \(run.code) \(run.stderr)")
+            #expect(run.stderr.contains("\(fixture.identity) names member \(flipped)"), "\(run.stderr)")
+            #expect(run.stderr.contains("Nothing was changed"), "\(run.stderr)")
+        }
+        #expect(StoreSnapshot(fixture.home.path) == before)
+    }
+
+    /// This machine's own copy put back from an older backup while the circle holds the newer
+    /// one (or a second data directory writing as this device): a write must not continue from
+    /// the older sequence.
+    @Test func anOwnCopyBehindThePublishedOneStopsWrites() throws {
+        let fixture = try ReliabilityFixture.make()
+        let old = try #require(bytes(fixture.log))
+        try checkIns(fixture, 2)
+        try old.write(to: URL(fileURLWithPath: fixture.log))
+        let status = fixture.home.run(["status"], now: "2026-03-01T12:00:00Z")
+        #expect(status.stderr.contains("is ahead of this machine's own copy"), "\(status.stderr)")
+        let before = StoreSnapshot(fixture.home.path)
+        let checkin = fixture.home.run(["checkin"], now: "2026-03-01T12:00:00Z")
+        #expect(checkin.code == 65, "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("is ahead of this data directory's own copy"), "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("lifesignal will not choose between them"), "\(checkin.stderr)")
+        #expect(StoreSnapshot(fixture.home.path) == before)
+    }
+
+    /// A data directory written by a lifesignal that kept no private copy adopts its published
+    /// records, archive included, on the next write.
+    @Test func aDirectoryWithoutAPrivateCopyAdoptsItsPublishedRecords() throws {
+        let fixture = try ReliabilityFixture.make()
+        try fixture.growPastArchive()
+        try FileManager.default.removeItem(atPath: fixture.ownDirectory)
+        #expect(historyNotes(fixture).count == ReliabilityFixture.checkInsAfterGrowth)
+        let checkin = fixture.home.run(["checkin", "--note", "adopted"], now: "2026-03-01T10:00:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(checkin.stderr == "")
+        #expect(bytes(fixture.log) == bytes(fixture.publishedLog))
+        #expect(!(try fixture.segments()).isEmpty)
+        #expect(historyNotes(fixture).count == ReliabilityFixture.checkInsAfterGrowth + 1)
+    }
+}
