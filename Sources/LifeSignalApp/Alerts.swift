@@ -9,28 +9,49 @@ extension App {
         try readMine().activeAlert
     }
 
-    /// What raising or ending an alert did.
+    /// What raising, updating or ending an alert did.
     public struct AlertChange: Sendable {
+        public enum Kind: Sendable {
+            case raised, updated, ended
+            /// Nothing was recorded (an alert was already active, and no new message was given).
+            case unchanged
+        }
+
         public var alert: AlertRecord
-        /// False when nothing changed (an alert was already active, or none was).
-        public var changed: Bool
+        public var kind: Kind
         /// The delivery run right after the change (nil when nothing changed).
         public var delivery: DeliveryReport?
+        /// Why nobody might hear of it (no responders, …).
+        public var warnings: [Warning]
     }
 
-    /// Raises an alert with an optional message and tells every responder at once; when one is
-    /// active already, changes nothing and returns it.
+    /// Raises an alert with an optional message and tells every responder at once. When one
+    /// is active already, a message updates it (responders are told); without one, nothing
+    /// changes.
     public func raiseAlert(message: String?) throws(AppError) -> AlertChange {
         let now = self.now
         let id = newID()
-        let (alert, raised) = try write(feed: true) { transaction throws(AppError) in
-            if let active = transaction.memberState.activeAlert { return (active, false) }
-            transaction.record(AlertRaised(id: id, message: message), at: now)
+        var change = try write(feed: true) { transaction throws(AppError) in
+            let active = transaction.memberState.activeAlert
+            // Only what stops responders from hearing of it; a missing check-in does not.
+            let warnings = Self.watchWarnings(for: transaction.member, in: transaction.circle, now: now).filter {
+                $0 != .neverCheckedIn
+            }
+            if let active {
+                guard let message, message != active.currentMessage else {
+                    return AlertChange(alert: active, kind: .unchanged, delivery: nil, warnings: warnings)
+                }
+                transaction.record(AlertUpdated(id: active.id, message: message), at: now)
+            } else {
+                transaction.record(AlertRaised(id: id, message: message), at: now)
+            }
             transaction.noticeDue(now: now)
-            return (transaction.memberState.alerts[id] ?? AlertRecord(id: id), true)
+            let alert = transaction.memberState.activeAlert ?? AlertRecord(id: id)
+            return AlertChange(
+                alert: alert, kind: active == nil ? .raised : .updated, delivery: nil, warnings: warnings)
         }
-        guard raised else { return AlertChange(alert: alert, changed: false, delivery: nil) }
-        return AlertChange(alert: alert, changed: true, delivery: try deliver())
+        if change.kind != .unchanged { change.delivery = try deliver() }
+        return change
     }
 
     /// Ends my active alert and tells my responders I am safe; nil when none was active.
@@ -43,7 +64,7 @@ extension App {
             return transaction.memberState.alerts[active.id]
         }
         guard let ended else { return nil }
-        return AlertChange(alert: ended, changed: true, delivery: try deliver())
+        return AlertChange(alert: ended, kind: .ended, delivery: try deliver(), warnings: [])
     }
 
     /// Every alert I raised, newest first.

@@ -113,6 +113,7 @@ public enum EventTypes {
         case PingEnded.typeName: return PingEnded.self
         case AlertRaised.typeName: return AlertRaised.self
         case AlertEnded.typeName: return AlertEnded.self
+        case AlertUpdated.typeName: return AlertUpdated.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

@@ -212,6 +212,30 @@ public struct AlertRaised: EventBody {
     }
 }
 
+/// I gave my active alert a new message (where I am now, what happened since).
+public struct AlertUpdated: EventBody {
+    public static var typeName: String { "alertUpdated" }
+    public var id = ""
+    public var message: String?
+
+    public init() {}
+    public init(id: String, message: String?) {
+        self.id = id
+        self.message = message
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("id", &id)
+        try c.optionalString("message", &message, .omitted)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        var record = AlertRecord(id: id)
+        record.update = Stamped(message, stamp)
+        circle.update(member) { $0.alerts[id, default: AlertRecord(id: id)].merge(record) }
+    }
+}
+
 /// I ended my alert.
 public struct AlertEnded: EventBody {
     public static var typeName: String { "alertEnded" }

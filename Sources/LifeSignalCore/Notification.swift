@@ -9,6 +9,8 @@ public struct Notification: Equatable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         case alertActivated = "send_manual_alert_active"
         case alertDeactivated = "send_manual_alert_inactive"
+        case alertUpdated = "send_manual_alert_updated"
+        case dependentAlertUpdated = "receive_dependent_manual_alert_updated"
         case dependentAlert = "receive_dependent_manual_alert_active"
         case dependentAlertResolved = "receive_dependent_manual_alert_inactive"
         case checkInReminder = "check_in_reminder"
@@ -30,6 +32,8 @@ public struct Notification: Equatable, Sendable {
             switch self {
             case .alertActivated: return "Emergency Alert Activated"
             case .alertDeactivated: return "Emergency Alert Deactivated"
+            case .alertUpdated: return "Emergency Alert Updated"
+            case .dependentAlertUpdated: return "Dependent Emergency Alert Updated"
             case .dependentAlert: return "Dependent Emergency Alert"
             case .dependentAlertResolved: return "Dependent Alert Resolved"
             case .checkInReminder: return "Check-in Reminder"
@@ -50,7 +54,9 @@ public struct Notification: Equatable, Sendable {
 
         public var category: Category {
             switch self {
-            case .alertActivated, .alertDeactivated, .dependentAlert, .dependentAlertResolved: return .alerts
+            case .alertActivated, .alertDeactivated, .alertUpdated, .dependentAlert, .dependentAlertUpdated,
+                .dependentAlertResolved:
+                return .alerts
             case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn: return .checkIns
             case .contactAdded, .contactRemoved, .roleChanged: return .contacts
             case .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared: return .pings
@@ -61,7 +67,8 @@ public struct Notification: Equatable, Sendable {
         /// The app's high-priority types: delivered as critical (desktop) or urgent (ntfy).
         public var isEmergency: Bool {
             switch self {
-            case .alertActivated, .dependentAlert, .missedCheckIn, .dependentNonResponsive: return true
+            case .alertActivated, .dependentAlert, .dependentAlertUpdated, .missedCheckIn, .dependentNonResponsive:
+                return true
             default: return false
             }
         }
@@ -130,16 +137,23 @@ public struct Notification: Equatable, Sendable {
     }
 }
 
-/// A member's manual emergency alert: raised, and perhaps ended.
+/// A member's manual emergency alert: raised, perhaps updated with a new message, and perhaps
+/// ended.
 public struct AlertRecord: Equatable, Sendable {
     public var id: String
+    /// The message it was raised with.
     public var message: String?
     public var start: Stamp?
     public var end: Stamp?
+    /// The latest new message given while it was active.
+    public var update: Stamped<String?>?
 
     public init(id: String) { self.id = id }
 
     public var isActive: Bool { start != nil && end == nil }
+
+    /// What the alert says now: the latest update's message, else the one it was raised with.
+    public var currentMessage: String? { update.map { $0.value } ?? message }
 
     mutating func merge(_ other: AlertRecord) {
         if let theirs = other.start, start.map({ theirs < $0 }) ?? true {
@@ -147,6 +161,7 @@ public struct AlertRecord: Equatable, Sendable {
             message = other.message
         }
         if let theirs = other.end, end.map({ theirs < $0 }) ?? true { end = theirs }
+        if let theirs = other.update { update.keepLatest(theirs) }
     }
 }
 

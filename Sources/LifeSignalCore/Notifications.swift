@@ -54,6 +54,7 @@ public enum Notifications {
             for alert in (circle.members[member]?.alerts ?? [:]).values {
                 guard let start = alert.start, start.at >= horizon else { continue }
                 found += alertRaised(alert, member: member, at: start.at, circle: circle)
+                found += alertUpdated(alert, member: member, circle: circle)
                 if let end = alert.end { found += alertEnded(alert, member: member, at: end.at, circle: circle) }
             }
         }
@@ -191,6 +192,26 @@ public enum Notifications {
                 Notification(
                     kind: .dependentAlert, cause: alert.id,
                     message: "ALERT: \(who) needs help! \(who) has activated their emergency alert.\(extra)", at: at,
+                    subject: member, recipient: recipient)
+            }
+    }
+
+    /// A new message on an active alert, to me and my responders.
+    public static func alertUpdated(_ alert: AlertRecord, member: String, circle: CircleState) -> [Notification] {
+        guard let update = alert.update else { return [] }
+        let who = name(member, in: circle)
+        let said = update.value.map { "“\($0)”" } ?? "(no message)"
+        let cause = "\(alert.id)|\(update.stamp.device)|\(update.stamp.seq)"
+        return [
+            Notification(
+                kind: .alertUpdated, cause: cause,
+                message: "Your emergency alert has been updated. Your responders have been told: \(said).",
+                at: update.stamp.at, subject: member, recipient: .member(member))
+        ]
+            + responders(of: member, in: circle).map { recipient in
+                Notification(
+                    kind: .dependentAlertUpdated, cause: cause,
+                    message: "ALERT UPDATE: \(who) still needs help. New message: \(said).", at: update.stamp.at,
                     subject: member, recipient: recipient)
             }
     }

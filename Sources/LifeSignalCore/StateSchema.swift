@@ -116,6 +116,9 @@ struct AlertEntry: KeyedEntry {
         try c.optionalString("message", &value.message, .null)
         try c.stampRecord("start", &value.start)
         try c.stampRecord("end", &value.end)
+        try c.stamped("update", &value.update, seed: nil) { c, v throws(C.Failure) in
+            try c.optionalString("message", &v, .null)
+        }
     }
 }
 

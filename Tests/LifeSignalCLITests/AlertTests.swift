@@ -48,9 +48,17 @@ import Testing
         home.run(["checkin", "--quiet"])
         let raised = home.run(
             ["alert", "activate", "--yes", "--message", "At the lake, ankle hurt"], now: "2026-03-01T10:00:00Z")
-        #expect(raised.code == 5)
-        #expect(raised.stdout == "Emergency alert activated. Your responders are being notified.\n")
+        // Recorded: exit 0 (`alert status` is what exits 5). Nobody watches over this profile,
+        // and the command says so plainly rather than "your responders are being notified".
+        #expect(raised.code == 0)
+        #expect(
+            raised.stdout
+                == "Emergency alert recorded, but nobody will be told: you have no responders. Add one with 'lifesignal contacts add'.\n"
+        )
         #expect(raised.stderr == "")
+        let warnings = jsonObject(
+            home.run(["alert", "activate", "--yes", "--json"], now: "2026-03-01T10:01:00Z").stdout)["warnings"]
+        #expect((warnings as? [[String: Any]])?.map { $0["code"] as? String } == ["no-responders"])
 
         let status = home.run(["alert", "status"], now: "2026-03-01T10:12:00Z")
         #expect(status.code == 5)
@@ -66,11 +74,20 @@ import Testing
         #expect(alert["endedAt"] is NSNull)
         #expect(alert["durationSeconds"] as? Int == 720)
 
-        // Again: nothing changes, and it says so.
-        let again = home.run(["alert", "activate", "--yes", "--message", "another"], now: "2026-03-01T10:15:00Z")
-        #expect(again.code == 5)
+        // Again without a message: nothing changes, and it says so. With one, the alert is
+        // updated (the same alert, a new message for the responders).
+        let same = home.run(["alert", "activate", "--yes", "--quiet"], now: "2026-03-01T10:14:00Z")
+        #expect(same.code == 0)
+        let unchanged = home.run(["alert", "activate", "--yes"], now: "2026-03-01T10:14:00Z")
         #expect(
-            again.stdout == "An emergency alert is already active, since 2026-03-01 10:00 (15m ago). Nothing changed.\n"
+            unchanged.stdout
+                == "An emergency alert is already active, since 2026-03-01 10:00 (14m ago). Nothing changed; give it a new message with --message.\n"
+        )
+        let again = home.run(["alert", "activate", "--yes", "--message", "another"], now: "2026-03-01T10:15:00Z")
+        #expect(again.code == 0)
+        #expect(
+            again.stdout
+                == "Emergency alert updated: “another”, but nobody will be told: you have no responders.\n"
         )
         let againJSON = jsonObject(
             home.run(["alert", "activate", "--yes", "--json"], now: "2026-03-01T10:15:00Z").stdout)
@@ -148,7 +165,7 @@ import Testing
     @Test func independentOfCheckIns() throws {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
-        #expect(home.run(["alert", "activate", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 5)
+        #expect(home.run(["alert", "activate", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
         // A check-in does not end the alert…
         let checkin = home.run(["checkin"], now: "2026-03-01T12:00:00Z")
         #expect(checkin.code == 0)
@@ -206,10 +223,10 @@ import Testing
         #expect(home.run(["alert", "history"]).stdout == "No alerts yet.\n")
 
         let yes = Self.onTerminal(home, "alert activate --message 'On the trail'", input: "y\n")
-        #expect(yes.code == 5)
+        #expect(yes.code == 0)
         #expect(
             yes.stdout.contains(
-                "Activate an emergency alert? All your responders will be told at once. [y/N] Emergency alert activated. Your responders are being notified.\n"
+                "Activate an emergency alert? All your responders will be told at once. [y/N] Emergency alert recorded, but nobody will be told: you have no responders."
             ))
         let status = home.run(["alert", "status"])
         #expect(status.code == 5)
@@ -220,7 +237,7 @@ import Testing
     func theTerminalAsksBeforeEndingWithTheAppsText() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
-        #expect(home.run(["alert", "activate", "--yes", "--quiet"]).code == 5)
+        #expect(home.run(["alert", "activate", "--yes", "--quiet"]).code == 0)
         let question =
             "Are you sure you want to deactivate the alert? This will notify your responders that you are safe. [y/N] "
         let no = Self.onTerminal(home, "alert deactivate", input: "n\n")
@@ -235,7 +252,7 @@ import Testing
         #expect(home.run(["alert", "status"]).code == 0)
         // --yes on a terminal does not ask.
         let direct = Self.onTerminal(home, "alert activate --yes", input: "")
-        #expect(direct.code == 5)
+        #expect(direct.code == 0)
         #expect(!direct.stdout.contains("[y/N]"))
     }
 
@@ -252,7 +269,7 @@ import Testing
         // Carl went quiet (overdue since 08:00); Bea, on time, raises an alert.
         let raised = h.run(
             "bea", ["alert", "activate", "--yes", "--message", "Car broke down on the A9"], now: "2026-03-02T08:30:00Z")
-        #expect(raised.code == 5)
+        #expect(raised.code == 0)
         let now = "2026-03-02T09:00:00Z"
         let list = h.run("ana", ["contacts", "list"], now: now)
         #expect(

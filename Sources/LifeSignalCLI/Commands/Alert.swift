@@ -59,7 +59,7 @@ enum AlertCommand {
         let end = alert.end?.at
         return .object(
             JSONObject([
-                ("id", .string(alert.id)), ("message", .optional(alert.message)),
+                ("id", .string(alert.id)), ("message", .optional(alert.currentMessage)),
                 ("startedAt", .string(start.at.rfc3339)),
                 ("endedAt", .optional(end?.rfc3339)), ("durationSeconds", .int(((end ?? now) - start.at).seconds)),
             ]))
@@ -72,31 +72,51 @@ enum AlertCommand {
         return s >= 3600 ? "\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))" : "\(two(s / 60)):\(two(s % 60))"
     }
 
+    /// Raises an alert, or gives the active one a new message; exits 0 once it is recorded
+    /// (`alert status` is the one that exits 5 while an alert is active).
     static func activate(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let message = line.text(Self.message)
-        if let active = try session.call(line.path, { app throws(AppError) in try app.activeAlert() }),
-            let start = active.start
-        {
-            try session.output.json(["activated": false, "alert": alertJSON(active, now: session.now)])
-            try session.output.line(
-                "An emergency alert is already active, since \(session.when(start.at)). Nothing changed.")
-            return .alertActive
-        }
-        let question = "Activate an emergency alert? All your responders will be told at once."
-        guard try confirm(question, action: "raise an alert", line: line, session: session) else {
-            try session.output.line("No alert was raised.")
-            return .ok
+        let active = try session.call(line.path) { app throws(AppError) in try app.activeAlert() }
+        if active == nil {
+            let question = "Activate an emergency alert? All your responders will be told at once."
+            guard try confirm(question, action: "raise an alert", line: line, session: session) else {
+                try session.output.line("No alert was raised.")
+                return .ok
+            }
         }
         let change = try session.call(line.path) { app throws(AppError) in try app.raiseAlert(message: message) }
-        guard change.changed, let delivery = change.delivery else {
-            try session.output.line("An emergency alert is already active. Nothing changed.")
-            return .alertActive
+        // The headline says it when nobody will be told; other doubts go to stderr.
+        for warning in change.warnings where warning != .noResponders { session.output.warn(warning) }
+        var document = JSONObject([
+            ("activated", .bool(change.kind == .raised)), ("updated", .bool(change.kind == .updated)),
+            ("alert", alertJSON(change.alert, now: session.now)),
+        ])
+        if let delivery = change.delivery { document["delivery"] = delivery.json }
+        document["warnings"] = .array(change.warnings.map(Render.warningJSON))
+        try session.output.json(.object(document))
+        try session.output.line(headline(change, session: session))
+        change.delivery?.tellFailures(session)
+        return .ok
+    }
+
+    /// What `alert activate` did, in one line; plain when nobody will be told.
+    static func headline(_ change: App.AlertChange, session: Session) -> String {
+        let nobody = change.warnings.contains(.noResponders)
+        switch change.kind {
+        case .raised:
+            return nobody
+                ? "Emergency alert recorded, but nobody will be told: you have no responders. Add one with 'lifesignal contacts add'."
+                : "Emergency alert activated. Your responders are being notified."
+        case .updated:
+            let said = change.alert.currentMessage.map { ": “\($0)”" } ?? ""
+            return nobody
+                ? "Emergency alert updated\(said), but nobody will be told: you have no responders."
+                : "Emergency alert updated. Your responders are being told\(said)."
+        case .unchanged, .ended:
+            let since = change.alert.start.map { ", since \(session.when($0.at))" } ?? ""
+            return
+                "An emergency alert is already active\(since). Nothing changed; give it a new message with --message."
         }
-        try session.output.json(
-            ["activated": true, "alert": alertJSON(change.alert, now: session.now), "delivery": delivery.json])
-        try session.output.line("Emergency alert activated. Your responders are being notified.")
-        delivery.tellFailures(session)
-        return .alertActive
     }
 
     static func deactivate(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -133,7 +153,7 @@ enum AlertCommand {
         }
         try session.output.line(
             session.output.red(session.output.bold("Emergency alert active")) + " since \(session.when(start.at))"
-                + (active.message.map { ": “\($0)”" } ?? "."))
+                + (active.currentMessage.map { ": “\($0)”" } ?? "."))
         try session.output.line("End it with 'lifesignal alert deactivate'.")
         return .alertActive
     }
@@ -150,7 +170,7 @@ enum AlertCommand {
             let end = alert.end.map { session.local($0.at) } ?? "active"
             let text =
                 "\(session.local(start))  →  \(end.padding(to: 16)) \(duration((alert.end?.at ?? session.now) - start))"
-            try session.output.line(text + (alert.message.map { "  \($0)" } ?? ""))
+            try session.output.line(text + (alert.currentMessage.map { "  \($0)" } ?? ""))
         }
         return .ok
     }

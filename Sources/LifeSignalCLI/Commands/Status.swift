@@ -54,7 +54,7 @@ enum StatusCommand {
         if let alert = board.alert, let start = alert.start {
             try session.output.line(
                 o.red(o.bold("  EMERGENCY ALERT ACTIVE")) + " since \(session.when(start.at))"
-                    + (alert.message.map { ": “\($0)”" } ?? ""))
+                    + (alert.currentMessage.map { ": “\($0)”" } ?? ""))
         }
         for text in Render.checkInLines(board.checkIn, session: session) { try session.output.line("  " + text) }
         if !board.pingsToAnswer.isEmpty {
