@@ -93,7 +93,9 @@ public struct PosixTZ: Hashable, Sendable {
             changes.append((end, 0, standard))
         }
         changes.sort { ($0.at, $0.order) < ($1.at, $1.order) }
-        return changes.map { (Timestamp(seconds: $0.at), $0.type) }
+        // Of two changes at one instant only the later counts.
+        return changes.indices.filter { $0 + 1 == changes.count || changes[$0 + 1].at != changes[$0].at }
+            .map { (Timestamp(seconds: changes[$0].at), changes[$0].type) }
     }
 
     /// Days since 1970-01-01 of the rule's day in `year`.

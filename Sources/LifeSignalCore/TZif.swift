@@ -125,12 +125,12 @@ private struct TZifReader {
     /// the standard/wall and UT/local indicators checked and dropped (they matter only to
     /// POSIX TZ strings without rules, which lifesignal does not accept).
     mutating func dataBlock(_ header: TZifHeader, timeSize: Int) throws(ZoneDataError) -> ZoneRules {
+        if header.leapCount > 0 {
+            throw error("leap-second (\"right/\") zone files are not supported", at: header.leapCountOffset)
+        }
         let size = header.dataSize(timeSize: timeSize)
         guard size <= bytes.count - index else {
             throw error("truncated: the data block needs \(size) bytes, \(bytes.count - index) remain")
-        }
-        if header.leapCount > 0 {
-            throw error("leap-second (\"right/\") zone files are not supported", at: header.leapCountOffset)
         }
         var times: [Int64] = []
         for _ in 0..<header.timeCount {
