@@ -35,8 +35,8 @@ private struct TZifHeader {
     var timeCount: Int
     var typeCount: Int
     var charCount: Int
-    /// Where `leapCount` sits, for the error that refuses leap seconds.
-    var leapCountOffset: Int
+    /// Where the header starts, for errors about its counts.
+    var start: Int
 
     func dataSize(timeSize: Int) -> Int {
         timeCount * timeSize + timeCount + typeCount * 6 + charCount + leapCount * (timeSize + 4) + isStdCount
@@ -86,8 +86,10 @@ private struct TZifReader {
     /// The 44-byte header: magic, version, 15 unused bytes, six counts.
     mutating func header() throws(ZoneDataError) -> TZifHeader {
         let start = index
+        // The magic first, so a short file of something else is called that, not truncated.
+        let magic = bytes[start..<min(start + 4, bytes.count)]
+        guard magic.elementsEqual("TZif".utf8.prefix(magic.count)) else { throw error("not a TZif file") }
         let head = try take(20, what: "the header")
-        guard head.prefix(4).elementsEqual("TZif".utf8) else { throw error("not a TZif file", at: start) }
         let versionByte = head[start + 4]
         let version: Int
         switch versionByte {
@@ -99,20 +101,26 @@ private struct TZifReader {
         for _ in 0..<6 { counts.append(Int(UInt32(truncatingIfNeeded: Self.bigEndian(try take(4, what: "a count"))))) }
         let header = TZifHeader(
             version: version, isUTCount: counts[0], isStdCount: counts[1], leapCount: counts[2],
-            timeCount: counts[3], typeCount: counts[4], charCount: counts[5], leapCountOffset: start + 28)
-        try check(header, at: start)
+            timeCount: counts[3], typeCount: counts[4], charCount: counts[5], start: start)
+        // Caps only, so the block's size can be computed; a version 1 block that is only
+        // skipped need not be valid (old zic "slim" output was not always).
+        for (count, cap, offset) in [
+            (header.leapCount, Self.maxTransitions, 28), (header.timeCount, Self.maxTransitions, 32),
+            (header.typeCount, Self.maxTypes, 36), (header.charCount, Self.maxChars, 40),
+        ] where count > cap {
+            throw error("count \(count) is over the limit of \(cap)", at: start + offset)
+        }
         return header
     }
 
-    private func check(_ h: TZifHeader, at start: Int) throws(ZoneDataError) {
-        if h.timeCount > Self.maxTransitions { throw error("too many transitions (\(h.timeCount))", at: start + 32) }
-        if h.typeCount == 0 || h.typeCount > Self.maxTypes {
-            throw error("the type count must be 1…\(Self.maxTypes), not \(h.typeCount)", at: start + 36)
+    /// RFC 8536 §3.1's rules for the counts of the block that is read.
+    private func check(_ h: TZifHeader) throws(ZoneDataError) {
+        let start = h.start
+        if h.leapCount > 0 {
+            throw error("leap-second (\"right/\") zone files are not supported", at: start + 28)
         }
-        if h.charCount == 0 || h.charCount > Self.maxChars {
-            throw error("the abbreviation size must be 1…\(Self.maxChars), not \(h.charCount)", at: start + 40)
-        }
-        if h.leapCount > Self.maxTransitions { throw error("too many leap seconds (\(h.leapCount))", at: start + 28) }
+        if h.typeCount == 0 { throw error("there must be at least one local time type", at: start + 36) }
+        if h.charCount == 0 { throw error("there must be at least one abbreviation byte", at: start + 40) }
         if h.isStdCount != 0 && h.isStdCount != h.typeCount {
             throw error("the standard/wall indicator count must be 0 or the type count", at: start + 24)
         }
@@ -125,9 +133,7 @@ private struct TZifReader {
     /// the standard/wall and UT/local indicators checked and dropped (they matter only to
     /// POSIX TZ strings without rules, which lifesignal does not accept).
     mutating func dataBlock(_ header: TZifHeader, timeSize: Int) throws(ZoneDataError) -> ZoneRules {
-        if header.leapCount > 0 {
-            throw error("leap-second (\"right/\") zone files are not supported", at: header.leapCountOffset)
-        }
+        try check(header)
         let size = header.dataSize(timeSize: timeSize)
         guard size <= bytes.count - index else {
             throw error("truncated: the data block needs \(size) bytes, \(bytes.count - index) remain")

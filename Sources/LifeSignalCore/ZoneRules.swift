@@ -30,6 +30,7 @@ public struct ZoneTransition: Hashable, Sendable {
 /// character of a TZ string given on its own. Zone files come from disk and are untrusted, so
 /// every defect is reported this way rather than trapping.
 public struct ZoneDataError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Where the problem is, in the coordinates of what was being parsed.
     public enum Place: Hashable, Sendable {
         /// A byte offset in a TZif file (a footer problem points into the footer).
         case byte(Int)

@@ -54,7 +54,8 @@ public enum ZoneFiles {
         guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("/"), !name.hasSuffix("/"), !name.includes("//")
         else { return false }
         return name.utf8.allSatisfy { byte in
-            (byte >= 48 && byte <= 57) || ((byte | 0x20) >= 97 && (byte | 0x20) <= 122) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+            (byte >= 48 && byte <= 57) || ((byte | 0x20) >= 97 && (byte | 0x20) <= 122) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
         }
     }
@@ -79,17 +80,21 @@ public enum ZoneFiles {
             return NamedZone(name: linkedZoneName(localtime), rules: rules)
         }
         if tz.isEmpty { return NamedZone(name: "UTC", rules: .utc) }
-        let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+        // `:` marks a file name for certain; without it, a name that is no file may be a rule.
+        let fileOnly = tz.hasPrefix(":")
+        let name = fileOnly ? String(tz.dropFirst()) : tz
         if name.hasPrefix("/") {
             guard let rules = try read(name) else { throw .unknownZone(name: name, path: name) }
             return NamedZone(name: linkedZoneName(name) ?? zoneName(inPath: name), rules: rules)
         }
-        if isValidName(name), let rules = try read(Paths.join(directory, name)) { return NamedZone(name: name, rules: rules) }
+        let path = Paths.join(directory, name)
+        if isValidName(name), let rules = try read(path) { return NamedZone(name: name, rules: rules) }
+        if fileOnly { throw isValidName(name) ? .unknownZone(name: name, path: path) : .invalidName(name) }
         do {
             return NamedZone(name: nil, rules: try ZoneRules(posixTZ: name))
         } catch {
-            guard isValidName(name), !tz.hasPrefix(":") else { throw .badTZ(value: tz, problem: error) }
-            throw .unknownZone(name: name, path: Paths.join(directory, name))
+            // `Europe/Lodnon` was meant as a name, and is best reported as one.
+            throw isValidName(name) ? .unknownZone(name: name, path: path) : .badTZ(value: tz, problem: error)
         }
     }
 

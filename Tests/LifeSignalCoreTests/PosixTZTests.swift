@@ -11,7 +11,9 @@ import Testing
     @Test func standardTimeOnly() throws {
         #expect(try Self.tz("UTC0").standard == LocalTimeType(utOffset: 0, isDST: false, abbreviation: "UTC"))
         #expect(try Self.tz("IST-5:30").standard.utOffset == 19_800)
-        #expect(try Self.tz("<+0545>-5:45").standard == LocalTimeType(utOffset: 20_700, isDST: false, abbreviation: "+0545"))
+        #expect(
+            try Self.tz("<+0545>-5:45").standard == LocalTimeType(utOffset: 20_700, isDST: false, abbreviation: "+0545")
+        )
         #expect(try Self.tz("<-03>3").standard.utOffset == -10_800)
         #expect(try Self.tz("XXX+1:02:03").standard.utOffset == -3723)
         #expect(try Self.tz("EST5").daylight == nil)
@@ -69,7 +71,9 @@ import Testing
         for text in ["2026-01-01T05:00:00Z", "2026-06-01T00:00:00Z", "2026-12-31T23:59:59Z", "2027-01-01T05:00:00Z"] {
             #expect(always.type(at: try Self.time(text)).abbreviation == "EDT", "\(text)")
         }
-        #expect(always.changes(after: try Self.time("2026-01-02T00:00:00Z"), through: try Self.time("2030-01-01T00:00:00Z")).isEmpty)
+        #expect(
+            always.changes(after: try Self.time("2026-01-02T00:00:00Z"), through: try Self.time("2030-01-01T00:00:00Z"))
+                .isEmpty)
     }
 
     /// Dublin's "negative DST": Irish Standard Time in summer, GMT marked as DST in winter.
@@ -99,7 +103,8 @@ import Testing
     @Test func rulesFromTZAlone() throws {
         let rules = try ZoneRules(posixTZ: "EST5EDT,M3.2.0,M11.1.0")
         #expect(rules.offset(at: try Self.time("2026-07-01T00:00:00Z")) == (-14_400, "EDT", true))
-        #expect(rules.instant(year: 2026, month: 3, day: 8, hour: 2, minute: 30) == (try Self.time("2026-03-08T07:30:00Z")))
+        #expect(
+            rules.instant(year: 2026, month: 3, day: 8, hour: 2, minute: 30) == (try Self.time("2026-03-08T07:30:00Z")))
         #expect(ZoneRules.utc.offset(at: Timestamp(seconds: 0)) == (0, "UTC", false))
         #expect(throws: ZoneDataError.self) { try ZoneRules(posixTZ: "Europe/London") }
     }

@@ -43,17 +43,21 @@ struct WallClockTests {
         let london = try Self.resolve("Europe/London", 2026, 10, 25, 1, 30)
         #expect(
             london
-                == .repeated(earlier: try Self.time("2026-10-25T00:30:00Z"), later: try Self.time("2026-10-25T01:30:00Z")))
+                == .repeated(
+                    earlier: try Self.time("2026-10-25T00:30:00Z"), later: try Self.time("2026-10-25T01:30:00Z")))
         #expect(london.instant == (try Self.time("2026-10-25T00:30:00Z")))
         #expect(
             try Self.resolve("America/New_York", 2026, 11, 1, 1, 30)
-                == .repeated(earlier: try Self.time("2026-11-01T05:30:00Z"), later: try Self.time("2026-11-01T06:30:00Z")))
+                == .repeated(
+                    earlier: try Self.time("2026-11-01T05:30:00Z"), later: try Self.time("2026-11-01T06:30:00Z")))
         #expect(
             try Self.resolve("Australia/Lord_Howe", 2026, 4, 5, 1, 45)
-                == .repeated(earlier: try Self.time("2026-04-04T14:45:00Z"), later: try Self.time("2026-04-04T15:15:00Z")))
+                == .repeated(
+                    earlier: try Self.time("2026-04-04T14:45:00Z"), later: try Self.time("2026-04-04T15:15:00Z")))
         #expect(
             try Self.resolve("America/New_York", 2040, 11, 4, 1, 0)
-                == .repeated(earlier: try Self.time("2040-11-04T05:00:00Z"), later: try Self.time("2040-11-04T06:00:00Z")))
+                == .repeated(
+                    earlier: try Self.time("2040-11-04T05:00:00Z"), later: try Self.time("2040-11-04T06:00:00Z")))
     }
 
     @Test func ordinaryWallTimesAreUnique() throws {
@@ -62,7 +66,8 @@ struct WallClockTests {
         #expect(try Self.resolve("Europe/London", 2026, 10, 25, 2, 0) == .unique(try Self.time("2026-10-25T02:00:00Z")))
         #expect(try Self.resolve("Asia/Kolkata", 2026, 1, 1, 0, 0) == .unique(try Self.time("2025-12-31T18:30:00Z")))
         let london = try ZoneSupport.rules("Europe/London")
-        #expect(london.instant(year: 2026, month: 7, day: 1, hour: 9, minute: 0) == (try Self.time("2026-07-01T08:00:00Z")))
+        #expect(
+            london.instant(year: 2026, month: 7, day: 1, hour: 9, minute: 0) == (try Self.time("2026-07-01T08:00:00Z")))
         #expect(london.instant(year: 2026, month: 2, day: 29, hour: 9, minute: 0) == nil)
         #expect(london.instant(year: 2026, month: 7, day: 1, hour: 24, minute: 0) == nil)
     }
@@ -73,7 +78,8 @@ struct WallClockTests {
         let rules = try ZoneSupport.rules(zone)
         var date = try #require(LocalDate(year: 2039, month: 1, day: 1))
         while date.year == 2039 {
-            for (hour, minute): (Int64, Int64) in [(0, 0), (0, 30), (1, 0), (1, 30), (2, 30), (3, 0), (9, 0), (23, 59)] {
+            for (hour, minute): (Int64, Int64) in [(0, 0), (0, 30), (1, 0), (1, 30), (2, 30), (3, 0), (9, 0), (23, 59)]
+            {
                 let wall = try #require(TimeOfDay(hour: hour, minute: minute))
                 let resolution = rules.resolve(date, wall)
                 let back = resolution.instant + TimeSpan(seconds: rules.offset(at: resolution.instant).seconds)
@@ -137,7 +143,8 @@ struct WallClockTests {
         #expect(kolkata.localDate(of: try Self.time("2026-01-01T18:29:59Z")) == LocalDate(year: 2026, month: 1, day: 1))
         #expect(kolkata.localDate(of: try Self.time("2026-01-01T18:30:00Z")) == LocalDate(year: 2026, month: 1, day: 2))
         let newYork = try ZoneSupport.rules("America/New_York")
-        #expect(newYork.localDate(of: try Self.time("2039-01-01T04:59:59Z")) == LocalDate(year: 2038, month: 12, day: 31))
+        #expect(
+            newYork.localDate(of: try Self.time("2039-01-01T04:59:59Z")) == LocalDate(year: 2038, month: 12, day: 31))
     }
 
     @Test func timesOfDayAndDates() {
