@@ -116,6 +116,7 @@ public struct ZoneRules: Hashable, Sendable {
 
     /// Every change of local time type in `after < at <= through`, with the type that starts,
     /// from the table and then from the footer. Changes that change nothing are left out.
+    /// Meant for windows of days or years: the footer's part is worked out year by year.
     public func changes(after start: Timestamp, through end: Timestamp) -> [(at: Timestamp, type: LocalTimeType)] {
         guard start < end else { return [] }
         var found: [(at: Timestamp, type: LocalTimeType)] = []
