@@ -11,6 +11,8 @@ extension App {
         public var device: String
         public var seq: Int64
         public var status: CheckInStatus
+        /// What could stop my responders from hearing about me.
+        public var warnings: [Warning]
     }
 
     /// Records that I am OK now, with an optional note (checked against `Rules` by the caller's
@@ -21,7 +23,8 @@ extension App {
             transaction.record(CheckedIn(note: note), at: now)
             return CheckInReceipt(
                 at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
-                status: CheckInStatus(member: transaction.memberState, now: now))
+                status: CheckInStatus(member: transaction.memberState, now: now),
+                warnings: Self.watchWarnings(for: transaction.member, in: transaction.circle, now: now))
         }
     }
 

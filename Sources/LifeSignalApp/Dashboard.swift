@@ -17,6 +17,8 @@ extension App {
         public var pingsToAnswer: [PingView]
         /// Dependents in an alert, non-responsive, or pinged by me, in the app's order.
         public var needsAttention: [DependentView]
+        /// What could stop my responders from hearing about me.
+        public var warnings: [Warning]
     }
 
     public func dashboard() throws(AppError) -> Dashboard {
@@ -42,7 +44,7 @@ extension App {
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
             checkIn: CheckInStatus(member: state, now: now), alert: state.activeAlert, unread: unread,
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
-            needsAttention: attention)
+            needsAttention: attention, warnings: Self.watchWarnings(for: me, in: circle, now: now))
     }
 
     /// Which of my contacts the completion scripts offer for an argument.

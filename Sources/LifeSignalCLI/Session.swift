@@ -211,6 +211,13 @@ struct Output {
         _ = context.write(.standardError, "lifesignal: \(text)\n")
     }
 
+    /// Doubts a command also lists in its `--json` document (`warnings`): on stderr for a
+    /// person, not repeated there for a script.
+    func warn(listed warnings: [Warning]) {
+        guard !global.json else { return }
+        for warning in warnings { warn(warning) }
+    }
+
     /// A doubt, on stderr: `lifesignal: warning: …`, or with `--json` a JSON line with its
     /// stable code. Not with `--quiet` (the exit code and `--json` still carry it).
     func warn(_ warning: Warning) {

@@ -192,9 +192,10 @@ private func initRows(
                 == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n"
         )
         #expect(first.stderr.hasPrefix("lifesignal: created a profile for "))
-        #expect(first.stderr.hasSuffix(" in \(home.path): " + defaultsNote))
+        #expect(first.stderr.hasSuffix(" in \(home.path): " + defaultsNote + noRespondersWarning))
+        // The profile is said once; that nobody watches over it, on every check-in.
         let second = home.run(["checkin"], now: "2026-03-01T15:30:00Z")
-        #expect(second.stderr == "")
+        #expect(second.stderr == noRespondersWarning)
         #expect(
             second.stdout
                 == "Checked in at 2026-03-01 15:30.\nNext deadline 2026-03-02 15:30 (in 1d); reminder at 2026-03-02 15:00.\n"
@@ -215,7 +216,7 @@ private func initRows(
         home.run(["init", "--name", "Ann"])
         let run = home.run(["checkin", "--note", "leaving for the hills"])
         #expect(run.code == 0)
-        #expect(run.stderr == "")
+        #expect(run.stderr == noRespondersWarning)
         let status = home.run(["checkin", "status"], now: "2026-03-01T12:00:00Z")
         #expect(
             status.stdout == """
@@ -620,7 +621,7 @@ private func initRows(
         home.run(["checkin", "--note", "home"])
         let run = home.run(["status"], now: "2026-03-01T18:48:00Z")
         #expect(run.code == 0)
-        #expect(run.stderr == "")
+        #expect(run.stderr == noRespondersWarning)
         #expect(
             run.stdout == """
                 Ann Example
@@ -964,14 +965,14 @@ private func initRows(
             ))
         let dashboard = home.run(["status"], now: t0)
         #expect(dashboard.code == 0)
-        #expect(dashboard.stderr == warning)
+        #expect(dashboard.stderr == warning + noRespondersWarning)
         let json = home.run(["checkin", "status", "--json"], now: t0)
         #expect(json.code == 0)
         #expect(jsonObject(json.stdout)["clockBehind"] as? Bool == true)
         // A check-in while the clock is behind still warns; the deadline counts from the later time.
         let checkin = home.run(["checkin"], now: t0)
         #expect(checkin.code == 0)
-        #expect(checkin.stderr == warning)
+        #expect(checkin.stderr == warning + noRespondersWarning)
         #expect(
             checkin.stdout
                 == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-06 09:00 (in 5d); reminder at 2026-03-06 08:30.\n"

@@ -48,6 +48,11 @@ final class LockHolder {
 @Suite struct ExitCodeTests {
     /// One run that must end with `code`.
     static func scenario(for code: ExitCode, in home: TempHome) -> Run {
+        // A watched profile: a run that succeeds has nothing to say about nobody watching.
+        if code.rawValue < 64 || code == .ioError {
+            home.run(["checkin", "--quiet"])
+            home.addResponder()
+        }
         switch code {
         case .ok:
             home.run(["checkin", "--quiet"])
@@ -156,6 +161,7 @@ final class LockHolder {
     @Test func ioErrorWhenStdoutIsFull() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
+        home.addResponder()
         for (arguments, code) in [("status", 74), ("--version", 74), ("help exit-codes", 74), ("status --quiet", 0)]
             as [(String, Int32)]
         {

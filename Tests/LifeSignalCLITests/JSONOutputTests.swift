@@ -62,7 +62,8 @@ private let checkInKeys: Set<String> = [
         // stderr stays clean for a JSON consumer: no first-run note.
         #expect(run.stderr == "")
         let json = jsonObject(run.stdout)
-        #expect(keys(json) == ["checkedIn", "checkIn"])
+        #expect(keys(json) == ["checkedIn", "checkIn", "warnings"])
+        #expect((json["warnings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["no-responders"])
         let checkedIn = json["checkedIn"] as? [String: Any]
         #expect(keys(checkedIn) == ["at", "note", "device", "seq"])
         #expect(checkedIn?["at"] as? String == "2026-03-01T09:00:00Z")
@@ -190,8 +191,12 @@ private let checkInKeys: Set<String> = [
         #expect(
             keys(json) == [
                 "now", "member", "dataDirectory", "circle", "checkIn", "alert", "unreadNotifications", "pingsToAnswer",
-                "needsAttention",
+                "needsAttention", "warnings",
             ])
+        // A stable code and a message for each doubt; none here but that nobody watches.
+        let warnings = json["warnings"] as? [[String: Any]]
+        #expect(warnings?.map { $0["code"] as? String } == ["no-responders"])
+        #expect(warnings?.first?["message"] as? String == String(noRespondersWarning.dropFirst(21).dropLast()))
         #expect(json["pingsToAnswer"] as? [Any] != nil)
         #expect(json["needsAttention"] as? [Any] != nil)
         #expect(json["now"] as? String == "2026-03-01T11:00:00Z")

@@ -166,3 +166,15 @@ func jsonObject(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
 func usageError(_ message: String, usage: String, command: String = "lifesignal") -> String {
     "lifesignal: error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n"
 }
+
+/// What `status` and `checkin` say on stderr for a profile that nobody watches over.
+let noRespondersWarning =
+    "lifesignal: warning: nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'.\n"
+
+extension TempHome {
+    /// Adds an external responder (reached by a command that always succeeds), so that the
+    /// profile is watched and runs say nothing about nobody watching.
+    func addResponder(now: String = "2026-03-01T09:00:00Z") {
+        run(["contacts", "add", "Sam", "--responder", "--notify", "exec:true", "--quiet"], now: now)
+    }
+}

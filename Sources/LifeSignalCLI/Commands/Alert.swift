@@ -86,7 +86,7 @@ enum AlertCommand {
         }
         let change = try session.call(line.path) { app throws(AppError) in try app.raiseAlert(message: message) }
         // The headline says it when nobody will be told; other doubts go to stderr.
-        for warning in change.warnings where warning != .noResponders { session.output.warn(warning) }
+        session.output.warn(listed: change.warnings.filter { $0 != .noResponders })
         var document = JSONObject([
             ("activated", .bool(change.kind == .raised)), ("updated", .bool(change.kind == .updated)),
             ("alert", alertJSON(change.alert, now: session.now)),

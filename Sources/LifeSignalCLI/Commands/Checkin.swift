@@ -54,6 +54,7 @@ enum CheckinCommand {
         let note = line.text(Self.note)
         let done = try session.call(line.path) { app throws(AppError) in try app.checkIn(note: note) }
         Render.clockWarning(done.status, session: session)
+        session.output.warn(listed: done.warnings)
         try session.output.json(
             .object(
                 JSONObject([
@@ -66,6 +67,7 @@ enum CheckinCommand {
                             ]))
                     ),
                     ("checkIn", Render.checkInJSON(done.status)),
+                    ("warnings", .array(done.warnings.map(Render.warningJSON))),
                 ])))
         try session.output.line("Checked in at \(session.local(done.at)).")
         if let deadline = done.status.deadline {

@@ -14,6 +14,7 @@ enum StatusCommand {
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let board = try session.call(line.path) { app throws(AppError) in try app.dashboard() }
         Render.clockWarning(board.checkIn, session: session)
+        session.output.warn(listed: board.warnings)
         try session.output.json(json(board, now: session.now))
         try render(board, session: &session)
         return board.alert != nil ? .alertActive : Render.exitCode(for: board.checkIn.phase)
@@ -45,6 +46,7 @@ enum StatusCommand {
                 ("unreadNotifications", .int(Int64(board.unread))),
                 ("pingsToAnswer", .array(board.pingsToAnswer.map(PingCommand.json))),
                 ("needsAttention", .array(attention)),
+                ("warnings", .array(board.warnings.map(Render.warningJSON))),
             ]))
     }
 
