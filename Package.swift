@@ -29,12 +29,14 @@ let package = Package(
             dependencies: ["LifeSignalCore", "LifeSignalStore"],
             path: "Benchmarks/Seed"),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
-        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
-        .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels"]),
+        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore"]),
+        .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore"]),
         // The rules of each use case, in-process against a temporary directory and a fixed clock.
-        .testTarget(name: "LifeSignalAppTests", dependencies: ["LifeSignalApp"]),
+        .testTarget(name: "LifeSignalAppTests", dependencies: ["LifeSignalApp", "LifeSignalCore"]),
+        // Each test target names every module it imports: a change to a module imported only
+        // transitively did not rebuild the tests, which then ran against a stale layout.
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.
-        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI"], exclude: ["Golden"]),
+        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI", "LifeSignalCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

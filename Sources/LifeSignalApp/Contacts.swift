@@ -99,8 +99,9 @@ extension App {
         let (store, snapshot) = try read()
         let circle = snapshot.state
         let me = store.identity.member
-        return circle.orderedContacts(circle.contacts(of: me), me: me, now: now).map {
-            Self.view($0, circle: circle, me: me, now: now)
+        let unreadable = snapshot.unreadable
+        return circle.orderedContacts(circle.contacts(of: me), me: me, now: now, unreadable: unreadable).map {
+            Self.view($0, circle: circle, me: me, now: now, unreadable: unreadable)
         }
     }
 
@@ -109,13 +110,16 @@ extension App {
         let (store, snapshot) = try read()
         let circle = snapshot.state
         let me = store.identity.member
-        return Self.view(try Self.find(text, in: circle.contacts(of: me)), circle: circle, me: me, now: now)
+        let contact = try Self.find(text, in: circle.contacts(of: me))
+        return Self.view(contact, circle: circle, me: me, now: now, unreadable: snapshot.unreadable)
     }
 
-    static func view(_ contact: Contact, circle: CircleState, me: String, now: Timestamp) -> ContactView {
+    static func view(
+        _ contact: Contact, circle: CircleState, me: String, now: Timestamp, unreadable: [String: Timestamp]
+    ) -> ContactView {
         guard contact.kind == .member else { return ContactView(contact: contact) }
         return ContactView(
-            contact: contact, status: circle.dependentStatus(of: contact.id, me: me, now: now),
+            contact: contact, status: circle.dependentStatus(of: contact.id, me: me, now: now, unreadable: unreadable),
             checkIn: CheckInStatus(member: circle.members[contact.id] ?? MemberState(), now: now),
             pingedByMe: circle.pendingPing(from: me, to: contact.id)?.sent,
             pingedMe: circle.pendingPing(from: contact.id, to: me)?.sent)

@@ -33,11 +33,9 @@ extension App {
             unread = counted.count
         }
         let contacts = circle.contacts(of: me)
-        let attention = circle.dependents(among: contacts, me: me, now: now).filter { dependent in
-            switch dependent.status.kind {
-            case .alert, .nonResponsive, .pinged: return true
-            case .countdown, .noCheckIn: return false
-            }
+        let unreadable = snapshot.unreadable
+        let attention = circle.dependents(among: contacts, me: me, now: now, unreadable: unreadable).filter {
+            $0.status.needsAttention || $0.status.kind == .pinged
         }
         return Dashboard(
             member: me, name: state.name?.value ?? defaultName(), device: store.identity.device,

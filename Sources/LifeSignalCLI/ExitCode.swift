@@ -6,6 +6,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case dueSoon = 3
     case overdue = 4
     case alertActive = 5
+    case dependentNeedsAttention = 6
     case usage = 64
     case dataError = 65
     case noProfile = 66
@@ -20,7 +21,10 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .ok: return "Success; for status commands: checked in and not yet in the reminder window."
         case .dueSoon: return "status, checkin status: the reminder time has come; the deadline has not passed."
         case .overdue: return "status, checkin status: the deadline has passed without a check-in."
-        case .alertActive: return "status, alert status: an emergency alert is active (this wins over 3 and 4)."
+        case .alertActive: return "status, alert status: an emergency alert is active (this wins over 3, 4 and 6)."
+        case .dependentNeedsAttention:
+            return
+                "status: someone you watch over needs attention: in an alert, past their deadline, or their records cannot be read (this wins over 3 and 4)."
         case .usage: return "Usage error: unknown command or option, missing or bad value."
         case .dataError:
             return

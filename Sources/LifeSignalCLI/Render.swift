@@ -90,7 +90,7 @@ extension Render {
     static func colored(_ status: DependentStatus, _ output: Output) -> String {
         switch status.kind {
         case .alert: return output.red(output.bold(status.text))
-        case .nonResponsive: return output.red(status.text)
+        case .nonResponsive, .unreadable: return output.red(status.text)
         case .pinged: return output.yellow(status.text)
         case .countdown, .noCheckIn: return status.text
         }

@@ -3,19 +3,25 @@
 /// Pure views of `CircleState`, computed on every run and never stored.
 extension CircleState {
     /// A dependent's live status as `me` sees it, or nil when they are not my dependent member.
-    public func dependentStatus(of id: String, me: String, now: Timestamp) -> DependentStatus? {
+    /// `unreadable` names the members some of whose records could not be read, and since when.
+    public func dependentStatus(
+        of id: String, me: String, now: Timestamp, unreadable: [String: Timestamp] = [:]
+    ) -> DependentStatus? {
         guard let roles = roles(of: me, toward: id), roles.dependent else { return nil }
         let ping = pendingPing(from: me, to: id)
         let member = members[id] ?? MemberState()
         return DependentStatus(
-            member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at, now: now)
+            member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at,
+            unreadableSince: unreadable[id], now: now)
     }
 
     /// My dependent members among `contacts`, with their live status, in the app's priority order.
-    public func dependents(among contacts: [Contact], me: String, now: Timestamp) -> [DependentView] {
+    public func dependents(
+        among contacts: [Contact], me: String, now: Timestamp, unreadable: [String: Timestamp] = [:]
+    ) -> [DependentView] {
         var list: [DependentView] = []
         for contact in contacts {
-            if let status = dependentStatus(of: contact.id, me: me, now: now) {
+            if let status = dependentStatus(of: contact.id, me: me, now: now, unreadable: unreadable) {
                 list.append(DependentView(contact: contact, status: status))
             }
         }
@@ -23,8 +29,10 @@ extension CircleState {
     }
 
     /// Dependents first in the app's priority order, then everyone else by name.
-    public func orderedContacts(_ contacts: [Contact], me: String, now: Timestamp) -> [Contact] {
-        let first = dependents(among: contacts, me: me, now: now).map { $0.contact }
+    public func orderedContacts(
+        _ contacts: [Contact], me: String, now: Timestamp, unreadable: [String: Timestamp] = [:]
+    ) -> [Contact] {
+        let first = dependents(among: contacts, me: me, now: now, unreadable: unreadable).map { $0.contact }
         return first + contacts.filter { c in !first.contains { $0.id == c.id } }
     }
 

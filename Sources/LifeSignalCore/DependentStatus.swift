@@ -4,6 +4,8 @@
 public struct DependentStatus: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case alert
+        /// Their records cannot be read here: whether they check in is unknown.
+        case unreadable
         case nonResponsive
         case pinged
         case countdown
@@ -13,7 +15,7 @@ public struct DependentStatus: Equatable, Sendable {
         public var priority: Int {
             switch self {
             case .alert: return 0
-            case .nonResponsive: return 1
+            case .unreadable, .nonResponsive: return 1
             case .pinged: return 2
             case .countdown, .noCheckIn: return 3
             }
@@ -22,18 +24,27 @@ public struct DependentStatus: Equatable, Sendable {
 
     public var kind: Kind
     public var checkIn: CheckInStatus
-    /// When the alert was raised, the deadline passed, or my pending ping was sent.
+    /// When the alert was raised, the records became unreadable, the deadline passed, or my
+    /// pending ping was sent.
     public var since: Timestamp?
-    /// The app's status text: "Sent out an alert 10m ago", "Non-responsive 2h 5m ago",
-    /// "Pinged 5m ago", "1d 4h", "No check-in".
+    /// The app's status text: "Sent out an alert 10m ago", "Records unreadable for 3h",
+    /// "Non-responsive 2h 5m ago", "Pinged 5m ago", "1d 4h", "No check-in".
     public var text: String
 
-    public init(member: MemberState, alertSince: Timestamp?, pendingPingSent: Timestamp?, now: Timestamp) {
+    public init(
+        member: MemberState, alertSince: Timestamp?, pendingPingSent: Timestamp?, unreadableSince: Timestamp? = nil,
+        now: Timestamp
+    ) {
         checkIn = CheckInStatus(member: member, now: now)
         if let alertSince {
             kind = .alert
             since = alertSince
             text = "Sent out an alert \(DependentStatus.ago(alertSince, now))"
+        } else if let unreadableSince {
+            kind = .unreadable
+            since = unreadableSince
+            let span = now - unreadableSince
+            text = span.seconds < 60 ? "Records unreadable" : "Records unreadable for \(span.short)"
         } else if checkIn.phase == .overdue, let deadline = checkIn.deadline {
             kind = .nonResponsive
             since = deadline
@@ -50,6 +61,15 @@ public struct DependentStatus: Equatable, Sendable {
             kind = .noCheckIn
             since = nil
             text = "No check-in"
+        }
+    }
+
+    /// Someone who may be in trouble: in an alert, past their deadline, or unknown because
+    /// their records cannot be read. A responder's `status` exits non-zero for these.
+    public var needsAttention: Bool {
+        switch kind {
+        case .alert, .unreadable, .nonResponsive: return true
+        case .pinged, .countdown, .noCheckIn: return false
         }
     }
 

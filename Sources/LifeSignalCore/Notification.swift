@@ -17,6 +17,7 @@ public struct Notification: Equatable, Sendable {
         case missedCheckIn = "receive_non_responsive_alert"
         case dependentNonResponsive = "receive_non_responsive_dependent_alert"
         case dependentCheckedIn = "receive_dependent_checked_in"
+        case dependentUnreadable = "receive_dependent_records_unreadable"
         case contactAdded = "receive_contact_added"
         case contactRemoved = "receive_contact_removed"
         case roleChanged = "receive_contact_role_changed"
@@ -40,6 +41,7 @@ public struct Notification: Equatable, Sendable {
             case .missedCheckIn: return "Missed Check-in"
             case .dependentNonResponsive: return "Dependent Non-Responsive"
             case .dependentCheckedIn: return "Dependent Checked In"
+            case .dependentUnreadable: return "Dependent's Records Unreadable"
             case .contactAdded: return "Contact Added"
             case .contactRemoved: return "Contact Removed"
             case .roleChanged: return "Role Changed"
@@ -57,7 +59,8 @@ public struct Notification: Equatable, Sendable {
             case .alertActivated, .alertDeactivated, .alertUpdated, .dependentAlert, .dependentAlertUpdated,
                 .dependentAlertResolved:
                 return .alerts
-            case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn: return .checkIns
+            case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn, .dependentUnreadable:
+                return .checkIns
             case .contactAdded, .contactRemoved, .roleChanged: return .contacts
             case .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared: return .pings
             case .system: return .system

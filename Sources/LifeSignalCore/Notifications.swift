@@ -36,9 +36,13 @@ public enum Notifications {
 
     /// The notifications that exist by `now` for what `me`'s device looks after. `feed` is
     /// what was already noticed (the all-clears follow the misses that were told).
-    public static func due(circle: CircleState, feed: Feed, me: String, now: Timestamp) -> [Notification] {
+    /// `unreadable` names the members some of whose records cannot be read here, and since when.
+    public static func due(
+        circle: CircleState, feed: Feed, me: String, now: Timestamp, unreadable: [String: Timestamp] = [:]
+    ) -> [Notification] {
         let horizon = now - Feed.window
         var found = alerts(circle: circle, me: me, since: horizon)
+        found += unreadableDependents(circle: circle, me: me, now: now, unreadable: unreadable)
         found += pings(circle: circle, me: me, since: horizon)
         found += deadlines(circle: circle, me: me, now: now)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
@@ -59,6 +63,23 @@ public enum Notifications {
             }
         }
         return found
+    }
+
+    /// My dependents whose records cannot be read here: told once, and again each day it lasts.
+    static func unreadableDependents(circle: CircleState, me: String, now: Timestamp, unreadable: [String: Timestamp])
+        -> [Notification]
+    {
+        circle.linkedMembers(of: me).compactMap { other in
+            guard circle.roles(of: me, toward: other)?.dependent ?? false, let since = unreadable[other] else {
+                return nil
+            }
+            let who = name(other, in: circle)
+            return Notification(
+                kind: .dependentUnreadable, cause: "\(now.seconds / 86_400)",
+                message:
+                    "\(who)'s records cannot be read here (changed \(utc(since))), so you cannot see whether they check in or raise an alert. Check the folder your circle syncs; 'lifesignal status' names the file.",
+                at: now, subject: other, recipient: .member(me))
+        }
     }
 
     /// Pings I sent or received, and how they ended.

@@ -75,8 +75,17 @@ extension Store {
         /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
         /// device from checking in; this device's own files are never skipped.
         public var skipped: [StoreError] = []
+        /// Members some of whose records could not be read, with when the file was last changed
+        /// (when that could be told): a dependent among them needs attention.
+        public var unreadable: [String: Timestamp] = [:]
         /// The key of every directory and log read, for the cache.
         var entries: [CircleCache.Entry] = []
+
+        mutating func skip(_ error: StoreError, member: String, since key: Posix.FileKey) {
+            skipped.append(error)
+            let changed = Timestamp(seconds: key == .missing ? 0 : key.modified / 1_000_000_000)
+            unreadable[member] = min(unreadable[member] ?? changed, changed)
+        }
         /// How the circle's copy of this device's log stands against its private copy.
         public var publication: Publication = .current
 
@@ -97,6 +106,8 @@ extension Store {
         /// The highest Lamport clock among the other logs.
         public var othersClock: Int64
         public var skipped: [StoreError]
+        /// Members some of whose records could not be read (see `CircleRead.unreadable`).
+        public var unreadable: [String: Timestamp] = [:]
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords]
         /// This member's unread count, when the cache had it current (else see `unreadCount`).
@@ -148,6 +159,7 @@ extension Store {
         var snapshot = Snapshot(
             own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
         snapshot.publication = read.publication
+        snapshot.unreadable = read.unreadable
         return snapshot
     }
 
@@ -166,7 +178,7 @@ extension Store {
                 devices = try self.devices(of: member)
             } catch {
                 if member == identity.member { throw error }
-                read.skipped.append(error)
+                read.skip(error, member: member, since: Posix.key(memberDirectory(member)))
                 continue
             }
             for device in devices where !isOwn(member: member, device: device) {
@@ -178,7 +190,7 @@ extension Store {
                     if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
                     read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: key))
                 } catch {
-                    read.skipped.append(error)
+                    read.skip(error, member: member, since: Posix.key(logPath(member: member, device: device)))
                 }
             }
         }

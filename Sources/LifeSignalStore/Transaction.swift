@@ -22,6 +22,8 @@ public struct Transaction {
     let othersClock: Int64
     /// Other devices' logs that could not be read and were left out.
     public let skipped: [StoreError]
+    /// Members some of whose records could not be read, and since when.
+    public internal(set) var unreadable: [String: Timestamp] = [:]
     /// Other devices' logs holding records of a newer lifesignal.
     let othersUnknown: [UnknownRecords]
     /// True when this transaction created the profile (the directory's first write).
@@ -56,7 +58,9 @@ public struct Transaction {
     /// Notices everything that exists by `now` for this member and their external contacts.
     @discardableResult
     public mutating func noticeDue(now: Timestamp) -> [Notification] {
-        Notifications.due(circle: circle, feed: feed, me: member, now: now).filter { notice($0) }
+        Notifications.due(circle: circle, feed: feed, me: member, now: now, unreadable: unreadable).filter {
+            notice($0)
+        }
     }
 
     public mutating func markRead(_ ids: [String]) {
@@ -143,6 +147,7 @@ extension Store {
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
             skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
         transaction.createdProfile = created
+        transaction.unreadable = others.snapshot.unreadable
         if let log = own.log, let bytes = own.bytes {
             transaction.publication = try store.publication(of: log, bytes: bytes)
         }

@@ -509,8 +509,20 @@ final class SendmailShim {
             exec '\(msmtp)' -C '\(config.path)' "$@"
 
             """
-        try Data(script.utf8).write(to: URL(fileURLWithPath: sendmail))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sendmail)
+        try Self.writeExecutable(script, to: sendmail)
+    }
+
+    /// Writes a script through a close-on-exec descriptor. Tests run in one process and spawn
+    /// children from many threads: a descriptor open for writing that a child inherits (fork
+    /// before exec) makes executing the file fail with ETXTBSY ("Text file busy").
+    static func writeExecutable(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw HarnessError(description: "cannot create \(path): errno \(errno)") }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { throw HarnessError(description: "cannot write \(path)") }
+        guard chmod(path, 0o755) == 0 else { throw HarnessError(description: "cannot chmod \(path)") }
     }
 
     convenience init(server: SMTPServer) throws { try self.init(port: server.port) }

@@ -68,6 +68,20 @@ final class LockHolder {
             home.run(["checkin", "--quiet"])
             home.run(["alert", "activate", "--yes", "--quiet"])
             return home.run(["status"], now: "2026-03-02T09:00:01Z")
+        case .dependentNeedsAttention:
+            // Ana watches over Bea, who went quiet: Ana's own countdown is fine.
+            let circle = home.path + "/shared-circle"
+            func run(_ who: String, _ arguments: [String], now: String = "2026-03-01T09:00:00Z") -> Run {
+                home.run(arguments, now: now, environment: ["LIFESIGNAL_HOME": home.path + "/" + who])
+            }
+            _ = run("bea", ["init", "--name", "Bea", "--circle", circle])
+            _ = run("ana", ["init", "--name", "Ana", "--circle", circle])
+            let code = jsonObject(run("bea", ["contacts", "code", "--json"]).stdout)["code"] as? String ?? ""
+            _ = run("ana", ["contacts", "add", code, "--dependent"])
+            _ = run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:true"])
+            _ = run("bea", ["checkin"])
+            _ = run("ana", ["checkin"], now: "2026-03-02T10:00:00Z")
+            return run("ana", ["status"], now: "2026-03-02T10:00:00Z")
         case .usage:
             return home.run(["chekin"])
         case .dataError:
@@ -111,7 +125,7 @@ final class LockHolder {
     }
 
     @Test func codesAreTheDocumentedNumbers() {
-        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 5, 64, 65, 66, 69, 73, 74, 75, 78])
+        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 5, 6, 64, 65, 66, 69, 73, 74, 75, 78])
     }
 
     // MARK: - Each code in detail

@@ -8,7 +8,7 @@ enum StatusCommand {
         name: "status",
         abstract: "Show the dashboard: your deadline and time left.",
         discussion:
-            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
+            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, 5 while your alert is active, and 6 while someone you watch over needs attention, so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
         run: run)
 
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -17,7 +17,11 @@ enum StatusCommand {
         session.output.warn(listed: board.warnings)
         try session.output.json(json(board, now: session.now))
         try render(board, session: &session)
-        return board.alert != nil ? .alertActive : Render.exitCode(for: board.checkIn.phase)
+        if board.alert != nil { return .alertActive }
+        // Running status means I am here; someone I watch over in trouble matters more than my
+        // own countdown, and `lifesignal status || page-me` must fire for them too.
+        if board.needsAttention.contains(where: \.status.needsAttention) { return .dependentNeedsAttention }
+        return Render.exitCode(for: board.checkIn.phase)
     }
 
     static func json(_ board: App.Dashboard, now: Timestamp) -> JSON {
