@@ -36,7 +36,8 @@ let package = Package(
         // Each test target names every module it imports: a change to a module imported only
         // transitively did not rebuild the tests, which then ran against a stale layout.
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.
-        .testTarget(name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI", "LifeSignalCore"], exclude: ["Golden"]),
+        .testTarget(
+            name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI", "LifeSignalCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
