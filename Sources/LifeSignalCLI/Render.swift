@@ -23,6 +23,15 @@ enum Render {
                 ("intervalSeconds", .int(status.interval.seconds)),
                 ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ("clockBehind", .bool(status.clockBehind)),
+                (
+                    "futureCheckIn",
+                    status.futureCheckIn.map { future in
+                        .object(
+                            JSONObject([
+                                ("at", .string(future.at.rfc3339)), ("device", .string(future.stamp.device)),
+                            ]))
+                    } ?? .null
+                ),
             ]))
     }
 
@@ -77,11 +86,12 @@ enum Render {
         }
     }
 
-    /// A warning when the clock reads earlier than the last check-in.
+    /// A warning for a check-in stamped later than this clock, which does not count yet.
     static func clockWarning(_ status: CheckInStatus, session: Session) {
-        guard status.clockBehind, let last = status.lastCheckIn else { return }
+        guard let future = status.futureCheckIn else { return }
+        let counting = status.lastCheckIn.map { "the check-in of \(session.local($0.at))" } ?? "no check-in"
         session.output.note(
-            "warning: the clock (\(session.local(session.now))) is earlier than your last check-in (\(session.local(last.at))); the deadline counts from the later time. Check the system clock."
+            "warning: a check-in stamped \(session.local(future.at)) by device \(future.stamp.device.prefix(8)) is \((future.at - session.now).short) ahead of this clock (\(session.local(session.now))); it does not count until then, so your deadline counts from \(counting). Check that device's clock (or LIFESIGNAL_NOW)."
         )
     }
 }

@@ -20,26 +20,28 @@ public struct CheckInStatus: Equatable, Sendable {
     public var reminderAt: Timestamp?
     /// deadline − now: positive while time is left, negative once overdue.
     public var timeLeft: TimeSpan?
-    /// The clock reads earlier than the last check-in (a clock set back, or a "what if" time).
-    public var clockBehind: Bool
+    /// A check-in stamped later than this clock (a wrong clock on some device, a "what if"
+    /// run): it does not count until its time comes.
+    public var futureCheckIn: MemberState.CheckIn?
+    /// The clock reads earlier than the latest check-in (one stamped in the future).
+    public var clockBehind: Bool { futureCheckIn != nil }
 
     public init(member: MemberState, now: Timestamp) {
         interval = member.effectiveInterval
         reminder = member.effectiveReminder
-        lastCheckIn = member.lastCheckIn
-        guard let last = member.lastCheckIn else {
+        futureCheckIn = member.futureCheckIn(asOf: now)
+        lastCheckIn = member.lastCheckIn(asOf: now)
+        guard let last = lastCheckIn else {
             phase = .noCheckIn
             deadline = nil
             reminderAt = nil
             timeLeft = nil
-            clockBehind = false
             return
         }
         let deadline = last.at + interval
         self.deadline = deadline
         reminderAt = reminder.map { deadline - $0 }
         timeLeft = deadline - now
-        clockBehind = now < last.at
         if now > deadline {
             phase = .overdue
         } else if let reminderAt, now >= reminderAt {

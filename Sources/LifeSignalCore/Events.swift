@@ -18,9 +18,11 @@ public struct CheckedIn: EventBody {
         circle.update(member) { state in
             state.checkInCount += 1
             // The last check-in is the latest in time, not the latest written.
+            let checkIn = MemberState.CheckIn(stamp: stamp, note: note)
             if state.lastCheckIn.map({ Stamp.earlierInTime($0.stamp, stamp) }) ?? true {
-                state.lastCheckIn = MemberState.CheckIn(stamp: stamp, note: note)
+                state.lastCheckIn = checkIn
             }
+            state.remember(checkIn)
         }
     }
 }

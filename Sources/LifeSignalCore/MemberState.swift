@@ -13,6 +13,9 @@ public struct MemberState: Equatable, Sendable {
     public var alerts: [String: AlertRecord] = [:]
     public var preferences: Stamped<FeedPreferences>?
     public var lastCheckIn: CheckIn?
+    /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
+    /// a "what if" run) can be passed over for the one before it.
+    public var recentCheckIns: [CheckIn] = []
     /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
     public var checkInCount: Int64 = 0
 
@@ -50,9 +53,39 @@ public struct MemberState: Equatable, Sendable {
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs
         }
+        for checkIn in other.recentCheckIns { remember(checkIn) }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)
         checkInCount = overflow ? .max : sum
+    }
+
+    /// How many recent check-ins are kept.
+    public static let recentLimit = 4
+    /// How far ahead of the reader's clock a check-in may be stamped and still count (clocks
+    /// of a circle's machines drift a little).
+    public static let clockTolerance = TimeSpan.minutes(5)
+
+    /// Keeps `checkIn` among the recent ones if it is one of the latest.
+    mutating func remember(_ checkIn: CheckIn) {
+        guard !recentCheckIns.contains(where: { $0.stamp == checkIn.stamp }) else { return }
+        let index = recentCheckIns.firstIndex { Stamp.earlierInTime($0.stamp, checkIn.stamp) } ?? recentCheckIns.count
+        recentCheckIns.insert(checkIn, at: index)
+        if recentCheckIns.count > Self.recentLimit { recentCheckIns.removeLast() }
+    }
+
+    /// The check-in a deadline counts from at `now`: the latest not stamped later than `now`
+    /// (within the tolerance). A check-in from the future does not count until its time comes:
+    /// a wrong clock must cause a loud false alarm, never a silent disarm.
+    public func lastCheckIn(asOf now: Timestamp) -> CheckIn? {
+        let limit = now + Self.clockTolerance
+        guard let last = lastCheckIn, last.at > limit else { return lastCheckIn }
+        return recentCheckIns.first { $0.at <= limit }
+    }
+
+    /// The latest check-in stamped beyond `now` (and the tolerance), which does not count yet.
+    public func futureCheckIn(asOf now: Timestamp) -> CheckIn? {
+        guard let last = lastCheckIn, last.at > now + Self.clockTolerance else { return nil }
+        return last
     }
 
     /// The alert raised most recently that has not ended.

@@ -46,7 +46,7 @@ public enum Notifications {
         found += pings(circle: circle, me: me, since: horizon)
         found += deadlines(circle: circle, me: me, now: now)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
-        found += allClears(circle: circle, feed: feed)
+        found += allClears(circle: circle, feed: feed, now: now)
         return found.filter { serves($0.recipient, me: me) }
     }
 
@@ -158,11 +158,13 @@ public enum Notifications {
     }
 
     /// All-clears: someone whose miss was told has checked in since.
-    static func allClears(circle: CircleState, feed: Feed) -> [Notification] {
+    static func allClears(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
         var found: [Notification] = []
         for notification in feed.notifications.values where notification.kind == .dependentNonResponsive {
             let subject = notification.subject
-            guard let last = circle.members[subject]?.lastCheckIn, last.at > notification.at else { continue }
+            guard let last = circle.members[subject]?.lastCheckIn(asOf: now), last.at > notification.at else {
+                continue
+            }
             let who = name(subject, in: circle)
             found.append(
                 Notification(
@@ -180,7 +182,8 @@ public enum Notifications {
         let lateBy = now - deadline
         let late = lateBy.seconds > 15 * 60 ? " Noticed \(lateBy.short) after the deadline." : ""
         let who = name(member, in: circle)
-        let note = circle.members[member]?.lastCheckIn?.note.map { " Their last check-in note: “\($0)”." } ?? ""
+        let note =
+            circle.members[member]?.lastCheckIn(asOf: now)?.note.map { " Their last check-in note: “\($0)”." } ?? ""
         return recipients.map { recipient in
             if recipient == .member(member) {
                 return Notification(

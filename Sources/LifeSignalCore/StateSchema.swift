@@ -48,6 +48,7 @@ extension MemberState {
             try c.stamp(&v.stamp)
             try c.optionalString("note", &v.note, .omitted)
         }
+        try c.entries("recentCheckIns", &recentCheckIns, as: CheckInEntry.self, omitEmpty: true)
         try c.entries("alerts", &alerts, as: AlertEntry.self, omitEmpty: true)
         try c.stamped("preferences", &preferences, seed: FeedPreferences()) { c, v throws(C.Failure) in
             try c.record("value", &v)
@@ -102,6 +103,30 @@ struct MemberEntry: KeyedEntry {
         try c.id("member", &key)
         try value.code(&c)
     }
+}
+
+/// One of the recent check-ins, newest first.
+struct CheckInEntry: SchemaEntry {
+    var value = MemberState.CheckIn(stamp: .unset, note: nil)
+
+    init() {}
+    init(_ value: MemberState.CheckIn) { self.value = value }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.stamp(&value.stamp)
+        try c.optionalString("note", &value.note, .omitted)
+    }
+
+    static func entries(of collection: [MemberState.CheckIn]) -> [CheckInEntry] { collection.map(CheckInEntry.init) }
+    static func insert(_ entry: CheckInEntry, into collection: inout [MemberState.CheckIn]) {
+        // Kept in order and bounded whatever order (or length) a file gives them in.
+        var state = MemberState()
+        state.recentCheckIns = collection
+        state.remember(entry.value)
+        collection = state.recentCheckIns
+    }
+    static func reserve(_ count: Int, in collection: inout [MemberState.CheckIn]) {}
+    func precedes(_ other: CheckInEntry) -> Bool { Stamp.earlierInTime(other.value.stamp, value.stamp) }
 }
 
 struct AlertEntry: KeyedEntry {

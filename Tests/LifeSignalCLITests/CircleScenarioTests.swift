@@ -195,8 +195,8 @@ import Testing
         // Before anyone checked in.
         #expect(run("ana", ["contacts", "list"]).stdout.contains("Bea   Dependent              No check-in\n"))
         run("bea", ["checkin"], now: "2026-03-01T09:00:00Z")
-        run("carl", ["checkin"], now: "2026-03-01T13:00:00Z")
-        run("carl", ["checkin", "interval", "48h"], now: "2026-03-01T13:00:00Z")
+        run("carl", ["checkin"], now: "2026-03-01T09:00:00Z")
+        run("carl", ["checkin", "interval", "52h"], now: "2026-03-01T09:00:00Z")
         // Countdowns: Bea 22h left, Carl 2d 2h left; least time left first.
         #expect(
             run("ana", ["contacts", "list"], now: "2026-03-01T11:00:00Z").stdout == """

@@ -951,40 +951,56 @@ private func initRows(
 }
 
 @Suite struct ClockTests {
-    @Test func clockEarlierThanTheLastCheckInWarnsAndIsNotOverdue() {
+    /// A check-in stamped in the future (a wrong clock on some device, a "what if" run) does
+    /// not count until its time comes: the deadline counts from the one before it, so a wrong
+    /// clock causes a loud false alarm, never a silent disarm; every status says so.
+    @Test func aCheckInFromTheFutureDoesNotCountUntilItsTime() throws {
         let home = TempHome()
-        home.run(["checkin"], now: "2026-03-05T09:00:00Z")
-        let warning =
-            "lifesignal: warning: the clock (2026-03-01 09:00) is earlier than your last check-in (2026-03-05 09:00); the deadline counts from the later time. Check the system clock.\n"
-        let status = home.run(["checkin", "status"], now: t0)
+        home.run(["checkin", "--quiet"], now: t0)
+        home.addResponder()
+        home.run(["checkin", "--quiet"], now: "2026-03-05T09:00:00Z")
+        let device =
+            try #require(jsonObject(home.run(["status", "--json"]).stdout)["member"] as? [String: Any])[
+                "device"] as? String ?? ""
+        let warning = { (now: String, ahead: String, counting: String) in
+            "lifesignal: warning: a check-in stamped 2026-03-05 09:00 by device \(device.prefix(8)) is \(ahead) ahead of this clock (\(now)); it does not count until then, so your deadline counts from \(counting). Check that device's clock (or LIFESIGNAL_NOW).\n"
+        }
+        let status = home.run(["checkin", "status"], now: "2026-03-01T10:00:00Z")
         #expect(status.code == 0)
-        #expect(status.stderr == warning)
+        #expect(status.stderr == warning("2026-03-01 10:00", "3d 23h", "the check-in of 2026-03-01 09:00"))
         #expect(
             status.stdout.hasPrefix(
-                "Status          on time\nLast check-in   2026-03-05 09:00 (in 4d)\nDeadline        2026-03-06 09:00 (in 5d)\n"
+                "Status          on time\nLast check-in   2026-03-01 09:00 (1h ago)\nDeadline        2026-03-02 09:00 (in 23h)\n"
             ))
-        let dashboard = home.run(["status"], now: t0)
-        #expect(dashboard.code == 0)
-        #expect(dashboard.stderr == warning + noRespondersWarning)
-        let json = home.run(["checkin", "status", "--json"], now: t0)
-        #expect(json.code == 0)
-        #expect(jsonObject(json.stdout)["clockBehind"] as? Bool == true)
-        // A check-in while the clock is behind still warns; the deadline counts from the later time.
-        let checkin = home.run(["checkin"], now: t0)
-        #expect(checkin.code == 0)
-        #expect(checkin.stderr == warning + noRespondersWarning)
+        // The next day the real deadline has passed: overdue, and loud about why.
+        let overdue = home.run(["status"], now: "2026-03-02T10:00:00Z")
+        #expect(overdue.code == 4)
+        #expect(overdue.stderr == warning("2026-03-02 10:00", "2d 23h", "the check-in of 2026-03-01 09:00"))
+        let json = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-02T10:00:00Z").stdout)
+        #expect(json["clockBehind"] as? Bool == true)
+        #expect(json["state"] as? String == "overdue")
+        let future = json["futureCheckIn"] as? [String: Any]
+        #expect(future?["at"] as? String == "2026-03-05T09:00:00Z")
+        #expect(future?["device"] as? String == device)
+        // With --quiet, no warning; once its time has come, it counts and nothing is said.
+        #expect(home.run(["checkin", "status", "--quiet"], now: "2026-03-02T10:00:00Z").stderr == "")
+        let later = home.run(["checkin", "status"], now: "2026-03-05T10:00:00Z")
+        #expect(later.stderr == "")
+        #expect(later.stdout.contains("Last check-in   2026-03-05 09:00 (1h ago)"))
+    }
+
+    /// Writing a check-in stamped later than this machine's clock (LIFESIGNAL_NOW ahead of it)
+    /// warns that it does not count until then.
+    @Test func writingACheckInAheadOfTheClockWarns() {
+        let home = TempHome()
+        home.addResponder()
+        home.run(["checkin", "--quiet"])
+        let run = home.run(["checkin"], now: "2099-01-01T00:00:00Z")
+        #expect(run.code == 0)
         #expect(
-            checkin.stdout
-                == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-06 09:00 (in 5d); reminder at 2026-03-06 08:30.\n"
-        )
-        // With --quiet, no warning.
-        #expect(home.run(["checkin", "status", "--quiet"], now: t0).stderr == "")
-        // Once the clock is right again, no warning.
-        let fixed = home.run(["checkin", "status"], now: "2026-03-05T10:00:00Z")
-        #expect(fixed.stderr == "")
-        #expect(
-            jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-05T10:00:00Z").stdout)["clockBehind"]
-                as? Bool == false)
+            run.stderr.hasPrefix(
+                "lifesignal: warning: this check-in is stamped 2099-01-01 00:00, later than this machine's clock ("))
+        #expect(run.stderr.contains("no device counts it until then"))
     }
 }
 

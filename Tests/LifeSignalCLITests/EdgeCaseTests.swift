@@ -41,7 +41,7 @@ import Testing
         let behind = home.run(["checkin", "status", "--json"], now: "2026-03-01T08:00:00Z")
         #expect(behind.code == 0)
         let note = jsonObject(behind.stderr)
-        #expect((note["note"] as? String)?.hasPrefix("warning: the clock") == true)
+        #expect((note["note"] as? String)?.hasPrefix("warning: a check-in stamped") == true)
     }
 
     @Test func helpIgnoresOptionValues() {

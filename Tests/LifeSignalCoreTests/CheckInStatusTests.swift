@@ -73,9 +73,18 @@ import Testing
             name: "a later check-in restarts the countdown",
             events: [(0, CheckedIn(note: nil)), (30 * h, CheckedIn(note: "back"))], now: 31 * h, phase: .ok,
             deadline: 54 * h, reminderAt: 54 * h - 1800, timeLeft: 23 * h),
+        // A check-in stamped ahead of the clock counts within the tolerance (clocks drift),
+        // and beyond it not until its time comes: the one before it does, if any.
         Row(
-            name: "clock earlier than the last check-in", events: [(0, CheckedIn(note: nil))], now: -5 * h, phase: .ok,
-            deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 29 * h),
+            name: "a check-in a minute ahead of the clock counts", events: [(0, CheckedIn(note: nil))], now: -60,
+            phase: .ok, deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: 24 * h + 60),
+        Row(
+            name: "a check-in from the future does not count", events: [(0, CheckedIn(note: nil))], now: -5 * h,
+            phase: .noCheckIn, deadline: nil, reminderAt: nil, timeLeft: nil),
+        Row(
+            name: "the one before a future check-in counts",
+            events: [(0, CheckedIn(note: nil)), (40 * h, CheckedIn(note: "what if"))], now: 25 * h, phase: .overdue,
+            deadline: 24 * h, reminderAt: 24 * h - 1800, timeLeft: -h),
         Row(
             name: "a 2h reminder", events: [(0, ReminderSet(reminder: .hours(2))), (0, CheckedIn(note: nil))],
             now: 22 * h,
@@ -91,10 +100,19 @@ import Testing
         #expect(status.timeLeft?.seconds == row.timeLeft)
     }
 
-    @Test func clockBehindIsFlagged() {
+    @Test func clockBehindIsFlaggedBeyondTheTolerance() {
         let state = Self.member([(0, CheckedIn(note: nil))])
-        #expect(CheckInStatus(member: state, now: Self.at(-1)).clockBehind)
+        #expect(CheckInStatus(member: state, now: Self.at(-301)).clockBehind)
+        #expect(CheckInStatus(member: state, now: Self.at(-301)).futureCheckIn?.at == Self.at(0))
+        #expect(!CheckInStatus(member: state, now: Self.at(-300)).clockBehind)
         #expect(!CheckInStatus(member: state, now: Self.at(0)).clockBehind)
+    }
+
+    /// Only the latest few check-ins are kept, newest first, whatever order they are folded in.
+    @Test func recentCheckInsAreTheLatestFewNewestFirst() {
+        let times = [5, 1, 9, 3, 7, 2].map { Int64($0) * Self.h }
+        let state = Self.member(times.map { ($0, CheckedIn(note: nil)) })
+        #expect(state.recentCheckIns.map(\.at) == [9, 7, 5, 3].map { Self.at(Int64($0) * Self.h) })
     }
 
     @Test func checkInsFromTwoDevicesCountTowardOneDeadline() {

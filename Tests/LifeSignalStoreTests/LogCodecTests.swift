@@ -125,8 +125,12 @@ import Testing
         let log = try Self.decode(Self.earlierFullLog)
         #expect(log.writer == nil)
         #expect(Self.text(log) == Self.withWriter(Self.earlierFullLog))
-        #expect(Self.text(Self.fullLog) == Self.withWriter(Self.earlierFullLog))
-        #expect(log.state == Self.fullLog.state)
+        // The fold now also keeps the latest check-ins (a later field); an earlier log has none
+        // and is written back without them.
+        var folded = Self.fullLog
+        for member in folded.state.members.keys { folded.state.members[member]?.recentCheckIns = [] }
+        #expect(Self.text(folded) == Self.withWriter(Self.earlierFullLog))
+        #expect(log.state == folded.state)
         #expect(log.events == Self.fullLog.events)
         let empty = try Self.decode(Self.earlierEmptyLog, member: Self.bea)
         #expect(Self.text(empty) == Self.withWriter(Self.earlierEmptyLog))

@@ -53,6 +53,12 @@ enum CheckinCommand {
     static func checkin(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let note = line.text(Self.note)
         let done = try session.call(line.path) { app throws(AppError) in try app.checkIn(note: note) }
+        let clock = session.context.clock()
+        if done.at > clock + MemberState.clockTolerance {
+            session.output.note(
+                "warning: this check-in is stamped \(session.local(done.at)), later than this machine's clock (\(session.local(clock))): no device counts it until then, so your deadline still counts from your previous check-in. Unset LIFESIGNAL_NOW, or set the clock right."
+            )
+        }
         Render.clockWarning(done.status, session: session)
         session.output.warn(listed: done.warnings)
         try session.output.json(
