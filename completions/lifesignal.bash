@@ -25,7 +25,7 @@ _lifesignal_node() {
         ;;
     "checkin")
         subs=(status history interval reminder)
-        options=(--note --json --home --quiet -q --no-color --help -h --version)
+        options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
         ;;
@@ -187,7 +187,7 @@ _lifesignal_node() {
         ;;
     "notify deliver")
         subs=()
-        options=(--json --home --quiet -q --no-color --help -h --version)
+        options=(--dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
         ;;

@@ -239,6 +239,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'Li
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'interval' -d 'Show or set how long you may go between check-ins.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'reminder' -d 'Show or set how long before your deadline you are reminded.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
+complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
 # lifesignal checkin history
 complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'limit' -x -d 'Show at most this many (default 20).'
@@ -372,6 +373,9 @@ complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'unread-only' -d
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'include-read' -d '\'notify list\' shows read notifications too (the default).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'channel' -x -d 'A channel for your own notifications (repeatable; replaces the list).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-channels' -d 'Send your own notifications nowhere (they stay in the feed).'
+
+# lifesignal notify deliver
+complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'dry-run' -d 'Show what is due and would be sent now; record and send nothing.'
 
 # lifesignal notify test
 complete -c lifesignal -n '__lifesignal_argument \'notify test\' 1' -a '(__lifesignal_callback contacts)' -d 'A contact whose channels to test (default: your own).'

@@ -23,6 +23,8 @@ public final class App {
     var newID: () -> String
     /// Test failpoint: ends the process between sending a delivery and recording it.
     let crashAfterSend: (() -> Never)?
+    /// Work out what each use case would do, but lock, write and send nothing.
+    public var dryRun = false
 
     public private(set) var notices: [Notice] = []
 
@@ -123,7 +125,8 @@ extension App {
         let outcome: (value: T, created: Bool)
         do {
             outcome = try Store.update(
-                dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed
+                dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
+                dryRun: dryRun
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown

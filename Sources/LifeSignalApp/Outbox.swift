@@ -34,6 +34,8 @@ extension App {
         public var failures: [DeliveryProblem] = []
         /// Deliveries that failed before and wait for their next try (not attempted this run).
         public var waiting: [DeliveryProblem] = []
+        /// With `dryRun`: the deliveries that are due and would be attempted now.
+        public var planned: [DeliveryJob] = []
 
         /// Nothing failed and nothing waits: what cron reads as success.
         public var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
@@ -49,6 +51,10 @@ extension App {
             return Self.dueJobs(transaction, now: now, report: &report)
         }
         guard !jobs.isEmpty else { return report }
+        if dryRun {
+            report.planned = jobs
+            return report
+        }
         // No lock held from here: a channel that hangs cannot stop a check-in.
         let environment = self.environment
         let attempts = jobs.map { job in

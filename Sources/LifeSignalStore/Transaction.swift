@@ -123,23 +123,25 @@ extension Store {
 
     /// Runs `body` on this device's log under the lock and writes what it recorded
     /// crash-safely. Returns the body's value and whether a new profile was created.
+    /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
+    /// what a command would do, shown without doing it.
     public static func update<T>(
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: Bool = false,
-        _ body: (inout Transaction) throws -> T
+        dryRun: Bool = false, _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile.
         if case .never = creation, try readIdentity(dataDirectory) == nil {
             throw StoreError.notInitialized(dataDirectory: dataDirectory)
         }
-        let lock = try lock(dataDirectory, timeout: lockTimeout)
-        defer { lock.release() }
-        sweepTemporaryFiles(in: dataDirectory)
-        let (store, created) = try openOrCreate(dataDirectory, creation: creation)
+        let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
+        defer { lock?.release() }
+        if !dryRun { sweepTemporaryFiles(in: dataDirectory) }
+        let (store, created) = try openOrCreate(dataDirectory, creation: creation, write: !dryRun)
         // The own records are read (and checked against the identity) before anything is
         // created for that identity in the circle.
         var ownKey = Posix.FileKey.missing
         let own = try store.readOwnLog(key: &ownKey)
-        try store.prepareDeviceDirectory(newProfile: created)
+        if !dryRun { try store.prepareDeviceDirectory(newProfile: created) }
         let others = try store.othersForWriting()
         var transaction = Transaction(
             store: store,
@@ -160,6 +162,7 @@ extension Store {
             transaction.record(CodeSet(code: Identifier.make(using: &generator)), at: now)
         }
         let value = try body(&transaction)
+        if dryRun { return (value, created) }
         try store.commit(&transaction, own: own, now: now)
         if !created, own.log != nil { store.refreshCache(after: transaction, others: others) }
         return (value, created)
@@ -195,7 +198,7 @@ extension Store {
     }
 
     /// The directory's store, with a new identity when it has none and `creation` allows one.
-    private static func openOrCreate(_ dataDirectory: String, creation: Creation) throws(StoreError)
+    private static func openOrCreate(_ dataDirectory: String, creation: Creation, write: Bool) throws(StoreError)
         -> (store: Store, created: Bool)
     {
         if let identity = try readIdentity(dataDirectory) {
@@ -209,7 +212,7 @@ extension Store {
             member: profile.joining ?? Identifier.make(using: &generator),
             device: Identifier.make(using: &generator), circle: profile.circle)
         let store = Store(dataDirectory: dataDirectory, identity: identity)
-        try write(identity.encoded(), to: store.identityPath, backup: false)
+        if write { try Store.write(identity.encoded(), to: store.identityPath, backup: false) }
         return (store, true)
     }
 

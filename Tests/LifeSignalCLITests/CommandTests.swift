@@ -242,7 +242,8 @@ private func initRows(
             run.stderr
                 == usageError(
                     "The value for '--note <text>' is invalid: the note contains a control character such as a newline.",
-                    usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
+                    usage: "lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]",
+                    command: "lifesignal checkin"))
         #expect(!home.exists("identity.json"))
         let long = home.run(["checkin", "--note", String(repeating: "x", count: 501)])
         #expect(long.code == 64)
@@ -729,7 +730,7 @@ private func initRows(
         #expect(
             unknown.stderr
                 == usageError(
-                    "Unknown option '-x'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    "Unknown option '-x'.", usage: "lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]",
                     command: "lifesignal checkin"))
         #expect(!home.exists("identity.json"))
     }
@@ -772,7 +773,8 @@ private func initRows(
         #expect(
             word.stderr
                 == usageError(
-                    "Unexpected argument 'status'.", usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    "Unexpected argument 'status'.",
+                    usage: "lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]",
                     command: "lifesignal checkin"))
         // A note that starts with a dash is taken as the option's value.
         #expect(home.run(["checkin", "--note", "-x-"]).code == 0)
@@ -802,7 +804,7 @@ private func initRows(
         #expect(run.code == 64)
         #expect(
             run.stderr
-                == "lifesignal: error: Unknown subcommand 'stauts' of 'checkin'. Did you mean 'status'?\nUsage: lifesignal checkin [--note <text>] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
+                == "lifesignal: error: Unknown subcommand 'stauts' of 'checkin'. Did you mean 'status'?\nUsage: lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
         )
     }
 
@@ -811,7 +813,7 @@ private func initRows(
         #expect(run.code == 64)
         #expect(
             run.stderr
-                == "lifesignal: error: Unknown option '--nte'. Did you mean '--note'?\nUsage: lifesignal checkin [--note <text>] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
+                == "lifesignal: error: Unknown option '--nte'. Did you mean '--note'?\nUsage: lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
         )
         let global = TempHome().run(["status", "--jsn"])
         #expect(
@@ -830,7 +832,7 @@ private func initRows(
         #expect(run.code == 64)
         #expect(
             run.stderr
-                == "lifesignal: error: Missing value for '--note <text>'.\nUsage: lifesignal checkin [--note <text>] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
+                == "lifesignal: error: Missing value for '--note <text>'.\nUsage: lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]\n  See 'lifesignal checkin --help' for more information.\n"
         )
         #expect(
             TempHome().run(["--home"]).stderr
@@ -844,7 +846,8 @@ private func initRows(
             run.stderr
                 == usageError(
                     "'--note' was given more than once; give it once",
-                    usage: "lifesignal checkin [--note <text>] [<subcommand>]", command: "lifesignal checkin"))
+                    usage: "lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]",
+                    command: "lifesignal checkin"))
     }
 
     @Test func badDurationInAnOption() {

@@ -157,7 +157,7 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
             sub.stderr
                 == usageError(
                     "No help for 'checkin histroy': unknown command. Did you mean 'history'?",
-                    usage: "lifesignal checkin [--note <text>] [<subcommand>]",
+                    usage: "lifesignal checkin [--note <text>] [--dry-run] [<subcommand>]",
                     command: "lifesignal checkin"))
         #expect(TempHome().run(["help", "exit-code"]).stderr.contains("Did you mean 'exit-codes'?"))
     }

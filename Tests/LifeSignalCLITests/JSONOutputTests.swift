@@ -62,7 +62,8 @@ private let checkInKeys: Set<String> = [
         // stderr stays clean for a JSON consumer: no first-run note.
         #expect(run.stderr == "")
         let json = jsonObject(run.stdout)
-        #expect(keys(json) == ["checkedIn", "checkIn", "warnings"])
+        #expect(keys(json) == ["checkedIn", "checkIn", "warnings", "dryRun"])
+        #expect(json["dryRun"] as? Bool == false)
         #expect((json["warnings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["no-responders"])
         let checkedIn = json["checkedIn"] as? [String: Any]
         #expect(keys(checkedIn) == ["at", "note", "device", "seq"])

@@ -6,6 +6,7 @@ import LifeSignalCore
 enum CheckinCommand {
     static let note = OptionSpec.value(
         "note", "text", .prose("note"), "Attach a note to this check-in (e.g. where you are going).")
+    static let dryRun = OptionSpec.flag("dry-run", "Show what the check-in would do; record nothing.")
 
     static let spec = CommandSpec(
         name: "checkin",
@@ -14,7 +15,7 @@ enum CheckinCommand {
             Your deadline becomes now + your interval. The first check-in on a new machine also \
             creates your profile (24h interval, reminder 30m before the deadline).
             """,
-        options: [note],
+        options: [note, dryRun],
         subcommands: [statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec],
         run: checkin)
 
@@ -52,7 +53,11 @@ enum CheckinCommand {
 
     static func checkin(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let note = line.text(Self.note)
-        let done = try session.call(line.path) { app throws(AppError) in try app.checkIn(note: note) }
+        let dry = line.flag(dryRun)
+        let done = try session.call(line.path) { app throws(AppError) in
+            app.dryRun = dry
+            return try app.checkIn(note: note)
+        }
         let clock = session.context.clock()
         if done.at > clock + MemberState.clockTolerance {
             session.output.note(
@@ -74,8 +79,12 @@ enum CheckinCommand {
                     ),
                     ("checkIn", Render.checkInJSON(done.status)),
                     ("warnings", .array(done.warnings.map(Render.warningJSON))),
+                    ("dryRun", .bool(dry)),
                 ])))
-        try session.output.line("Checked in at \(session.local(done.at)).")
+        try session.output.line(
+            dry
+                ? "Would check in at \(session.local(done.at)) (dry run: nothing was recorded)."
+                : "Checked in at \(session.local(done.at)).")
         if let deadline = done.status.deadline {
             var text = "Next deadline \(session.when(deadline))"
             if let reminderAt = done.status.reminderAt { text += "; reminder at \(session.local(reminderAt))" }

@@ -10,7 +10,11 @@ enum DeliverCommand {
         discussion: """
             Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Silent and exit 0 when everything got through; exit 75 when something is still pending, with one line per failing channel.
             """,
+        options: [dryRun],
         run: deliver)
+
+    static let dryRun = OptionSpec.flag(
+        "dry-run", "Show what is due and would be sent now; record and send nothing.")
 
     static let testSpec = CommandSpec(
         name: "test",
@@ -23,7 +27,19 @@ enum DeliverCommand {
         run: test)
 
     static func deliver(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
-        let report = try session.call(line.path) { app throws(AppError) in try app.deliver() }
+        let dry = line.flag(dryRun)
+        let report = try session.call(line.path) { app throws(AppError) in
+            app.dryRun = dry
+            return try app.deliver()
+        }
+        if dry {
+            try session.output.json(report.json)
+            for job in report.planned {
+                try session.output.line("would send “\(job.notification.title)” through \(job.channel)")
+            }
+            if report.planned.isEmpty { try session.output.line("Nothing is due to be sent (dry run).") }
+            return .ok
+        }
         for failure in report.failures {
             session.output.note(
                 "delivery of \"\(failure.job.notification.title)\" through \(failure.job.channel) failed: \(failure.error). It will be retried."
@@ -68,13 +84,15 @@ extension App.DeliveryReport {
             o["error"] = .string(p.error)
             return .object(o)
         }
-        let sent: [JSON] = delivered.map {
-            .object(JSONObject([("id", .string($0.notification.id)), ("channel", .string($0.channel))]))
+        func job(_ j: App.DeliveryJob) -> JSON {
+            .object(JSONObject([("id", .string(j.notification.id)), ("channel", .string(j.channel))]))
         }
+        let sent: [JSON] = delivered.map(job)
         return .object(
             JSONObject([
                 ("noticed", .array(noticed.map { .string($0.id) })), ("delivered", .array(sent)),
                 ("failed", .array(failures.map(problem))), ("waiting", .array(waiting.map(problem))),
+                ("planned", .array(planned.map(job))),
             ]))
     }
 
