@@ -9,6 +9,9 @@ public enum AppError: Error, Equatable, Sendable {
     case refused(Refusal)
     /// A program lifesignal needs is missing or failed.
     case unavailable(Unavailable)
+    /// Deliveries were made (`sent` of them) but could not be recorded, because of `StoreError`
+    /// (a full disk, an I/O error): they will be made again once it is fixed.
+    case sentButNotRecorded(StoreError, sent: Int)
 
     /// Runs a store call and carries its error as `.store`.
     static func wrap<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {
@@ -16,6 +19,17 @@ public enum AppError: Error, Equatable, Sendable {
             return try body()
         } catch {
             throw .store(error)
+        }
+    }
+}
+
+extension StoreError {
+    /// The disk failed a write (full, I/O error, not durable): nothing could be recorded, but
+    /// what reads still works.
+    var isDiskTrouble: Bool {
+        switch self {
+        case .io, .cannotCreate, .notDurable: return true
+        default: return false
         }
     }
 }

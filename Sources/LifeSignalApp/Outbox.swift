@@ -43,21 +43,54 @@ extension App {
 
     /// Notices what is due and delivers what is pending: the cron entry point, and what the
     /// commands that cause urgent notifications (an alert, a ping) run at once.
+    ///
+    /// On a bad day (a full disk, an I/O error) what is already due is still sent — sending
+    /// twice beats not sending — and then the error is reported with how many were sent.
     public func deliver() throws(AppError) -> DeliveryReport {
         let now = self.now
         var report = DeliveryReport()
-        let jobs = try write(feed: true) { transaction throws(AppError) in
+        let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             report.noticed = transaction.noticeDue(now: now)
             return Self.dueJobs(transaction, now: now, report: &report)
+        }
+        let jobs: [DeliveryJob]
+        do {
+            jobs = try write(feed: true, pick)
+        } catch .store(let error) where error.isDiskTrouble && !dryRun {
+            // Nothing can be recorded: work out what is due without writing, and send it.
+            dryRun = true
+            defer { dryRun = false }
+            report = DeliveryReport()
+            let due = try write(feed: true, pick)
+            dryRun = false
+            let sent = send(due).filter { $0.1.succeeded }.count
+            throw .sentButNotRecorded(error, sent: sent)
         }
         guard !jobs.isEmpty else { return report }
         if dryRun {
             report.planned = jobs
             return report
         }
-        // No lock held from here: a channel that hangs cannot stop a check-in.
+        let attempts = send(jobs)
+        // Test failpoint: die between sending and recording, as a power cut would. The next
+        // run must send again (a duplicate the receiver can drop by id), never lose anything.
+        crashAfterSend?()
+        do {
+            try write(feed: true) { transaction throws(AppError) in
+                for (job, attempt) in attempts {
+                    Self.record(attempt, of: job, in: &transaction, at: now, report: &report)
+                }
+            }
+        } catch .store(let error) where error.isDiskTrouble {
+            throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
+        }
+        return report
+    }
+
+    /// Runs the channels, without the lock: a channel that hangs cannot stop a check-in.
+    private func send(_ jobs: [DeliveryJob]) -> [(DeliveryJob, DeliveryAttempt)] {
         let environment = self.environment
-        let attempts = jobs.map { job in
+        return jobs.map { job in
             (
                 job,
                 Delivery.send(
@@ -65,13 +98,6 @@ extension App {
                     timeout: Self.channelTimeout)
             )
         }
-        // Test failpoint: die between sending and recording, as a power cut would. The next
-        // run must send again (a duplicate the receiver can drop by id), never lose anything.
-        crashAfterSend?()
-        try write(feed: true) { transaction throws(AppError) in
-            for (job, attempt) in attempts { Self.record(attempt, of: job, in: &transaction, at: now, report: &report) }
-        }
-        return report
     }
 
     /// The deliveries that are due now, oldest notification first; those waiting for a retry

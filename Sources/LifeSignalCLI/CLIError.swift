@@ -9,6 +9,8 @@ enum CLIError: Error {
     case invalidValue(String)
     case configuration(String)
     case store(StoreError)
+    /// A store error, and what was done anyway.
+    case storeWithNote(StoreError, String)
     /// No profile in the data directory; `origin` says which setting chose that directory.
     case noProfile(directory: String, origin: String)
     /// Writing to stdout failed (not EPIPE, which ends the run quietly).
@@ -24,6 +26,7 @@ enum CLIError: Error {
         case .outputFailed: return .ioError
         case .unavailable: return .unavailable
         case .noProfile: return .noProfile
+        case .storeWithNote(let error, _): return CLIError.store(error).exitCode
         case .store(let error):
             switch error {
             case .notInitialized, .circleMissing: return .noProfile
@@ -43,6 +46,7 @@ enum CLIError: Error {
             .unavailable(let message):
             return message
         case .store(let error): return error.message
+        case .storeWithNote(let error, let note): return error.message + ". " + note
         case .noProfile(let directory, let origin):
             return
                 "no lifesignal profile in \(directory) yet (\(origin)). Nothing was created. Run 'lifesignal checkin' to record your first check-in, or 'lifesignal init' to set up first. If your profile is elsewhere, this environment does not point to it: cron sets only HOME, so put LIFESIGNAL_HOME=/path/to/your/data in the crontab, or pass --home"

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A data directory on a small tmpfs of its own, filled up: what lifesignal does when the disk
+/// is full. Needs root to mount (CI runs as root); skipped with the reason otherwise.
+final class FullDisk {
+    let mountPoint: String
+    let outside = TempHome()
+    private(set) var mounted = false
+
+    init() {
+        mountPoint = outside.path + "/disk"
+        try? FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let run = spawn(
+            ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", mountPoint], environment: ["PATH": "/usr/bin:/bin"],
+            executable: "/bin/mount")
+        mounted = run.code == 0
+    }
+
+    /// Fills the disk: one file grown until a write fails.
+    func fill() {
+        let fd = open(mountPoint + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let block = [UInt8](repeating: 0, count: 4096)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        close(fd)
+    }
+
+    func free() { unlink(mountPoint + "/filler") }
+
+    deinit {
+        if mounted {
+            _ = spawn(["-l", mountPoint], environment: ["PATH": "/usr/bin:/bin"], executable: "/bin/umount")
+        }
+    }
+
+    static let canMount: Bool = {
+        let probe = FullDisk()
+        return probe.mounted
+    }()
+}
+
+@Suite struct FullDiskTests {
+    /// With the disk full, `notify deliver` still sends what is already due (sending twice
+    /// beats not sending), then exits 74 saying so; once the disk is fixed, the next run sends
+    /// it again (nothing was recorded) and then stops.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func deliverStillSendsWhatIsDueWhenTheDiskIsFull() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let home = disk.mountPoint + "/data"
+        let log = disk.outside.path + "/sent.log"
+        func run(_ arguments: [String], now: String) -> Run {
+            lifesignal(
+                arguments,
+                environment: [
+                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home,
+                ])
+        }
+        #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
+        disk.fill()
+        let full = run(["notify", "deliver"], now: "2026-03-02T08:40:00Z")
+        #expect(full.code == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        #expect(full.stderr.contains("Still, 1 notification that was due was sent"), "\(full.stderr)")
+        let sent = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(sent.contains("check_in_reminder"), "the reminder was not sent: \(sent)")
+
+        disk.free()
+        #expect(run(["notify", "deliver"], now: "2026-03-02T08:41:00Z").code == 0)
+        #expect(run(["notify", "deliver"], now: "2026-03-02T08:42:00Z").code == 0)
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 2, "sent once while full, once more after: \(lines)")
+    }
+}
