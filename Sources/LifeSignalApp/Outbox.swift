@@ -9,8 +9,6 @@ import LifeSignalStore
 extension App {
     /// Seconds one channel may take before its process group is ended.
     public static let channelTimeout: Double = 10
-    /// Notifications older than this are kept in the feed but no longer sent.
-    static let horizon = TimeSpan.hours(48)
 
     /// One notification to send through one channel.
     public struct DeliveryJob: Sendable {
@@ -63,7 +61,7 @@ extension App {
             report = DeliveryReport()
             let due = try write(feed: true, pick)
             dryRun = false
-            let sent = send(due).filter { $0.1.succeeded }.count
+            let sent = send(due).attempts.filter { $0.1.succeeded }.count
             throw .sentButNotRecorded(error, sent: sent)
         }
         guard !jobs.isEmpty else { return report }
@@ -71,7 +69,7 @@ extension App {
             report.planned = jobs
             return report
         }
-        let attempts = send(jobs)
+        let (attempts, held) = send(jobs)
         // Test failpoint: die between sending and recording, as a power cut would. The next
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
         crashAfterSend?()
@@ -80,6 +78,13 @@ extension App {
                 for (job, attempt) in attempts {
                     Self.record(attempt, of: job, in: &transaction, at: now, report: &report)
                 }
+                // Held back behind a failure: they wait with their channel, paused as long.
+                for (job, attempt) in held {
+                    transaction.recordDelivery(attempt, at: now)
+                    let next = transaction.feed.deliveries[
+                        DeliveryKey(notification: job.notification.id, channel: job.channel)]?.nextAttempt
+                    report.waiting.append(DeliveryProblem(job: job, error: attempt.error ?? "failed", next: next))
+                }
             }
         } catch .store(let error) where error.isDiskTrouble {
             throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
@@ -87,41 +92,49 @@ extension App {
         return report
     }
 
-    /// Runs the channels, without the lock: a channel that hangs cannot stop a check-in.
-    private func send(_ jobs: [DeliveryJob]) -> [(DeliveryJob, DeliveryAttempt)] {
+    /// Runs the channels, without the lock: a channel that hangs cannot stop a check-in. Each
+    /// channel takes its deliveries in order and stops at its first failure, so nothing
+    /// overtakes what it follows; what it did not try is `held`, as failed with that failure.
+    private func send(_ jobs: [DeliveryJob]) -> (
+        attempts: [(DeliveryJob, DeliveryAttempt)], held: [(DeliveryJob, DeliveryAttempt)]
+    ) {
         let environment = self.environment
-        return jobs.map { job in
-            (
-                job,
-                Delivery.send(
-                    job.notification, through: job.channel, subjectName: job.subjectName, environment: environment,
-                    timeout: Self.channelTimeout)
-            )
+        var failed: [String: String] = [:]
+        var attempts: [(DeliveryJob, DeliveryAttempt)] = []
+        var held: [(DeliveryJob, DeliveryAttempt)] = []
+        for job in jobs {
+            if let error = failed[job.channel] {
+                let reason = "not tried: an earlier notification through this channel failed (\(error))"
+                held.append(
+                    (
+                        job,
+                        DeliveryAttempt(
+                            notification: job.notification.id, channel: job.channel, succeeded: false, error: reason)
+                    ))
+                continue
+            }
+            let attempt = Delivery.send(
+                job.notification, through: job.channel, subjectName: job.subjectName, environment: environment,
+                timeout: Self.channelTimeout)
+            if !attempt.succeeded { failed[job.channel] = attempt.error ?? "failed" }
+            attempts.append((job, attempt))
         }
+        return (attempts, held)
     }
 
-    /// The deliveries that are due now, oldest notification first; those waiting for a retry
-    /// go to `report.waiting`.
+    /// The deliveries that are due now (see `DeliveryRules`), per channel in the order of their
+    /// causes; those waiting for their channel's next try go to `report.waiting`.
     private static func dueJobs(_ transaction: Transaction, now: Timestamp, report: inout DeliveryReport)
         -> [DeliveryJob]
     {
         let circle = transaction.circle
-        var jobs: [DeliveryJob] = []
-        let sorted = transaction.feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
-        for n in sorted where Notifications.serves(n.recipient, me: transaction.member) {
-            guard n.at >= now - horizon || n.kind == .dependentAlert || n.kind == .alertActivated else { continue }
-            for channel in channels(for: n.recipient, circle: circle) {
-                let state = transaction.feed.deliveries[DeliveryKey(notification: n.id, channel: channel)] ?? .init()
-                let job = DeliveryJob(
-                    notification: n, channel: channel, subjectName: circle.members[n.subject]?.name?.value ?? "")
-                if state.isDue(now: now) {
-                    jobs.append(job)
-                } else if let next = state.nextAttempt {
-                    report.waiting.append(DeliveryProblem(job: job, error: state.lastError ?? "failed", next: next))
-                }
-            }
+        let plan = DeliveryRules.plan(feed: transaction.feed, circle: circle, me: transaction.member, now: now)
+        func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
+            let name = circle.members[planned.notification.subject]?.name?.value ?? ""
+            return DeliveryJob(notification: planned.notification, channel: planned.channel, subjectName: name)
         }
-        return jobs
+        report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
+        return plan.jobs.map(job)
     }
 
     /// Records one attempt; after the third failure in a row the member is told the channel
@@ -133,24 +146,21 @@ extension App {
         transaction.recordDelivery(attempt, at: now)
         if attempt.succeeded {
             report.delivered.append(job)
+            // Told to an external contact: the whole circle learns it, and nobody sends it again.
+            if case .external = job.notification.recipient {
+                transaction.record(Delivered(notification: job.notification.id, channel: job.channel), at: now)
+            }
             return
         }
         let error = attempt.error ?? "failed"
-        report.failures.append(DeliveryProblem(job: job, error: error, next: nil))
         let key = DeliveryKey(notification: job.notification.id, channel: job.channel)
+        report.failures.append(
+            DeliveryProblem(job: job, error: error, next: transaction.feed.deliveries[key]?.nextAttempt))
         let failures = transaction.feed.deliveries[key]?.failures ?? 0
         if failures == DeliveryState.failuresBeforeWarning, job.notification.kind != .system {
             transaction.notice(
                 Notifications.channelFailing(
                     job.channel, error: error, member: transaction.member, at: now, failures: failures))
-        }
-    }
-
-    /// Where a notification goes: my channels for mine, an external contact's for theirs.
-    static func channels(for recipient: Notification.Recipient, circle: CircleState) -> [String] {
-        switch recipient {
-        case .member(let id): return circle.members[id]?.effectivePreferences.channels ?? []
-        case .external(let owner, let id): return circle.externals[owner]?[id]?.value?.channels ?? []
         }
     }
 

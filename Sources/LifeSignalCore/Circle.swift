@@ -107,6 +107,10 @@ public struct CircleState: Equatable, Sendable {
     /// owner → contact id → the contact (nil once removed).
     public var externals: [String: [String: Stamped<ExternalContact?>]] = [:]
     public var pings: [String: Ping] = [:]
+    /// Deliveries to external contacts, by any device of the circle: which notification went
+    /// through which channel, and the stamp of the first device that recorded it. Whoever sees
+    /// one here does not send it again.
+    public var deliveries: [DeliveryKey: Stamp] = [:]
 
     public init() {}
 
@@ -140,6 +144,13 @@ public struct CircleState: Equatable, Sendable {
             }
             for (id, value) in contacts {
                 externals[owner, default: [:]][id] = Stamped.latest(externals[owner]?[id], value)
+            }
+        }
+        if deliveries.isEmpty {
+            deliveries = other.deliveries
+        } else {
+            for (key, stamp) in other.deliveries where deliveries[key].map({ stamp < $0 }) ?? true {
+                deliveries[key] = stamp
             }
         }
         if pings.isEmpty {

@@ -114,6 +114,7 @@ public enum EventTypes {
         case AlertRaised.typeName: return AlertRaised.self
         case AlertEnded.typeName: return AlertEnded.self
         case AlertUpdated.typeName: return AlertUpdated.self
+        case Delivered.typeName: return Delivered.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

@@ -271,3 +271,37 @@ public struct PreferencesSet: EventBody {
         circle.update(member) { $0.preferences.keepLatest(Stamped(preferences, stamp)) }
     }
 }
+
+/// I delivered a notification to an external contact (mine, or a dependent's) through one
+/// channel: every device of the circle then knows it was sent, by whom and when, and does not
+/// send it again.
+public struct Delivered: EventBody {
+    public static var typeName: String { "delivered" }
+    public var notification = ""
+    public var channel = ""
+
+    public init() {}
+    public init(notification: String, channel: String) {
+        self.notification = notification
+        self.channel = channel
+    }
+
+    /// How long a record is kept after the newest one in the same log: longer than any feed
+    /// keeps the notification, so a record outlives every chance to send it again.
+    public static let kept = TimeSpan.days(45)
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("notification", &notification)
+        try c.string("channel", &channel)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        let key = DeliveryKey(notification: notification, channel: channel)
+        if circle.deliveries[key].map({ stamp < $0 }) ?? true { circle.deliveries[key] = stamp }
+        // Bounded: records far older than this one can no longer matter.
+        let horizon = stamp.at - Self.kept
+        if circle.deliveries.values.contains(where: { $0.at < horizon }) {
+            circle.deliveries = circle.deliveries.filter { $0.value.at >= horizon }
+        }
+    }
+}

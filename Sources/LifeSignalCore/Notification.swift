@@ -105,21 +105,57 @@ public struct Notification: Equatable, Sendable {
     /// The member it is about.
     public var subject: String
     public var recipient: Recipient
+    /// The cause it belongs to, shared by the notifications that start, update and end it (an
+    /// alert raised, updated and ended; a deadline's reminder, miss, all-clear and correction):
+    /// see `Thread`. Nil for notifications that stand alone, and in feeds written before it.
+    public var thread: String?
 
-    public init(kind: Kind, cause: String, message: String, at: Timestamp, subject: String, recipient: Recipient) {
+    public init(
+        kind: Kind, cause: String, message: String, at: Timestamp, subject: String, recipient: Recipient,
+        thread: Thread? = nil
+    ) {
         self.kind = kind
         self.title = kind.title
         self.message = message
         self.at = at
         self.subject = subject
         self.recipient = recipient
+        self.thread = thread?.key
         id = Notification.id(kind: kind, cause: cause, subject: subject, recipient: recipient)
     }
 
+    /// What a notification is about, when that outlives one notification.
+    public enum Thread: Equatable, Sendable {
+        /// A member's alert.
+        case alert(String)
+        /// A member's deadline.
+        case deadline(member: String, at: Timestamp)
+
+        public var key: String {
+            switch self {
+            case .alert(let id): return "alert|\(id)"
+            case .deadline(let member, let at): return "deadline|\(member)|\(at.seconds)"
+            }
+        }
+
+        public init?(key: String) {
+            let parts = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 2, parts[0] == "alert" {
+                self = .alert(parts[1])
+            } else if parts.count == 3, parts[0] == "deadline", let seconds = Int64(parts[2]) {
+                self = .deadline(member: parts[1], at: Timestamp(seconds: seconds))
+            } else {
+                return nil
+            }
+        }
+    }
+
     public init(
-        id: String, kind: Kind, title: String, message: String, at: Timestamp, subject: String, recipient: Recipient
+        id: String, kind: Kind, title: String, message: String, at: Timestamp, subject: String, recipient: Recipient,
+        thread: String? = nil
     ) {
         self.id = id
+        self.thread = thread
         self.kind = kind
         self.title = title
         self.message = message
@@ -198,13 +234,17 @@ public struct DeliveryAttempt: Equatable, Sendable {
     }
 }
 
-public struct DeliveryKey: Hashable, Sendable {
+public struct DeliveryKey: Hashable, Comparable, Sendable {
     public var notification: String
     public var channel: String
 
     public init(notification: String, channel: String) {
         self.notification = notification
         self.channel = channel
+    }
+
+    public static func < (a: DeliveryKey, b: DeliveryKey) -> Bool {
+        (a.notification, a.channel) < (b.notification, b.channel)
     }
 }
 

@@ -2,9 +2,11 @@
 /// is asking, and `now` in; notifications out.
 ///
 /// Each device looks after the notifications of its member and of its member's external
-/// contacts. Time makes some exist: the reminder before my deadline, my missed deadline (to me
-/// and my external responders), a dependent's missed deadline (to me), and the all-clear once
-/// someone checks in after a miss that was told. Alerts and pings make the others; those are
+/// contacts, and relays a dependent's alerts and misses to the dependent's external contacts
+/// (see `DeliveryRules`). Time makes some exist: the reminder before my deadline, my missed
+/// deadline (to me and my external responders), a dependent's missed deadline (to me and
+/// their external contacts), and the all-clear (or the correction) once someone checks in
+/// after a miss that was told. Alerts and pings make the others; those are
 /// derived from the circle's state too, so a crash between recording an alert and noticing it
 /// can delay its notifications but never lose them. Contact changes are told by the command
 /// that makes them. Ids come from the cause, so noticing the same cause twice, on two machines
@@ -26,14 +28,6 @@ public enum Notifications {
             + circle.externalContacts(of: member).map { .external(owner: member, id: $0.id) }
     }
 
-    /// Whether `me`'s device looks after `recipient`: me, or one of my external contacts.
-    public static func serves(_ recipient: Notification.Recipient, me: String) -> Bool {
-        switch recipient {
-        case .member(let id): return id == me
-        case .external(let owner, _): return owner == me
-        }
-    }
-
     /// The notifications that exist by `now` for what `me`'s device looks after. `feed` is
     /// what was already noticed (the all-clears follow the misses that were told).
     /// `unreadable` names the members some of whose records cannot be read here, and since when.
@@ -47,7 +41,7 @@ public enum Notifications {
         found += deadlines(circle: circle, me: me, now: now)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
-        return found.filter { serves($0.recipient, me: me) }
+        return found.filter { DeliveryRules.serves($0, me: me, circle: circle) }
     }
 
     /// Alerts: mine (to me and my external responders) and my dependents' (to me).
@@ -109,8 +103,7 @@ public enum Notifications {
                 found.append(
                     Notification(
                         kind: .checkInReminder, cause: "\(deadline.seconds)", message: text, at: reminderAt,
-                        subject: me,
-                        recipient: .member(me)))
+                        subject: me, recipient: .member(me), thread: .deadline(member: me, at: deadline)))
             }
             if status.phase == .overdue {
                 found += missed(
@@ -121,7 +114,12 @@ public enum Notifications {
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
             let theirs = CheckInStatus(member: circle.members[other] ?? MemberState(), now: now)
             if theirs.phase == .overdue, let deadline = theirs.deadline {
-                found += missed(member: other, deadline: deadline, circle: circle, now: now, recipients: [.member(me)])
+                let theirExternals = circle.externalContacts(of: other).map {
+                    Notification.Recipient.external(owner: other, id: $0.id)
+                }
+                found += missed(
+                    member: other, deadline: deadline, circle: circle, now: now,
+                    recipients: [.member(me)] + theirExternals)
             }
         }
         return found
@@ -157,23 +155,42 @@ public enum Notifications {
         return found
     }
 
-    /// All-clears: someone whose miss was told has checked in since.
+    /// All-clears: someone whose miss was told has checked in since. And corrections: a
+    /// check-in made before that deadline reached this device only after the miss was told (a
+    /// late sync), so the miss was a false alarm; one or the other per miss, never both.
     static func allClears(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
         var found: [Notification] = []
         for notification in feed.notifications.values where notification.kind == .dependentNonResponsive {
             let subject = notification.subject
-            guard let last = circle.members[subject]?.lastCheckIn(asOf: now), last.at > notification.at else {
+            let deadline = notification.at
+            guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { continue }
+            let who = name(subject, in: circle)
+            let message: String
+            if last.at > deadline {
+                message =
+                    "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(deadline))."
+            } else if madeInTime(last, for: deadline, state: state) {
+                message =
+                    "Correction: \(who) did check in on time, at \(utc(last.at)), before the check-in due \(utc(deadline)); the record reached this device late. The missed check-in you were told about was a false alarm."
+            } else {
                 continue
             }
-            let who = name(subject, in: circle)
             found.append(
                 Notification(
-                    kind: .dependentCheckedIn, cause: "\(notification.at.seconds)",
-                    message:
-                        "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(notification.at)).",
-                    at: last.at, subject: subject, recipient: notification.recipient))
+                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: max(last.at, deadline),
+                    subject: subject, recipient: notification.recipient,
+                    thread: .deadline(member: subject, at: deadline)))
         }
         return found
+    }
+
+    /// Whether `checkIn`, stamped at or before `deadline`, came after the check-in that set it:
+    /// the member checked in on time and the record arrived late. Only while the interval is
+    /// the one the deadline was computed with (a changed interval moves deadlines by itself).
+    static func madeInTime(_ checkIn: MemberState.CheckIn, for deadline: Timestamp, state: MemberState) -> Bool {
+        let previous = deadline - state.effectiveInterval
+        guard checkIn.at <= deadline, checkIn.at > previous else { return false }
+        return state.recentCheckIns.contains { $0.at == previous }
     }
 
     static func missed(
@@ -182,6 +199,7 @@ public enum Notifications {
         let lateBy = now - deadline
         let late = lateBy.seconds > 15 * 60 ? " Noticed \(lateBy.short) after the deadline." : ""
         let who = name(member, in: circle)
+        let thread = Notification.Thread.deadline(member: member, at: deadline)
         let note =
             circle.members[member]?.lastCheckIn(asOf: now)?.note.map { " Their last check-in note: “\($0)”." } ?? ""
         return recipients.map { recipient in
@@ -190,12 +208,12 @@ public enum Notifications {
                     kind: .missedCheckIn, cause: "\(deadline.seconds)",
                     message:
                         "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)",
-                    at: deadline, subject: member, recipient: recipient)
+                    at: deadline, subject: member, recipient: recipient, thread: thread)
             }
             return Notification(
                 kind: .dependentNonResponsive, cause: "\(deadline.seconds)",
                 message: "\(who) missed their scheduled check-in, due \(utc(deadline)).\(note)\(late)",
-                at: deadline, subject: member, recipient: recipient)
+                at: deadline, subject: member, recipient: recipient, thread: thread)
         }
     }
 
@@ -210,13 +228,13 @@ public enum Notifications {
             Notification(
                 kind: .alertActivated, cause: alert.id,
                 message: "Your emergency alert has been activated. Your responders have been notified.\(extra)", at: at,
-                subject: member, recipient: .member(member))
+                subject: member, recipient: .member(member), thread: .alert(alert.id))
         ]
             + responders(of: member, in: circle).map { recipient in
                 Notification(
                     kind: .dependentAlert, cause: alert.id,
                     message: "ALERT: \(who) needs help! \(who) has activated their emergency alert.\(extra)", at: at,
-                    subject: member, recipient: recipient)
+                    subject: member, recipient: recipient, thread: .alert(alert.id))
             }
     }
 
@@ -230,13 +248,13 @@ public enum Notifications {
             Notification(
                 kind: .alertUpdated, cause: cause,
                 message: "Your emergency alert has been updated. Your responders have been told: \(said).",
-                at: update.stamp.at, subject: member, recipient: .member(member))
+                at: update.stamp.at, subject: member, recipient: .member(member), thread: .alert(alert.id))
         ]
             + responders(of: member, in: circle).map { recipient in
                 Notification(
                     kind: .dependentAlertUpdated, cause: cause,
                     message: "ALERT UPDATE: \(who) still needs help. New message: \(said).", at: update.stamp.at,
-                    subject: member, recipient: recipient)
+                    subject: member, recipient: recipient, thread: .alert(alert.id))
             }
     }
 
@@ -248,13 +266,13 @@ public enum Notifications {
             Notification(
                 kind: .alertDeactivated, cause: alert.id,
                 message: "Your emergency alert has been deactivated. Your responders have been told you are safe.",
-                at: at, subject: member, recipient: .member(member))
+                at: at, subject: member, recipient: .member(member), thread: .alert(alert.id))
         ]
             + responders(of: member, in: circle).map { recipient in
                 Notification(
                     kind: .dependentAlertResolved, cause: alert.id,
                     message: "\(who) has deactivated their emergency alert - situation resolved.", at: at,
-                    subject: member, recipient: recipient)
+                    subject: member, recipient: recipient, thread: .alert(alert.id))
             }
     }
 

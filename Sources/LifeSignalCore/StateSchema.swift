@@ -63,6 +63,7 @@ extension CircleState {
         try c.entries("relations", &relations, as: RelationEntry.self, omitEmpty: false)
         try c.entries("externals", &externals, as: ExternalEntry.self, omitEmpty: false)
         try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
+        try c.entries("deliveries", &deliveries, as: DeliveryEntry.self, omitEmpty: true)
     }
 
     /// The whole circle — every member's state, then the facts: the cache's form.
@@ -205,6 +206,23 @@ struct ExternalEntry: SchemaEntry {
     static func reserve(_ count: Int, in collection: inout [String: [String: Stamped<ExternalContact?>]]) {}
 
     func precedes(_ other: ExternalEntry) -> Bool { (owner, id) < (other.owner, other.id) }
+}
+
+struct DeliveryEntry: KeyedEntry {
+    var key = DeliveryKey(notification: "", channel: "")
+    var value = Stamp.unset
+
+    init() {}
+    init(key: DeliveryKey, value: Stamp) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("notification", &key.notification)
+        try c.string("channel", &key.channel)
+        try c.stamp(&value)
+    }
 }
 
 struct PingEntry: KeyedEntry {

@@ -10,7 +10,9 @@ enum FeedFile {
     static func encode(_ feed: Feed) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 4096 + feed.notifications.count * 400 + feed.deliveries.count * 250)
         writer.field("schemaVersion", .int(schemaVersion))
-        writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }) { $0.json }
+        writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }) {
+            stored($0)
+        }
         writer.array("read", feed.read.sorted(), JSON.string)
         writer.array("cleared", feed.cleared.sorted(), JSON.string)
         writer.array(
@@ -31,6 +33,13 @@ enum FeedFile {
         return bytes
     }
 
+    /// A notification as the feed keeps it: its JSON form, and the thread it belongs to.
+    static func stored(_ n: Notification) -> JSON {
+        guard let thread = n.thread, case .object(var o) = n.json else { return n.json }
+        o["thread"] = .string(thread)
+        return .object(o)
+    }
+
     static func decodeNotification(_ cursor: JSONCursor) throws(JSONShapeError) -> Notification {
         let o = try cursor.object()
         let typeCursor = try o.required("type")
@@ -47,7 +56,8 @@ enum FeedFile {
         return Notification(
             id: try o.required("id").string(), kind: kind, title: try o.required("title").string(),
             message: try o.required("message").string(),
-            at: try o.required("at").timestamp(), subject: try o.required("subject").id(), recipient: recipient)
+            at: try o.required("at").timestamp(), subject: try o.required("subject").id(), recipient: recipient,
+            thread: try o.optional("thread")?.string())
     }
 
     /// A feed file's text as a feed. Its notifications are decoded one at a time as they are

@@ -396,10 +396,10 @@ struct DeliveryTests {
         #expect(first.stdout == "")
         #expect(
             first.stderr.contains(
-                "delivery of \"Dependent Non-Responsive\" through \(broken) failed: curl exited with status 22: curl: (22) "
+                "delivery through \(broken) failed (curl exited with status 22: curl: (22) "
             ), "\(first.stderr)")
         #expect(first.stderr.contains("500"))
-        #expect(first.stderr.hasSuffix("It will be retried.\n"))
+        #expect(first.stderr.hasSuffix("); 1 notification is pending, next try after 2026-03-02 09:06.\n"))
         #expect(recorder.waitForRequests(1).count == 1)
         let id = recorder.requests().first?.header("X-LifeSignal-Id")
 
@@ -444,11 +444,11 @@ struct DeliveryTests {
 
         let first = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: env)
         #expect(first.code == 75)
-        #expect(first.stderr.contains("through \(flaky) failed: curl exited with status 22"), "\(first.stderr)")
+        #expect(first.stderr.contains("through \(flaky) failed (curl exited with status 22"), "\(first.stderr)")
         #expect(first.stderr.contains("503"))
         let early = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:05:59Z", environment: env)
         #expect(early.code == 75)
-        #expect(early.stderr.contains("is still pending"))
+        #expect(early.stderr.contains("is still failing"))
         #expect(recorder.requests().count == 1)
         let retry = h.run("bea", ["notify", "deliver", "--json"], now: "2026-03-02T09:06:00Z", environment: env)
         #expect(retry.code == 0, "\(retry.stderr)")
@@ -496,7 +496,7 @@ struct DeliveryTests {
         #expect(run.code == 75)
         #expect(
             run.stderr
-                == "lifesignal: delivery of \"Dependent Non-Responsive\" through mailto:sam@example.org failed: sendmail is not installed or not on PATH (\(empty)); install msmtp-mta or another sendmail. It will be retried.\n"
+                == "lifesignal: delivery through mailto:sam@example.org failed (sendmail is not installed or not on PATH (\(empty)); install msmtp-mta or another sendmail); 1 notification is pending, next try after 2026-03-02 09:06.\n"
         )
         // An alert says the same at once.
         let alert = h.run(
@@ -504,9 +504,10 @@ struct DeliveryTests {
         #expect(alert.code == 0)
         #expect(
             alert.stderr.contains(
-                "could not deliver \"Dependent Emergency Alert\" through mailto:sam@example.org: sendmail is not installed or not on PATH"
+                "could not deliver through mailto:sam@example.org: sendmail is not installed or not on PATH"
             ))
         #expect(alert.stderr.contains("install msmtp-mta or another sendmail"))
+        #expect(alert.stderr.contains("Pending for it: “Dependent Non-Responsive”, “Dependent Emergency Alert”"))
     }
 
     // MARK: - 6. Timing: a hanging channel
@@ -546,7 +547,7 @@ struct DeliveryTests {
         #expect(result.seconds >= 9.5 && result.seconds < 25, "deliver took \(result.seconds)s")
         #expect(
             result.stderr
-                == "lifesignal: delivery of \"Dependent Non-Responsive\" through \(slow) failed: curl did not finish within 10s and was stopped. It will be retried.\n",
+                == "lifesignal: delivery through \(slow) failed (curl did not finish within 10s and was stopped); 1 notification is pending, next try after 2026-03-02 09:06.\n",
             "\(result.stderr)")
 
         // Both writes are in the store: the check-in (not overwritten by deliver's second
@@ -555,20 +556,27 @@ struct DeliveryTests {
         let last = (status["checkIn"] as? [String: Any])?["lastCheckIn"] as? [String: Any]
         #expect(last?["at"] as? String == "2026-03-02T09:05:05Z")
         #expect(last?["note"] as? String == "Back on the path")
-        // The failure was recorded. (Without curl on PATH, so that the all-clear the check-in
-        // made due fails at once instead of hanging on the slow path for another 10 s.)
+        // The failure was recorded, with what ended it and when to try again.
+        let feed = try #require(
+            FileManager.default.enumerator(atPath: h.root.path + "/bea")?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("own/feed.json")
+            })
+        let stored = jsonObject(try String(contentsOfFile: h.root.path + "/bea/" + feed, encoding: .utf8))
+        let attempt = (stored["deliveries"] as? [[String: Any]])?.first { $0["channel"] as? String == slow }
+        #expect(attempt?["failures"] as? Int == 1)
+        #expect(attempt?["lastAttempt"] as? String == "2026-03-02T09:05:00Z")
+        #expect(attempt?["lastError"] as? String == "curl did not finish within 10s and was stopped", "nothing cut short appended")
+        // The all-clear the check-in made due waits behind the miss it follows: the channel is
+        // tried again at once (something new is due), the miss first, and stops when it fails.
         let noCurl = h.root.path + "/empty-bin"
         try FileManager.default.createDirectory(atPath: noCurl, withIntermediateDirectories: true)
         let pending = h.run(
             "bea", ["notify", "deliver", "--json"], now: "2026-03-02T09:05:30Z", environment: ["PATH": noCurl])
         #expect(pending.code == 75)
-        let waiting = (jsonObject(pending.stdout)["waiting"] as? [[String: Any]])?.first
-        #expect(waiting?["title"] as? String == "Dependent Non-Responsive")
-        #expect(waiting?["channel"] as? String == slow)
-        #expect(waiting?["nextAttempt"] as? String == "2026-03-02T09:06:00Z")
-        #expect(
-            waiting?["error"] as? String == "curl did not finish within 10s and was stopped",
-            "nothing cut short appended")
+        let report = jsonObject(pending.stdout)
+        #expect((report["failed"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Dependent Non-Responsive"])
+        #expect((report["waiting"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Dependent Checked In"])
+        #expect((report["delivered"] as? [[String: Any]])?.isEmpty ?? true)
         #expect(recorder.requests().count == 1)
     }
 

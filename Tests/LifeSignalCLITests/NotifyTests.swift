@@ -450,7 +450,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         home.run(["checkin", "--quiet"])
         #expect(home.run(["notify", "prefs", "--channel", "exec:exit 3", "--quiet"]).code == 0)
         let line =
-            "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 failed: sh exited with status 3. It will be retried.\n"
+            "lifesignal: delivery through exec:exit 3 failed (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11.\n"
 
         let first = home.run(["notify", "deliver"], now: "2026-03-02T09:10:00Z")
         #expect(first.code == 75)
@@ -468,13 +468,13 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(plain.code == 75)
         #expect(
             plain.stderr
-                == "lifesignal: delivery of \"Missed Check-in\" through exec:exit 3 is still pending (last error: sh exited with status 3); next try after 2026-03-02 09:11.\n"
+                == "lifesignal: delivery through exec:exit 3 is still failing (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11.\n"
         )
         // After it, the second attempt; then a 5m pause.
         let second = home.run(["notify", "deliver"], now: "2026-03-02T09:11:00Z")
         #expect(second.code == 75)
-        #expect(second.stderr == line)
-        #expect(home.run(["notify", "deliver"], now: "2026-03-02T09:15:00Z").stderr.contains("is still pending"))
+        #expect(second.stderr == line.replacingOccurrences(of: "09:11", with: "09:16"))
+        #expect(home.run(["notify", "deliver"], now: "2026-03-02T09:15:00Z").stderr.contains("is still failing"))
         let third = home.run(["notify", "deliver", "--json"], now: "2026-03-02T09:16:00Z")
         #expect(third.code == 75)
         let failed = try #require((jsonObject(third.stdout)["failed"] as? [[String: Any]])?.first)
@@ -519,7 +519,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: delivery of \"Missed Check-in\" through desktop: failed: notify-send is not installed or not on PATH (\(empty)); install libnotify-bin. It will be retried.\n"
+                == "lifesignal: delivery through desktop: failed (notify-send is not installed or not on PATH (\(empty)); install libnotify-bin); 1 notification is pending, next try after 2026-03-02 09:11.\n"
         )
         let test = home.run(["notify", "test"], now: "2026-03-02T09:10:00Z", environment: ["PATH": empty])
         #expect(test.code == 69)

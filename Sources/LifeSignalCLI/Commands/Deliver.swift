@@ -40,16 +40,18 @@ enum DeliverCommand {
             if report.planned.isEmpty { try session.output.line("Nothing is due to be sent (dry run).") }
             return .ok
         }
-        for failure in report.failures {
+        // One line per channel in trouble, however many notifications wait for it: what a
+        // cron user wants in their mailbox.
+        for channel in report.troubledChannels {
+            let failed = report.failures.filter { $0.job.channel == channel }
+            let waiting = report.waiting.filter { $0.job.channel == channel }
+            let error = (failed.first ?? waiting.first)?.error ?? "failed"
+            let next = (failed + waiting).compactMap(\.next).min().map { session.local($0) } ?? "the next run"
+            let count = failed.count + waiting.count
+            let what = count == 1 ? "1 notification is" : "\(count) notifications are"
+            let verb = failed.isEmpty ? "is still failing" : "failed"
             session.output.note(
-                "delivery of \"\(failure.job.notification.title)\" through \(failure.job.channel) failed: \(failure.error). It will be retried."
-            )
-        }
-        for waiting in report.waiting {
-            let next = waiting.next.map { session.local($0) } ?? "the next run"
-            session.output.note(
-                "delivery of \"\(waiting.job.notification.title)\" through \(waiting.job.channel) is still pending (last error: \(waiting.error)); next try after \(next)."
-            )
+                "delivery through \(channel) \(verb) (\(error)); \(what) pending, next try after \(next).")
         }
         try session.output.json(report.json)
         return report.isComplete ? .ok : .tryAgain
@@ -77,6 +79,13 @@ enum DeliverCommand {
 }
 
 extension App.DeliveryReport {
+    /// The channels that failed or wait, in the order they first appear.
+    var troubledChannels: [String] {
+        var seen: [String] = []
+        for channel in (failures + waiting).map(\.job.channel) where !seen.contains(channel) { seen.append(channel) }
+        return seen
+    }
+
     var json: JSON {
         func problem(_ p: App.DeliveryProblem) -> JSON {
             var o = JSONObject([("title", .string(p.job.notification.title)), ("channel", .string(p.job.channel))])
@@ -96,11 +105,17 @@ extension App.DeliveryReport {
             ]))
     }
 
-    /// After a command that delivers at once: a line per channel that failed, on stderr.
+    /// After a command that delivers at once: a line per channel that failed, on stderr, with
+    /// what waits for it.
     func tellFailures(_ session: Session) {
-        for failure in failures {
+        for channel in troubledChannels {
+            let problems = (failures + waiting).filter { $0.job.channel == channel }
+            guard let error = failures.last(where: { $0.job.channel == channel })?.error else { continue }
+            var titles: [String] = []
+            for title in problems.map(\.job.notification.title) where !titles.contains(title) { titles.append(title) }
+            let pending = titles.map { "“\($0)”" }.joined(separator: ", ")
             session.output.note(
-                "could not deliver \"\(failure.job.notification.title)\" through \(failure.job.channel): \(failure.error). 'lifesignal notify deliver' will retry."
+                "could not deliver through \(channel): \(error). Pending for it: \(pending); 'lifesignal notify deliver' will retry."
             )
         }
     }

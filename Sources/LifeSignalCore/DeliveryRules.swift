@@ -1,0 +1,162 @@
+/// Which notifications a device sends, through which channels, and in what order: the rules
+/// of the safety net. Pure: the feed, the circle, whose device is asking and `now` in; a plan
+/// out.
+///
+/// - **The circle watches.** A device delivers to its member and its member's external
+///   contacts, and also — for alerts and missed check-ins — to the external responders of its
+///   member's dependents, so a dependent whose own machines are dark is still reported. On
+///   someone else's behalf only network channels are used; `exec:` and `desktop:` run only
+///   on the owner's devices. A delivery recorded anywhere in the circle is not made again.
+/// - **No silent horizon.** A miss still overdue and an alert still active are sent however
+///   late. Only causes that have ended grow stale.
+/// - **Order.** Per channel, deliveries go out in the order of their causes, and a channel
+///   stops at its first failure in a run, so nothing overtakes what it follows: an all-clear
+///   never precedes its miss, and is sent only where the miss was told.
+public enum DeliveryRules {
+    /// How long an ended cause may still be sent (when it was tried before it ended).
+    public static let horizon = TimeSpan.hours(48)
+    /// How long a device waits before telling a dependent's external contact of something, so
+    /// that the dependent's own device, when it is awake, tells them first and the circle does
+    /// not send it twice.
+    public static let relayDelay = TimeSpan.minutes(10)
+
+    /// What a device tells a dependent's external responders on the dependent's behalf.
+    static func isRelayed(_ kind: Notification.Kind) -> Bool {
+        switch kind {
+        case .dependentAlert, .dependentAlertUpdated, .dependentAlertResolved, .dependentNonResponsive,
+            .dependentCheckedIn:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether a channel may run on someone else's behalf: the network ones (e-mail, ntfy,
+    /// webhooks, Apprise). A command or a desktop pop-up runs only on its owner's devices.
+    public static func runsForOthers(_ channel: String) -> Bool {
+        ["mailto:", "ntfy:", "https://", "http://", "apprise:"].contains { channel.hasPrefix($0) }
+    }
+
+    /// Whether `me`'s device delivers `n`: mine, my external contacts', and my dependents'
+    /// external contacts' alerts and missed check-ins.
+    public static func serves(_ n: Notification, me: String, circle: CircleState) -> Bool {
+        switch n.recipient {
+        case .member(let id): return id == me
+        case .external(let owner, _):
+            return owner == me
+                || (isRelayed(n.kind) && (circle.roles(of: me, toward: owner)?.dependent ?? false))
+        }
+    }
+
+    /// The channels `n` goes through from `me`'s device.
+    public static func channels(for n: Notification, me: String, circle: CircleState) -> [String] {
+        switch n.recipient {
+        case .member(let id): return circle.members[id]?.effectivePreferences.channels ?? []
+        case .external(let owner, let id):
+            let channels = circle.externals[owner]?[id]?.value?.channels ?? []
+            return owner == me ? channels : channels.filter(runsForOthers)
+        }
+    }
+
+    /// One notification to send through one channel.
+    public struct Job: Equatable, Sendable {
+        public var notification: Notification
+        public var channel: String
+        public var key: DeliveryKey { DeliveryKey(notification: notification.id, channel: channel) }
+    }
+
+    /// What to do now: per channel, the jobs to try in order (stopping at the first failure),
+    /// and the jobs that wait for their channel's next try.
+    public struct Plan: Equatable, Sendable {
+        public var channels: [(channel: String, jobs: [Job])] = []
+        public var waiting: [(job: Job, next: Timestamp, error: String)] = []
+
+        public var jobs: [Job] { channels.flatMap(\.jobs) }
+
+        public static func == (a: Plan, b: Plan) -> Bool {
+            a.jobs == b.jobs && a.waiting.map(\.job) == b.waiting.map(\.job)
+        }
+    }
+
+    public static func plan(feed: Feed, circle: CircleState, me: String, now: Timestamp) -> Plan {
+        let ordered = feed.notifications.values.filter { serves($0, me: me, circle: circle) }.sorted(by: causeOrder)
+        var pending: [String: [Job]] = [:]
+        var order: [String] = []
+        for n in ordered {
+            if case .external(let owner, _) = n.recipient, owner != me, now < n.at + relayDelay { continue }
+            for channel in channels(for: n, me: me, circle: circle) {
+                let job = Job(notification: n, channel: channel)
+                guard !isDelivered(job.key, feed: feed, circle: circle),
+                    isWanted(job, pending: pending[channel] ?? [], feed: feed, circle: circle, now: now)
+                else { continue }
+                if pending[channel] == nil { order.append(channel) }
+                pending[channel, default: []].append(job)
+            }
+        }
+        var plan = Plan()
+        for channel in order {
+            let jobs = pending[channel] ?? []
+            // A channel is tried when something on it is due (new, or its pause is over); then
+            // everything pending on it goes, oldest cause first.
+            let states = jobs.map { feed.deliveries[$0.key] ?? DeliveryState() }
+            if states.contains(where: { $0.isDue(now: now) }) {
+                plan.channels.append((channel, jobs))
+            } else {
+                let next = states.compactMap(\.nextAttempt).min() ?? now
+                let error = states.compactMap(\.lastError).first ?? "failed"
+                plan.waiting += jobs.map { ($0, next, error) }
+            }
+        }
+        return plan
+    }
+
+    /// Causes in the order they happened; at one instant, what starts before what ends.
+    static func causeOrder(_ a: Notification, _ b: Notification) -> Bool {
+        (a.at, ends(a.kind) ? 1 : 0, a.id) < (b.at, ends(b.kind) ? 1 : 0, b.id)
+    }
+
+    static func ends(_ kind: Notification.Kind) -> Bool {
+        switch kind {
+        case .alertDeactivated, .dependentAlertResolved, .dependentCheckedIn: return true
+        default: return false
+        }
+    }
+
+    static func isDelivered(_ key: DeliveryKey, feed: Feed, circle: CircleState) -> Bool {
+        (feed.deliveries[key]?.isDelivered ?? false) || circle.deliveries[key] != nil
+    }
+
+    /// Whether a job that has not gone out should still go: a cause in force always; an ended
+    /// one only where it was tried before it ended (and not long ago); the end of a cause only
+    /// where its start was told (or goes out before it in this run).
+    static func isWanted(_ job: Job, pending: [Job], feed: Feed, circle: CircleState, now: Timestamp) -> Bool {
+        let n = job.notification
+        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return n.at >= now - horizon }
+        if ends(n.kind) {
+            return pending.contains { $0.notification.thread == key && $0.notification.recipient == n.recipient }
+                || feed.notifications.values.contains { start in
+                    start.thread == key && start.recipient == n.recipient && !ends(start.kind)
+                        && isDelivered(
+                            DeliveryKey(notification: start.id, channel: job.channel), feed: feed, circle: circle)
+                }
+        }
+        if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {
+            return now <= deadline && isInForce(thread, circle: circle, now: now)
+        }
+        if isInForce(thread, circle: circle, now: now) { return true }
+        let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
+        return tried && n.at >= now - horizon
+    }
+
+    /// Whether what a thread is about still holds: the alert is active; the deadline still
+    /// stands (nobody checked in since it was set).
+    public static func isInForce(_ thread: Notification.Thread, circle: CircleState, now: Timestamp) -> Bool {
+        switch thread {
+        case .alert(let id):
+            return circle.members.values.contains { $0.alerts[id]?.isActive ?? false }
+        case .deadline(let member, let at):
+            guard let state = circle.members[member] else { return false }
+            let status = CheckInStatus(member: state, now: now)
+            return status.deadline == at
+        }
+    }
+}

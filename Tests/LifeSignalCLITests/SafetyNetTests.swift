@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+// The safety net: the circle tells a dependent's external responders when the dependent's own
+// machines are dark, nothing still in force grows stale, deliveries keep the order of their
+// causes through a channel outage, and a late-synced on-time check-in is corrected. Real
+// processes, a real HTTP listener behind curl, two data directories on one circle folder.
+
+@Suite struct SafetyNetTests {
+    /// The types of the notifications a recorder received at `path`, in arrival order.
+    static func types(_ recorder: HTTPRecorder, _ path: String) -> [String] {
+        recorder.requests().filter { $0.path == path }.compactMap { $0.json?["type"] as? String }
+    }
+
+    static func ids(_ recorder: HTTPRecorder, _ path: String) -> [String] {
+        recorder.requests().filter { $0.path == path }.compactMap { $0.json?["id"] as? String }
+    }
+
+    /// Alice and Bob on one circle; Bob watches over Alice; Alice's sister is an external
+    /// responder reached by a webhook and by a command on Alice's machine.
+    static func aliceAndBob(_ recorder: HTTPRecorder, marker: String) -> Household {
+        let h = Household()
+        h.join(["Alice", "Bob"], now: "2026-03-01T09:00:00Z")
+        let env = ["PATH": DeliveryTests.path()]
+        let linked = h.run("bob", ["contacts", "add", h.code("alice"), "--dependent"], now: "2026-03-01T09:00:00Z")
+        #expect(linked.code == 0, "\(linked.stderr)")
+        let sister = h.run(
+            "alice",
+            [
+                "contacts", "add", "Sis", "--responder", "--notify", recorder.url("/sis"), "--notify",
+                "exec:touch '\(marker)'",
+            ],
+            now: "2026-03-01T09:00:00Z", environment: env)
+        #expect(sister.code == 0, "\(sister.stderr)")
+        #expect(h.run("alice", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z", environment: env).code == 0)
+        return h
+    }
+
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func theCircleTellsADependentsExternalResponderWhenHerMachinesAreDark() throws {
+        let recorder = try HTTPRecorder()
+        let root = TempHome()
+        let marker = root.path + "/alice-exec-ran"
+        let h = Self.aliceAndBob(recorder, marker: marker)
+        let env = ["PATH": DeliveryTests.path()]
+        // Alice's deadline is 2026-03-02 09:00; her laptop stays closed. Bob's cron runs.
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: env).code == 0)
+        #expect(Self.types(recorder, "/sis").isEmpty, "her own devices get the first ten minutes")
+        for now in ["2026-03-02T09:15:00Z", "2026-03-02T09:20:00Z", "2026-03-02T10:00:00Z"] {
+            let run = h.run("bob", ["notify", "deliver"], now: now, environment: env)
+            #expect(run.code == 0, "\(run.stderr)")
+        }
+        #expect(Self.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert"], "exactly once")
+        #expect(!FileManager.default.fileExists(atPath: marker), "Alice's exec: channel never runs on Bob's machine")
+        // Who sent it is in the circle: Bob's log records the delivery.
+        let bobLog = try #require(
+            FileManager.default.enumerator(atPath: h.circle)?.compactMap { $0 as? String }.filter {
+                $0.hasSuffix("log.json")
+            }.map { try String(contentsOfFile: h.circle + "/" + $0, encoding: .utf8) }.first {
+                $0.contains("\"delivered\"")
+            })
+        #expect(bobLog.contains(recorder.url("/sis")))
+
+        // Alice's laptop wakes: no second "missed" through the webhook; her own command does run.
+        let woke = h.run("alice", ["notify", "deliver"], now: "2026-03-02T10:30:00Z", environment: env)
+        #expect(woke.code == 0, "\(woke.stderr)")
+        #expect(Self.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert"])
+        // She checks in: her sister gets the all-clear, once, whoever runs next.
+        #expect(h.run("alice", ["checkin", "--quiet"], now: "2026-03-02T10:40:00Z", environment: env).code == 0)
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T10:41:00Z", environment: env).code == 0)
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T11:00:00Z", environment: env).code == 0)
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T11:05:00Z", environment: env).code == 0)
+        #expect(
+            Self.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert", "receive_dependent_checked_in"])
+        #expect(duplicates(Self.ids(recorder, "/sis")).isEmpty)
+    }
+
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func someoneWhoIsNotMyResponderCannotMakeMyMachineSend() throws {
+        let recorder = try HTTPRecorder()
+        let h = Household()
+        h.join(["Alice", "Bob"], now: "2026-03-01T09:00:00Z")
+        let env = ["PATH": DeliveryTests.path()]
+        // Bob is Alice's dependent: she watches over him, he does not watch over her, so her
+        // misses are not his machine's to relay.
+        #expect(
+            h.run("alice", ["contacts", "add", h.code("bob"), "--dependent"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(
+            h.run(
+                "alice", ["contacts", "add", "Sis", "--responder", "--notify", recorder.url("/sis")],
+                now: "2026-03-01T09:00:00Z", environment: env
+            ).code == 0)
+        #expect(h.run("alice", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T12:00:00Z", environment: env).code == 0)
+        #expect(recorder.requests().isEmpty, "\(recorder.requests().map { String(decoding: $0.body, as: UTF8.self) })")
+    }
+
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func aMissStillOverdueIsSentHoweverLateAndAnEndedOneIsNot() throws {
+        let recorder = try HTTPRecorder()
+        let env = ["PATH": DeliveryTests.path()]
+        let still = DeliveryTests.bea(samChannels: [recorder.url("/still")])
+        // The home server was down for a weekend: 51 hours after the deadline, still overdue.
+        let late = still.run("bea", ["notify", "deliver"], now: "2026-03-04T12:00:00Z", environment: env)
+        #expect(late.code == 0, "\(late.stderr)")
+        let sent = recorder.requests().filter { $0.path == "/still" }
+        #expect(sent.compactMap { $0.json?["type"] as? String } == ["receive_non_responsive_dependent_alert"])
+        #expect((sent.first?.json?["message"] as? String)?.contains("Noticed 2d 3h after the deadline") == true)
+
+        // Missed, then checked in (and the interval lengthened): 51 hours later nothing stale goes.
+        let ended = DeliveryTests.bea(samChannels: [recorder.url("/ended")])
+        #expect(ended.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
+        #expect(ended.run("bea", ["checkin", "interval", "7d", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
+        let quiet = ended.run("bea", ["notify", "deliver"], now: "2026-03-04T12:00:00Z", environment: env)
+        #expect(quiet.code == 0, "\(quiet.stderr)")
+        #expect(recorder.requests().filter { $0.path == "/ended" }.isEmpty)
+    }
+
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func afterAThreeHourOutageEverythingGoesInTheOrderOfItsCausesTheAllClearLast() throws {
+        let recorder = try HTTPRecorder()
+        let env = ["PATH": DeliveryTests.path()]
+        // The first four requests to this path fail (503): the channel is down until 10:35.
+        let h = DeliveryTests.bea(samChannels: [recorder.url("/flaky/4/sam")])
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
+        let raised = h.run("bea", ["alert", "activate", "--yes"], now: "2026-03-02T08:00:00Z", environment: env)
+        #expect(raised.code == 0)
+        #expect(raised.stderr.contains("could not deliver through"), "\(raised.stderr)")
+        #expect(
+            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-02T08:30:00Z", environment: env).code == 0)
+        #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:05:00Z", environment: env).code == 75)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:30:00Z").code == 0)
+        let held = h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:35:00Z", environment: env)
+        #expect(held.code == 75)
+        #expect(held.stderr.split(separator: "\n").count == 1, "one line for the channel: \(held.stderr)")
+        #expect(held.stderr.contains("4 notifications are pending"), "\(held.stderr)")
+        #expect(recorder.requests().count == 4, "each run tried the oldest first and stopped there")
+
+        let recovered = h.run("bea", ["notify", "deliver"], now: "2026-03-02T11:05:00Z", environment: env)
+        #expect(recovered.code == 0, "\(recovered.stderr)")
+        #expect(
+            Self.types(recorder, "/flaky/4/sam").suffix(4) == [
+                "receive_dependent_manual_alert_active", "receive_dependent_manual_alert_inactive",
+                "receive_non_responsive_dependent_alert", "receive_dependent_checked_in",
+            ])
+        #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T12:00:00Z", environment: env).code == 0)
+        #expect(recorder.requests().count == 8)
+    }
+
+    @Test func aCheckInMadeOnTimeThatSyncsLateCorrectsTheFalseAlarm() throws {
+        let h = Household()
+        h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(
+            h.run(
+                "ana", ["notify", "prefs", "--channel", h.logChannel("ana.log"), "--quiet"], now: "2026-03-01T09:00:00Z"
+            )
+            .code == 0)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        // Bea checks in at 08:50 on a laptop whose records reach the circle only at 09:40.
+        let laptop = h.root.path + "/bea-laptop-copy"
+        let bea = DeliveryTests.member(h, "bea").member
+        let beaDevice = try #require(
+            FileManager.default.enumerator(atPath: h.circle + "/members/" + bea)?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("log.json")
+            })
+        let published = h.circle + "/members/" + bea + "/" + beaDevice
+        try FileManager.default.copyItem(atPath: published, toPath: laptop)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T08:50:00Z").code == 0)
+        let synced = try Data(contentsOf: URL(fileURLWithPath: published))
+        try FileManager.default.removeItem(atPath: published)
+        try FileManager.default.copyItem(atPath: laptop, toPath: published)
+
+        // Ana's machine sees the old log at 09:05: Bea missed 09:00.
+        #expect(h.run("ana", ["notify", "deliver"], now: "2026-03-02T09:05:00Z").code == 0)
+        #expect(
+            h.types("ana.log").filter { $0 != "receive_contact_added" } == ["receive_non_responsive_dependent_alert"])
+        // At 09:40 the check-in arrives: a correction, not an all-clear, and only one.
+        try synced.write(to: URL(fileURLWithPath: published))
+        #expect(h.run("ana", ["notify", "deliver"], now: "2026-03-02T09:40:00Z").code == 0)
+        #expect(h.run("ana", ["notify", "deliver"], now: "2026-03-02T10:40:00Z").code == 0)
+        #expect(
+            h.types("ana.log").filter { $0 != "receive_contact_added" } == [
+                "receive_non_responsive_dependent_alert", "receive_dependent_checked_in",
+            ])
+        let list = notifications(h.run("ana", ["notify", "list", "--json"], now: "2026-03-02T10:40:00Z"))
+        let correction = try #require(list.first { $0["type"] as? String == "receive_dependent_checked_in" })
+        #expect(
+            (correction["message"] as? String)?.hasPrefix(
+                "Correction: Bea did check in on time, at 2026-03-02 08:50 UTC, before the check-in due 2026-03-02 09:00 UTC"
+            )
+                == true, "\(correction)")
+    }
+}
