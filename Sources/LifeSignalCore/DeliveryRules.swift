@@ -127,10 +127,14 @@ public enum DeliveryRules {
 
     /// Whether a job that has not gone out should still go: a cause in force always; an ended
     /// one only where it was tried before it ended (and not long ago); the end of a cause only
-    /// where its start was told (or goes out before it in this run).
+    /// where its start was told (or goes out before it in this run). So a channel or responder
+    /// added later gets only what is still in force.
     static func isWanted(_ job: Job, pending: [Job], feed: Feed, circle: CircleState, now: Timestamp) -> Bool {
         let n = job.notification
-        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return n.at >= now - horizon }
+        guard let key = n.thread, let thread = Notification.Thread(key: key) else {
+            // Standing alone (a ping, a contact change): recent, and not older than the channel.
+            return n.at >= now - horizon && n.at >= channelSince(n.recipient, circle: circle)
+        }
         if ends(n.kind) {
             return pending.contains { $0.notification.thread == key && $0.notification.recipient == n.recipient }
                 || feed.notifications.values.contains { start in
@@ -145,6 +149,15 @@ public enum DeliveryRules {
         if isInForce(thread, circle: circle, now: now) { return true }
         let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
         return tried && n.at >= now - horizon
+    }
+
+    /// When the setting that holds a recipient's channels was last made: a channel added then
+    /// is not sent what stood alone before it.
+    static func channelSince(_ recipient: Notification.Recipient, circle: CircleState) -> Timestamp {
+        switch recipient {
+        case .member(let id): return circle.members[id]?.preferences?.stamp.at ?? Timestamp(seconds: 0)
+        case .external(let owner, let id): return circle.externals[owner]?[id]?.stamp.at ?? Timestamp(seconds: 0)
+        }
     }
 
     /// Whether what a thread is about still holds: the alert is active; the deadline still

@@ -147,6 +147,26 @@ import Testing
         #expect(recorder.requests().count == 8)
     }
 
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func aChannelAddedLaterGetsOnlyWhatIsStillInForce() throws {
+        let recorder = try HTTPRecorder()
+        let env = ["PATH": DeliveryTests.path()]
+        // Sam's only channel is broken: a miss and its all-clear happen, then an alert is raised.
+        let h = DeliveryTests.bea(samChannels: ["exec:false"])
+        h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: env)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
+        h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:05:00Z", environment: env)
+        h.run("bea", ["alert", "activate", "--yes", "--quiet"], now: "2026-03-02T11:00:00Z", environment: env)
+        // A working channel replaces it.
+        let edited = h.run(
+            "bea", ["contacts", "edit", "Sam", "--notify", recorder.url("/sam"), "--quiet"],
+            now: "2026-03-02T11:30:00Z",
+            environment: env)
+        #expect(edited.code == 0, "\(edited.stderr)")
+        #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T11:35:00Z", environment: env).code == 0)
+        #expect(Self.types(recorder, "/sam") == ["receive_dependent_manual_alert_active"])
+    }
+
     @Test func aCheckInMadeOnTimeThatSyncsLateCorrectsTheFalseAlarm() throws {
         let h = Household()
         h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
