@@ -12,7 +12,7 @@
 _lifesignal_node() {
     case "$1" in
     "")
-        subs=(init checkin alert contacts ping notify status completion)
+        subs=(init checkin alert contacts ping notify status doctor completion)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -156,7 +156,7 @@ _lifesignal_node() {
         nargs=1
         ;;
     "notify")
-        subs=(list read clear prefs deliver test)
+        subs=(list read clear prefs deliver test heartbeat)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -197,7 +197,37 @@ _lifesignal_node() {
         valued=(--home)
         nargs=1
         ;;
+    "notify heartbeat")
+        subs=(add list remove)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "notify heartbeat add")
+        subs=()
+        options=(--on --json --home --quiet -q --no-color --help -h --version)
+        valued=(--on --home)
+        nargs=1
+        ;;
+    "notify heartbeat list")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "notify heartbeat remove")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
     "status")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "doctor")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
@@ -266,6 +296,9 @@ _lifesignal_values() {
         ;;
     "notify test|@1")
         _lifesignal_callback contacts "$3"
+        ;;
+    "notify heartbeat add|--on")
+        _lifesignal_words "$3" checkin deliver
         ;;
     "completion|@1")
         _lifesignal_words "$3" bash zsh fish

@@ -8,7 +8,7 @@
 function __lifesignal_subcommands
     switch "$argv"
         case ''
-            printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'completion'
+            printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'completion'
         case 'checkin'
             printf '%s\n' 'status' 'history' 'interval' 'reminder'
         case 'alert'
@@ -18,7 +18,9 @@ function __lifesignal_subcommands
         case 'ping'
             printf '%s\n' 'send' 'list' 'respond' 'clear'
         case 'notify'
-            printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test'
+            printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test' 'heartbeat'
+        case 'notify heartbeat'
+            printf '%s\n' 'add' 'list' 'remove'
     end
 end
 
@@ -87,7 +89,17 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'notify test'
             printf '%s\n' '--home'
+        case 'notify heartbeat'
+            printf '%s\n' '--home'
+        case 'notify heartbeat add'
+            printf '%s\n' '--on' '--home'
+        case 'notify heartbeat list'
+            printf '%s\n' '--home'
+        case 'notify heartbeat remove'
+            printf '%s\n' '--home'
         case 'status'
+            printf '%s\n' '--home'
+        case 'doctor'
             printf '%s\n' '--home'
         case 'completion'
             printf '%s\n' '--home'
@@ -208,6 +220,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'contacts' -d 'Ma
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'doctor' -d 'Check that the people who watch over you will hear; say what to fix.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a help -d 'Show help for a command or a help topic.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
@@ -217,6 +230,7 @@ complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'contacts' -d 'Manage y
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'ping' -d 'Ask a dependent whether they are OK, and answer the pings you get.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'doctor' -d 'Check that the people who watch over you will hear; say what to fix.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'exit-codes' -d 'What each exit status means.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'environment' -d 'Environment variables lifesignal reads.'
@@ -347,6 +361,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'clear' -d 
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'prefs' -d 'Show or set the default filter and where your own notifications go.'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'heartbeat' -d 'Heartbeat URLs for a monitoring service (healthchecks.io, Uptime Kuma).'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'list' -d 'List your notifications, newest first.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'read' -d 'Mark a notification, or all of them, as read.'
@@ -354,6 +369,7 @@ complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'clear' -d 'Remov
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'prefs' -d 'Show or set the default filter and where your own notifications go.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'heartbeat' -d 'Heartbeat URLs for a monitoring service (healthchecks.io, Uptime Kuma).'
 
 # lifesignal notify list
 complete -c lifesignal -n '__lifesignal_at \'notify list\'' -l 'category' -x -a 'alerts pings contacts check-ins system' -d 'Only this category.'
@@ -379,6 +395,18 @@ complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'dry-run' -d '
 
 # lifesignal notify test
 complete -c lifesignal -n '__lifesignal_argument \'notify test\' 1' -a '(__lifesignal_callback contacts)' -d 'A contact whose channels to test (default: your own).'
+
+# lifesignal notify heartbeat
+complete -c lifesignal -n '__lifesignal_needs_command \'notify heartbeat\'' -a 'add' -d 'Add a heartbeat URL.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify heartbeat\'' -a 'list' -d 'List your heartbeat URLs and how they have been doing here.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify heartbeat\'' -a 'remove' -d 'Remove a heartbeat URL.'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify heartbeat\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'notify heartbeat\'' -a 'add' -d 'Add a heartbeat URL.'
+complete -c lifesignal -n '__lifesignal_helping \'notify heartbeat\'' -a 'list' -d 'List your heartbeat URLs and how they have been doing here.'
+complete -c lifesignal -n '__lifesignal_helping \'notify heartbeat\'' -a 'remove' -d 'Remove a heartbeat URL.'
+
+# lifesignal notify heartbeat add
+complete -c lifesignal -n '__lifesignal_at \'notify heartbeat add\'' -l 'on' -x -a 'checkin deliver' -d 'When it is requested: after each check-in (default) or each delivery run.'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

@@ -34,7 +34,7 @@ extension App {
         var change = try write(feed: true) { transaction throws(AppError) in
             let active = transaction.memberState.activeAlert
             // Only what stops responders from hearing of it; a missing check-in does not.
-            let warnings = Self.watchWarnings(for: transaction.member, in: transaction.circle, now: now).filter {
+            let warnings = self.watchWarnings(for: transaction.member, in: transaction.circle).filter {
                 $0 != .neverCheckedIn
             }
             if let active {

@@ -83,6 +83,8 @@ public enum FeedRefusal: Equatable, Sendable {
     case ambiguous(String, count: Int)
     /// `notify test` with nothing to test: nil means my own channels.
     case noChannels(contactName: String?)
+    /// `notify heartbeat remove` of a URL that is not one of mine.
+    case noHeartbeat(String, known: [String])
 }
 
 /// A program lifesignal needs that is missing or failed.

@@ -19,13 +19,19 @@ extension App {
     /// parser); creates the profile with defaults on the first run.
     public func checkIn(note: String?) throws(AppError) -> CheckInReceipt {
         let now = self.now
-        return try write(creating: .withDefaults) { transaction throws(AppError) in
+        var heartbeats: Heartbeats?
+        var receipt = try write(creating: .withDefaults) { transaction throws(AppError) in
             transaction.record(CheckedIn(note: note), at: now)
+            heartbeats = transaction.memberState.heartbeats?.value
             return CheckInReceipt(
                 at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
                 status: CheckInStatus(member: transaction.memberState, now: now),
-                warnings: Self.watchWarnings(for: transaction.member, in: transaction.circle, now: now))
+                warnings: self.watchWarnings(for: transaction.member, in: transaction.circle))
         }
+        // Recorded first; then the remote fail-safe hears of it (bounded by a short timeout).
+        let failing = pulse(.checkin, heartbeats: heartbeats)
+        receipt.warnings = receipt.warnings.filter { if case .heartbeatFailing = $0 { false } else { true } } + failing
+        return receipt
     }
 
     /// Where I stand against my deadline.

@@ -47,8 +47,14 @@ extension App {
     public func deliver() throws(AppError) -> DeliveryReport {
         let now = self.now
         var report = DeliveryReport()
+        var heartbeats: Heartbeats?
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             report.noticed = transaction.noticeDue(now: now)
+            // Now and then, that this device watches: the circle can tell when cron stopped.
+            if transaction.log.memberState.deliverRun.map({ now - $0.at >= DeliverRan.period }) ?? true {
+                transaction.record(DeliverRan(), at: now)
+            }
+            heartbeats = transaction.memberState.heartbeats?.value
             return Self.dueJobs(transaction, now: now, report: &report)
         }
         let jobs: [DeliveryJob]
@@ -64,11 +70,16 @@ extension App {
             let sent = send(due).attempts.filter { $0.1.succeeded }.count
             throw .sentButNotRecorded(error, sent: sent)
         }
-        guard !jobs.isEmpty else { return report }
         if dryRun {
             report.planned = jobs
             return report
         }
+        defer {
+            finish(
+                attempts: report.delivered.map { ($0.channel, nil) }
+                    + report.failures.map { ($0.job.channel, $0.error) }, heartbeats: heartbeats)
+        }
+        guard !jobs.isEmpty else { return report }
         let (attempts, held) = send(jobs)
         // Test failpoint: die between sending and recording, as a power cut would. The next
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
@@ -90,6 +101,19 @@ extension App {
             throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
         }
         return report
+    }
+
+    /// After a delivery run: how each channel did and that the run happened go to this
+    /// machine's health record, and the heartbeat URLs for delivery runs are requested.
+    private func finish(attempts: [(channel: String, error: String?)], heartbeats: Heartbeats?) {
+        let now = self.now
+        Store.updateHealth(dataDirectory: dataDirectory) { health in
+            health.lastDeliver = now
+            for (channel, error) in attempts {
+                health.channels[channel, default: LinkHealth()].record(error: error, at: now)
+            }
+        }
+        for warning in pulse(.deliver, heartbeats: heartbeats) { notice(.warning(warning)) }
     }
 
     /// Runs the channels, without the lock: a channel that hangs cannot stop a check-in. Each

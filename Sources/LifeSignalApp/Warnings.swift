@@ -20,6 +20,15 @@ public enum Warning: Equatable, Sendable {
     case neverCheckedIn
     /// Nobody is told when I miss a check-in or raise an alert.
     case noResponders
+    /// None of my responders can be reached: externals with no channel, members none of whose
+    /// devices has run `notify deliver` lately. Their names.
+    case respondersUnreachable([String])
+    /// No device of mine has run `notify deliver` within `within` (nil `last`: never).
+    case noDelivery(last: Timestamp?, within: TimeSpan)
+    /// A delivery channel has been failing since `since`.
+    case channelFailing(channel: String, since: Timestamp, error: String)
+    /// A heartbeat URL failed (and has been failing since `since`).
+    case heartbeatFailing(url: String, since: Timestamp, error: String)
 
     /// The stable identifier of the kind of doubt.
     public var code: String {
@@ -30,6 +39,10 @@ public enum Warning: Equatable, Sendable {
         case .publishedCopy: return "published-records-repaired"
         case .neverCheckedIn: return "never-checked-in"
         case .noResponders: return "no-responders"
+        case .respondersUnreachable: return "responders-unreachable"
+        case .noDelivery: return "no-delivery-runs"
+        case .channelFailing: return "channel-failing"
+        case .heartbeatFailing: return "heartbeat-failing"
         }
     }
 }
@@ -56,12 +69,67 @@ public enum PublishedCopy: Equatable, Sendable {
 }
 
 extension App {
-    /// What could stop my responders from hearing about me, in the circle as `circle` shows it.
-    static func watchWarnings(for me: String, in circle: CircleState, now: Timestamp) -> [Warning] {
+    /// How long a member may go without a recorded `notify deliver` run and still count as
+    /// watching: a day beyond the period such runs are recorded in.
+    static let watchingWindow = TimeSpan.days(2)
+
+    /// What could stop my responders from hearing about me, in the circle as `circle` shows it
+    /// and with this machine's record of its channels and heartbeats.
+    func watchWarnings(for me: String, in circle: CircleState) -> [Warning] {
+        Self.watchWarnings(for: me, in: circle, now: now, health: Store.health(dataDirectory: dataDirectory))
+    }
+
+    static func watchWarnings(for me: String, in circle: CircleState, now: Timestamp, health: Health) -> [Warning] {
         var warnings: [Warning] = []
         let state = circle.members[me] ?? MemberState()
         if state.lastCheckIn == nil { warnings.append(.neverCheckedIn) }
-        if Notifications.responders(of: me, in: circle).isEmpty { warnings.append(.noResponders) }
+        let responders = Notifications.responders(of: me, in: circle)
+        if responders.isEmpty {
+            warnings.append(.noResponders)
+        } else if let unreachable = unreachable(responders, of: me, in: circle, now: now) {
+            warnings.append(.respondersUnreachable(unreachable))
+        }
+        // Only once a profile has been around for a whole window: a new one has had no chance.
+        let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
+        let since = state.name?.stamp.at ?? now
+        if now - since > within, state.deliverRun.map { now - $0.at > within } ?? true {
+            warnings.append(.noDelivery(last: state.deliverRun?.at, within: within))
+        }
+        for (channel, link) in health.channels.sorted(by: { $0.key < $1.key }) {
+            if let since = link.failingSince, now - since > LinkHealth.failingWarning {
+                warnings.append(.channelFailing(channel: channel, since: since, error: link.lastError ?? "failed"))
+            }
+        }
+        let urls = Set(state.heartbeats?.value.all.map(\.url) ?? [])
+        for (url, link) in health.heartbeats.sorted(by: { $0.key < $1.key }) where urls.contains(url) {
+            if let since = link.failingSince {
+                warnings.append(.heartbeatFailing(url: url, since: since, error: link.lastError ?? "failed"))
+            }
+        }
         return warnings
+    }
+
+    /// The names of my responders when none of them can be reached, else nil: an external
+    /// contact is reachable with a channel, a member when a device of theirs has run `notify
+    /// deliver` within `watchingWindow`.
+    static func unreachable(
+        _ responders: [Notification.Recipient], of me: String, in circle: CircleState, now: Timestamp
+    )
+        -> [String]?
+    {
+        var names: [String] = []
+        for responder in responders {
+            switch responder {
+            case .external(let owner, let id):
+                guard let contact = circle.externals[owner]?[id]?.value else { continue }
+                if !contact.channels.isEmpty { return nil }
+                names.append(contact.name)
+            case .member(let id):
+                let state = circle.members[id]
+                if let run = state?.deliverRun, now - run.at <= watchingWindow { return nil }
+                names.append(state?.name?.value ?? id)
+            }
+        }
+        return names
     }
 }

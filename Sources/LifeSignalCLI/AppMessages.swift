@@ -142,6 +142,10 @@ extension FeedRefusal {
         case .noChannels(nil):
             return
                 "You have no channels yet; add one with 'lifesignal notify prefs --channel URI' (e.g. desktop:, mailto:you@example.org, ntfy:https://ntfy.sh/TOPIC)."
+        case .noHeartbeat(let url, let known):
+            let list = known.isEmpty ? "you have none" : "yours: " + known.joined(separator: ", ")
+            return
+                "\(url) is not one of your heartbeat URLs (\(list)); see them with 'lifesignal notify heartbeat list'."
         }
     }
 }
@@ -164,8 +168,23 @@ extension Warning {
         case .noResponders:
             return
                 "nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'."
+        case .respondersUnreachable(let names):
+            return
+                "none of your responders can be reached (\(names.joined(separator: ", "))): an external contact needs a channel ('lifesignal contacts edit NAME --notify URI'), a member needs 'lifesignal notify deliver' in the crontab of one of their machines."
+        case .noDelivery(let last, let within):
+            let when = last.map { "since \(Self.utc($0))" } ?? "ever"
+            return
+                "no device of yours has run 'lifesignal notify deliver' \(when) (expected within \(within.short)), so nothing due is sent; add it to your crontab (see 'man lifesignal', EXAMPLES) or run 'lifesignal doctor'."
+        case .channelFailing(let channel, let since, let error):
+            return
+                "delivery through \(channel) has been failing since \(Self.utc(since)) (\(error)); notifications for it are pending. Check it with 'lifesignal notify test'."
+        case .heartbeatFailing(let url, let since, let error):
+            return
+                "the heartbeat \(url) has been failing since \(Self.utc(since)) (\(error)); the service it reports to may raise a false alarm, or none when it should. Check the URL with 'lifesignal notify heartbeat list'."
         }
     }
+
+    static func utc(_ time: Timestamp) -> String { time.local(utcOffset: 0) + " UTC" }
 }
 
 extension Warning {

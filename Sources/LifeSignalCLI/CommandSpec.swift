@@ -35,6 +35,8 @@ enum ValueKind: Equatable, Sendable {
     case email
     /// A phone number in international form.
     case phone
+    /// A heartbeat URL (`https://…`).
+    case url
 }
 
 struct OptionSpec: Sendable {

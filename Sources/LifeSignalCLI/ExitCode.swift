@@ -7,6 +7,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case overdue = 4
     case alertActive = 5
     case dependentNeedsAttention = 6
+    case checkupFailed = 7
     case usage = 64
     case dataError = 65
     case noProfile = 66
@@ -25,6 +26,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .dependentNeedsAttention:
             return
                 "status: someone you watch over needs attention: in an alert, past their deadline, or their records cannot be read (this wins over 3 and 4)."
+        case .checkupFailed:
+            return "doctor: at least one check failed; each failing line says what to fix."
         case .usage: return "Usage error: unknown command or option, missing or bad value."
         case .dataError:
             return

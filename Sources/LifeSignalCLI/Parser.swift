@@ -301,6 +301,8 @@ extension ValueKind {
             if let problem = Address.problem(withEmail: text) { throw bad(problem + ".") }
         case .phone:
             if let problem = Address.problem(withPhone: text) { throw bad(problem + ".") }
+        case .url:
+            if let problem = Heartbeats.problem(with: text) { throw bad(problem + ".") }
         }
         return .text(text)
     }

@@ -115,6 +115,8 @@ public enum EventTypes {
         case AlertEnded.typeName: return AlertEnded.self
         case AlertUpdated.typeName: return AlertUpdated.self
         case Delivered.typeName: return Delivered.self
+        case HeartbeatsSet.typeName: return HeartbeatsSet.self
+        case DeliverRan.typeName: return DeliverRan.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

@@ -305,3 +305,40 @@ public struct Delivered: EventBody {
         }
     }
 }
+
+/// My heartbeat URLs: pinged on every check-in, or on every delivery run, so that a service
+/// outside the circle (Healthchecks, Uptime Kuma) raises the alarm when they stop.
+public struct HeartbeatsSet: EventBody {
+    public static var typeName: String { "heartbeatsSet" }
+    public var heartbeats = Heartbeats()
+
+    public init() {}
+    public init(heartbeats: Heartbeats) { self.heartbeats = heartbeats }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.record("heartbeats", &heartbeats)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.heartbeats.keepLatest(Stamped(heartbeats, stamp)) }
+    }
+}
+
+/// `notify deliver` ran on this device (recorded at most every `DeliverRan.period`): the
+/// circle can tell whether anyone's cron still watches.
+public struct DeliverRan: EventBody {
+    public static var typeName: String { "deliverRan" }
+
+    /// How often a device records that it delivers.
+    public static let period = TimeSpan.hours(3)
+
+    public init() {}
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {}
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { state in
+            if state.deliverRun.map({ $0.at < stamp.at }) ?? true { state.deliverRun = stamp }
+        }
+    }
+}

@@ -12,6 +12,9 @@ public struct MemberState: Equatable, Sendable {
     /// Every alert this member raised, by id.
     public var alerts: [String: AlertRecord] = [:]
     public var preferences: Stamped<FeedPreferences>?
+    public var heartbeats: Stamped<Heartbeats>?
+    /// The latest recorded `notify deliver` run on any of this member's devices.
+    public var deliverRun: Stamp?
     public var lastCheckIn: CheckIn?
     /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
     /// a "what if" run) can be passed over for the one before it.
@@ -49,6 +52,8 @@ public struct MemberState: Equatable, Sendable {
         reminder = Stamped.latest(reminder, other.reminder)
         code = Stamped.latest(code, other.code)
         preferences = Stamped.latest(preferences, other.preferences)
+        heartbeats = Stamped.latest(heartbeats, other.heartbeats)
+        if let theirs = other.deliverRun, deliverRun.map({ $0.at < theirs.at }) ?? true { deliverRun = theirs }
         for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs

@@ -177,7 +177,8 @@ public enum Notifications {
             }
             found.append(
                 Notification(
-                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: max(last.at, deadline),
+                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message,
+                    at: max(last.at, deadline),
                     subject: subject, recipient: notification.recipient,
                     thread: .deadline(member: subject, at: deadline)))
         }

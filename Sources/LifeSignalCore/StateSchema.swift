@@ -32,6 +32,15 @@ extension FeedPreferences: Schema {
     }
 }
 
+extension Heartbeats: Schema {
+    public init() { self.init(checkIn: [], deliver: []) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.strings("checkin", &checkIn)
+        try c.strings("deliver", &deliver)
+    }
+}
+
 extension MemberState {
     /// One member's state. A log holds its own member's; the cache every member's.
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
@@ -54,6 +63,12 @@ extension MemberState {
             try c.record("value", &v)
         }
         try c.int("checkIns", &checkInCount, in: 0...Limits.counter)
+        try c.stamped("heartbeats", &heartbeats, seed: Heartbeats()) { c, v throws(C.Failure) in
+            try c.record("value", &v)
+        }
+        try c.record("deliverRun", &deliverRun, .omitted, seed: Stamp.unset) { c, v throws(C.Failure) in
+            try c.stamp(&v)
+        }
     }
 }
 

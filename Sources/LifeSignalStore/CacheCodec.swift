@@ -10,7 +10,7 @@ import LifeSignalCore
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
     /// 2: fields in the order of the record schema; 3: and the logs' unknown records.
-    static let format: UInt8 = 3
+    static let format: UInt8 = 4
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

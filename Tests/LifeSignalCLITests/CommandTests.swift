@@ -976,6 +976,7 @@ private func initRows(
                 "Status          on time\nLast check-in   2026-03-01 09:00 (1h ago)\nDeadline        2026-03-02 09:00 (in 23h)\n"
             ))
         // The next day the real deadline has passed: overdue, and loud about why.
+        home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T10:00:00Z")
         let overdue = home.run(["status"], now: "2026-03-02T10:00:00Z")
         #expect(overdue.code == 4)
         #expect(overdue.stderr == warning("2026-03-02 10:00", "2d 23h", "the check-in of 2026-03-01 09:00"))

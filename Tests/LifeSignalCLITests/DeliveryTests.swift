@@ -565,7 +565,9 @@ struct DeliveryTests {
         let attempt = (stored["deliveries"] as? [[String: Any]])?.first { $0["channel"] as? String == slow }
         #expect(attempt?["failures"] as? Int == 1)
         #expect(attempt?["lastAttempt"] as? String == "2026-03-02T09:05:00Z")
-        #expect(attempt?["lastError"] as? String == "curl did not finish within 10s and was stopped", "nothing cut short appended")
+        #expect(
+            attempt?["lastError"] as? String == "curl did not finish within 10s and was stopped",
+            "nothing cut short appended")
         // The all-clear the check-in made due waits behind the miss it follows: the channel is
         // tried again at once (something new is due), the miss first, and stops when it fails.
         let noCurl = h.root.path + "/empty-bin"

@@ -62,11 +62,14 @@ final class LockHolder {
             return home.run(["status"], now: "2026-03-02T08:30:00Z")
         case .overdue:
             home.run(["checkin", "--quiet"])
+            // cron runs deliver (else status warns that nothing is sent).
+            home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T09:00:01Z")
             return home.run(["status"], now: "2026-03-02T09:00:01Z")
         case .alertActive:
             // Overdue too: the alert wins over 4.
             home.run(["checkin", "--quiet"])
             home.run(["alert", "activate", "--yes", "--quiet"])
+            home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T09:00:01Z")
             return home.run(["status"], now: "2026-03-02T09:00:01Z")
         case .dependentNeedsAttention:
             // Ana watches over Bea, who went quiet: Ana's own countdown is fine.
@@ -81,7 +84,11 @@ final class LockHolder {
             _ = run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:true"])
             _ = run("bea", ["checkin"])
             _ = run("ana", ["checkin"], now: "2026-03-02T10:00:00Z")
+            _ = run("ana", ["notify", "deliver"], now: "2026-03-02T10:00:00Z")
             return run("ana", ["status"], now: "2026-03-02T10:00:00Z")
+        case .checkupFailed:
+            // A watched profile whose deliveries never ran: doctor names it.
+            return home.run(["doctor"], now: "2026-03-03T09:00:00Z")
         case .usage:
             return home.run(["chekin"])
         case .dataError:
@@ -125,7 +132,7 @@ final class LockHolder {
     }
 
     @Test func codesAreTheDocumentedNumbers() {
-        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 5, 6, 64, 65, 66, 69, 73, 74, 75, 78])
+        #expect(ExitCode.allCases.map(\.rawValue) == [0, 3, 4, 5, 6, 7, 64, 65, 66, 69, 73, 74, 75, 78])
     }
 
     // MARK: - Each code in detail

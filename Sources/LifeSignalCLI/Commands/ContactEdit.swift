@@ -98,7 +98,19 @@ enum ContactEditCommands {
         try session.output.line("\(contact.name) has been added to your contacts as an external responder.")
         try session.output.line(
             "Your alerts and missed check-ins will go to: \(external.channels.joined(separator: ", ")).")
+        onlyYourDevices(external, session: session)
         return .ok
+    }
+
+    /// Says so when an external contact can be told only by my own devices: `exec:` and
+    /// `desktop:` never run on a responder's machine, so when mine are dark they hear nothing.
+    static func onlyYourDevices(_ external: ExternalContact, session: Session) {
+        guard !external.channels.isEmpty, !external.channels.contains(where: DeliveryRules.runsForOthers) else {
+            return
+        }
+        session.output.note(
+            "\(external.name) can be told only by your own devices: exec: and desktop: channels never run on your responders' machines, so when yours are off, \(external.name) hears nothing. Add an e-mail, ntfy, https or apprise: channel with 'lifesignal contacts edit \(external.name) --notify URI …'."
+        )
     }
 
     static func reciprocalSentence(_ name: String, _ roles: Roles) -> String {
@@ -128,6 +140,9 @@ enum ContactEditCommands {
             try app.editContact(text, edit)
         }
         try session.output.json(["contact": Render.contactJSON(contact), "changed": .bool(!changes.isEmpty)])
+        if let external = contact.external, !edit.notify.isEmpty || !edit.email.isEmpty {
+            onlyYourDevices(external, session: session)
+        }
         let said = changes.map { change in
             switch change {
             case .roles(let roles): return "roles are now \(roles.text)"

@@ -12,7 +12,10 @@ enum NotifyCommand {
         discussion: """
             Notifications come from alerts, missed check-ins, reminders, pings and contact changes. Your own go to the channels set with 'lifesignal notify prefs --channel URI'; your alerts and missed check-ins also go to your external responders' channels. Run 'lifesignal notify deliver' from cron to send what is due.
             """,
-        subcommands: [listSpec, readSpec, clearSpec, PrefsCommand.spec, DeliverCommand.spec, DeliverCommand.testSpec])
+        subcommands: [
+            listSpec, readSpec, clearSpec, PrefsCommand.spec, DeliverCommand.spec, DeliverCommand.testSpec,
+            HeartbeatCommand.spec,
+        ])
 
     static let category = OptionSpec.value("category", "category", .choice(categories), "Only this category.")
     static let unread = OptionSpec.flag("unread", "Only unread notifications.")

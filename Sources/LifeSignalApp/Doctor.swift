@@ -1,0 +1,129 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// `doctor`: the whole chain from this data directory to the people who must hear, checked
+/// in one read: identity and circle, my countdown, who watches over me and whether they can
+/// be reached, each channel and heartbeat URL as this machine has seen them, when delivery
+/// last ran, how fresh each member's records are, and the clock.
+extension App {
+    public struct Checkup: Sendable {
+        public var name: String
+        public var member: String
+        public var device: String
+        public var dataDirectory: String
+        public var circle: String
+        public var checkIn: CheckInStatus
+        public var responders: [ResponderReach]
+        /// The channels my own notifications go to, and the names of those I watch over (whose
+        /// alerts reach me only through them).
+        public var ownChannels: [String]
+        public var dependents: [String]
+        /// Every channel this machine delivers through: mine, my external contacts', and my
+        /// dependents' external contacts' network channels.
+        public var channels: [ChannelHealth]
+        public var heartbeats: [HeartbeatEntry]
+        /// When `notify deliver` last ran on this machine, and on any device of mine.
+        public var lastDeliverHere: Timestamp?
+        public var lastDeliverAnywhere: Timestamp?
+        public var members: [MemberFreshness]
+        /// Doubts, as `status` says them (also for what the lines above show).
+        public var warnings: [Warning]
+    }
+
+    /// One responder, and whether a missed check-in of mine reaches them.
+    public struct ResponderReach: Sendable {
+        public var name: String
+        public var isMember: Bool
+        public var reachable: Bool
+        /// An external contact's channels; nil for a member.
+        public var channels: [String]?
+        /// A member's latest recorded delivery run.
+        public var lastDeliver: Timestamp?
+    }
+
+    public struct ChannelHealth: Sendable {
+        public var channel: String
+        /// Whose it is: "you", or a contact's name.
+        public var owner: String
+        public var health: LinkHealth?
+    }
+
+    public struct MemberFreshness: Sendable {
+        public var name: String
+        public var isMe: Bool
+        /// The latest change of theirs this machine has seen.
+        public var lastChange: Timestamp?
+    }
+
+    public func checkup() throws(AppError) -> Checkup {
+        let (store, snapshot) = try read()
+        let me = store.identity.member
+        let circle = snapshot.state
+        let state = circle.members[me] ?? MemberState()
+        let health = Store.health(dataDirectory: dataDirectory)
+        let responders = Notifications.responders(of: me, in: circle).compactMap {
+            reach($0, in: circle)
+        }
+        let members = circle.members.keys.sorted().map { id in
+            MemberFreshness(
+                name: circle.members[id]?.name?.value ?? id, isMe: id == me,
+                lastChange: circle.members[id].flatMap(Self.lastChange))
+        }
+        return Checkup(
+            name: state.name?.value ?? defaultName(), member: me, device: store.identity.device,
+            dataDirectory: store.dataDirectory, circle: store.circleDirectory,
+            checkIn: CheckInStatus(member: state, now: now), responders: responders,
+            ownChannels: state.effectivePreferences.channels,
+            dependents: circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }.map(\.name),
+            channels: Self.channels(of: me, in: circle, health: health),
+            heartbeats: (state.heartbeats?.value.all ?? []).map {
+                HeartbeatEntry(url: $0.url, on: $0.on, health: health.heartbeats[$0.url])
+            },
+            lastDeliverHere: health.lastDeliver, lastDeliverAnywhere: state.deliverRun?.at, members: members,
+            warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health))
+    }
+
+    private func reach(_ recipient: Notification.Recipient, in circle: CircleState) -> ResponderReach? {
+        switch recipient {
+        case .external(let owner, let id):
+            guard let contact = circle.externals[owner]?[id]?.value else { return nil }
+            return ResponderReach(
+                name: contact.name, isMember: false, reachable: !contact.channels.isEmpty, channels: contact.channels)
+        case .member(let id):
+            let run = circle.members[id]?.deliverRun?.at
+            return ResponderReach(
+                name: circle.members[id]?.name?.value ?? id, isMember: true,
+                reachable: run.map { now - $0 <= Self.watchingWindow } ?? false, channels: nil, lastDeliver: run)
+        }
+    }
+
+    static func channels(of me: String, in circle: CircleState, health: Health) -> [ChannelHealth] {
+        var found: [ChannelHealth] = []
+        func add(_ channel: String, _ owner: String) {
+            guard !found.contains(where: { $0.channel == channel }) else { return }
+            found.append(ChannelHealth(channel: channel, owner: owner, health: health.channels[channel]))
+        }
+        for channel in circle.members[me]?.effectivePreferences.channels ?? [] { add(channel, "you") }
+        for external in circle.externalContacts(of: me) {
+            for channel in external.contact.channels { add(channel, external.contact.name) }
+        }
+        for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
+            for external in circle.externalContacts(of: other) {
+                for channel in external.contact.channels where DeliveryRules.runsForOthers(channel) {
+                    add(channel, external.contact.name)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The latest stamp among a member's state: when this machine last saw them change.
+    static func lastChange(_ state: MemberState) -> Timestamp? {
+        let stamps: [Stamp?] = [
+            state.name?.stamp, state.interval?.stamp, state.reminder?.stamp, state.code?.stamp,
+            state.preferences?.stamp, state.heartbeats?.stamp, state.deliverRun, state.recentCheckIns.first?.stamp,
+        ]
+        let alerts = state.alerts.values.flatMap { [$0.start, $0.end] }
+        return (stamps + alerts).compactMap { $0?.at }.max()
+    }
+}

@@ -1,0 +1,213 @@
+import LifeSignalApp
+import LifeSignalCore
+
+/// `lifesignal doctor`: checks the whole chain from this data directory to the people who
+/// must hear, one finding per line, each failing one with what to do.
+enum DoctorCommand {
+    static let spec = CommandSpec(
+        name: "doctor",
+        abstract: "Check that the people who watch over you will hear; say what to fix.",
+        discussion: """
+            Checks the data directory and the environment that chose it (run it from cron's environment to see what cron sees), the profile and circle, your countdown, your responders and whether they can be reached, each channel and heartbeat URL as this machine has seen them, when 'notify deliver' last ran, how fresh each member's records are, and the clock. Exits 0 when all is well, 7 when a check failed.
+            """,
+        run: run)
+
+    /// One line of the report.
+    struct Finding {
+        var check: String
+        var ok: Bool
+        var message: String
+        var fix: String?
+        var code: String?
+
+        var json: JSON {
+            .object(
+                JSONObject([
+                    ("check", .string(check)), ("ok", .bool(ok)), ("message", .string(message)),
+                    ("fix", .optional(fix)), ("code", .optional(code)),
+                ]))
+        }
+    }
+
+    static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let directory = try session.dataDirectory()
+        var findings = [
+            Finding(
+                check: "data-directory", ok: true,
+                message: "data directory \(directory), \(session.dataDirectoryOrigin())")
+        ]
+        do {
+            let checkup = try session.call(line.path) { app throws(AppError) in try app.checkup() }
+            findings += DoctorFindings(checkup: checkup, session: session).all
+        } catch {
+            findings.append(
+                Finding(
+                    check: "profile", ok: false, message: error.message,
+                    fix: "run 'lifesignal doctor' again once this is fixed", code: "unreadable"))
+        }
+        try session.output.json(
+            .object(
+                JSONObject([
+                    ("ok", .bool(findings.allSatisfy(\.ok))), ("checks", .array(findings.map(\.json))),
+                ])))
+        let o = session.output
+        for finding in findings {
+            let mark = finding.ok ? o.green("ok  ") : o.red("FAIL")
+            try session.output.line("\(mark)  \(finding.message)")
+            if let fix = finding.fix, !finding.ok { try session.output.line("      fix: \(fix)") }
+        }
+        return findings.allSatisfy(\.ok) ? .ok : .checkupFailed
+    }
+}
+
+/// The findings of one checkup, in the order of the chain.
+struct DoctorFindings {
+    typealias Finding = DoctorCommand.Finding
+    let checkup: App.Checkup
+    let session: Session
+
+    var all: [Finding] {
+        [profile, countdown] + responders + [ownChannels] + channels + heartbeats + [delivery] + members + [clock]
+    }
+
+    func warning(_ code: String) -> Warning? { checkup.warnings.first { $0.code == code } }
+
+    var profile: Finding {
+        Finding(
+            check: "profile", ok: true,
+            message:
+                "profile \(checkup.name) (member \(checkup.member.prefix(8)), device \(checkup.device.prefix(8))), circle \(checkup.circle)"
+        )
+    }
+
+    var countdown: Finding {
+        guard let deadline = checkup.checkIn.deadline, let last = checkup.checkIn.lastCheckIn else {
+            return Finding(
+                check: "countdown", ok: false, message: "you have never checked in, so there is no deadline",
+                fix: "lifesignal checkin", code: "never-checked-in")
+        }
+        return Finding(
+            check: "countdown", ok: true,
+            message: "last check-in \(session.when(last.at)); deadline \(session.when(deadline))")
+    }
+
+    var responders: [Finding] {
+        if checkup.responders.isEmpty {
+            return [
+                Finding(
+                    check: "responders", ok: false, message: "nobody watches over you: you have no responders",
+                    fix: "lifesignal contacts add NAME --responder --notify URI (or a member's invite code)",
+                    code: "no-responders")
+            ]
+        }
+        return checkup.responders.map { responder in
+            if responder.isMember {
+                let last =
+                    responder.lastDeliver.map { "'notify deliver' last ran on their devices \(session.when($0))" }
+                    ?? "no device of theirs has recorded a 'notify deliver' run"
+                return Finding(
+                    check: "responders", ok: responder.reachable,
+                    message: "responder \(responder.name) (member): \(last)",
+                    fix: responder.reachable ? nil : "ask \(responder.name) to add 'lifesignal notify deliver' to cron",
+                    code: responder.reachable ? nil : "responders-unreachable")
+            }
+            let channels = responder.channels ?? []
+            return Finding(
+                check: "responders", ok: !channels.isEmpty,
+                message: "responder \(responder.name) (external): "
+                    + (channels.isEmpty ? "no channel" : channels.joined(separator: ", ")),
+                fix: channels.isEmpty ? "lifesignal contacts edit '\(responder.name)' --notify URI" : nil,
+                code: channels.isEmpty ? "responders-unreachable" : nil)
+        }
+    }
+
+    var ownChannels: Finding {
+        guard checkup.ownChannels.isEmpty else {
+            return Finding(
+                check: "own-channels", ok: true,
+                message: "your notifications go to \(checkup.ownChannels.joined(separator: ", "))")
+        }
+        if checkup.dependents.isEmpty {
+            return Finding(
+                check: "own-channels", ok: true,
+                message: "you have no channel of your own: your reminders show only in 'lifesignal notify list'")
+        }
+        return Finding(
+            check: "own-channels", ok: false,
+            message:
+                "you watch over \(checkup.dependents.joined(separator: ", ")) but have no channel: their alerts and missed check-ins reach you only when you run lifesignal",
+            fix: "lifesignal notify prefs --channel URI (e.g. ntfy:https://ntfy.sh/TOPIC or mailto:you@example.org)",
+            code: "no-channels")
+    }
+
+    var channels: [Finding] {
+        checkup.channels.map { channel in
+            let whose = channel.owner == "you" ? "your channel" : "channel of \(channel.owner)"
+            guard let health = channel.health else {
+                return Finding(
+                    check: "channels", ok: true,
+                    message:
+                        "\(whose) \(channel.channel): not used from this machine yet (try 'lifesignal notify test')")
+            }
+            if let since = health.failingSince {
+                let long = session.now - since > LinkHealth.failingWarning
+                return Finding(
+                    check: "channels", ok: !long,
+                    message:
+                        "\(whose) \(channel.channel): failing since \(session.when(since)): \(health.lastError ?? "failed")",
+                    fix: "lifesignal notify test" + (channel.owner == "you" ? "" : " '\(channel.owner)'"),
+                    code: long ? "channel-failing" : nil)
+            }
+            let last = health.lastSuccess.map { "last success \(session.when($0))" } ?? "no success yet"
+            return Finding(check: "channels", ok: true, message: "\(whose) \(channel.channel): \(last)")
+        }
+    }
+
+    var heartbeats: [Finding] {
+        checkup.heartbeats.map { entry in
+            let what = "heartbeat (\(entry.on.rawValue)) \(entry.url)"
+            if let since = entry.health?.failingSince {
+                return Finding(
+                    check: "heartbeats", ok: false,
+                    message: "\(what): failing since \(session.when(since)): \(entry.health?.lastError ?? "failed")",
+                    fix: "check the URL; replace it with 'lifesignal notify heartbeat remove URL' and 'add'",
+                    code: "heartbeat-failing")
+            }
+            let last =
+                entry.health?.lastSuccess.map { "last success \(session.when($0))" }
+                ?? "not requested from this machine yet"
+            return Finding(check: "heartbeats", ok: true, message: "\(what): \(last)")
+        }
+    }
+
+    var delivery: Finding {
+        let here = checkup.lastDeliverHere.map { "on this machine \(session.when($0))" } ?? "never on this machine"
+        let anywhere = checkup.lastDeliverAnywhere.map { "; recorded on your devices \(session.when($0))" } ?? ""
+        let missing = warning("no-delivery-runs") != nil
+        return Finding(
+            check: "delivery", ok: !missing, message: "'notify deliver' ran \(here)\(anywhere)",
+            fix: missing
+                ? "add '*/5 * * * * lifesignal notify deliver' to your crontab (with LIFESIGNAL_HOME if your data is not in the default place)"
+                : nil,
+            code: missing ? "no-delivery-runs" : nil)
+    }
+
+    var members: [Finding] {
+        checkup.members.filter { !$0.isMe }.map { member in
+            let seen = member.lastChange.map { "last change seen \(session.when($0))" } ?? "no records seen"
+            return Finding(check: "circle", ok: true, message: "member \(member.name): \(seen)")
+        }
+    }
+
+    var clock: Finding {
+        if let future = checkup.checkIn.futureCheckIn {
+            return Finding(
+                check: "clock", ok: false,
+                message:
+                    "a check-in is stamped \(session.local(future.at)), ahead of this clock (\(session.local(session.now)))",
+                fix: "check the clocks of your devices (and LIFESIGNAL_NOW)", code: "clock-behind")
+        }
+        return Finding(
+            check: "clock", ok: true, message: "clock \(session.local(session.now)): no record is ahead of it")
+    }
+}

@@ -1,0 +1,44 @@
+/// How the links out of this machine have been doing: each delivery channel and each
+/// heartbeat URL, and when `notify deliver` last ran here. Kept by each data directory for
+/// itself (`health.json`, not synced, not durable: losing it loses only this history), read by
+/// `status` and `doctor` to say when something has been failing.
+public struct Health: Equatable, Sendable {
+    public var channels: [String: LinkHealth] = [:]
+    public var heartbeats: [String: LinkHealth] = [:]
+    public var lastDeliver: Timestamp?
+
+    public init() {}
+}
+
+/// One channel's or heartbeat URL's record: the last success, the last failure and what it
+/// said, and since when it has been failing without a success in between.
+public struct LinkHealth: Equatable, Sendable {
+    public var lastSuccess: Timestamp?
+    public var lastFailure: Timestamp?
+    public var failingSince: Timestamp?
+    public var lastError: String?
+
+    public init(
+        lastSuccess: Timestamp? = nil, lastFailure: Timestamp? = nil, failingSince: Timestamp? = nil,
+        lastError: String? = nil
+    ) {
+        self.lastSuccess = lastSuccess
+        self.lastFailure = lastFailure
+        self.failingSince = failingSince
+        self.lastError = lastError
+    }
+
+    /// A channel failing this long is worth a warning on every `status`.
+    public static let failingWarning = TimeSpan.hours(1)
+
+    public mutating func record(error: String?, at time: Timestamp) {
+        if let error {
+            lastFailure = time
+            lastError = error
+            if failingSince == nil { failingSince = time }
+        } else {
+            lastSuccess = time
+            failingSince = nil
+        }
+    }
+}

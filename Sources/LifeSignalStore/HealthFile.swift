@@ -1,0 +1,60 @@
+import LifeSignalCore
+
+/// `health.json` in the data directory: this machine's record of how its channels and
+/// heartbeat URLs have been doing (see `Health`). Written without fsync and read leniently: it
+/// is a history for warnings, never the only copy of anything, so a missing or damaged file
+/// reads as empty and the next run writes a good one.
+extension Store {
+    static func healthPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "health.json") }
+
+    public static func health(dataDirectory: String) -> Health {
+        guard case .contents(let bytes)? = try? Posix.read(healthPath(dataDirectory)),
+            let root = try? JSONParser.parse(bytes)
+        else { return Health() }
+        var health = Health()
+        let o = try? JSONCursor(root).object()
+        health.lastDeliver = try? o?.optional("lastDeliver")?.timestamp()
+        health.channels = links(o?.optional("channels"), key: "channel")
+        health.heartbeats = links(o?.optional("heartbeats"), key: "url")
+        return health
+    }
+
+    /// Changes the health record under `body` (a lost race with another run loses one entry
+    /// of history, nothing more).
+    public static func updateHealth(dataDirectory: String, _ body: (inout Health) -> Void) {
+        var health = health(dataDirectory: dataDirectory)
+        body(&health)
+        func entries(_ links: [String: LinkHealth], key: String) -> JSON {
+            .array(
+                links.sorted { $0.key < $1.key }.map { name, link in
+                    .object(
+                        JSONObject([
+                            (key, .string(name)), ("lastSuccess", .optional(link.lastSuccess?.rfc3339)),
+                            ("lastFailure", .optional(link.lastFailure?.rfc3339)),
+                            ("failingSince", .optional(link.failingSince?.rfc3339)),
+                            ("lastError", .optional(link.lastError)),
+                        ]))
+                })
+        }
+        let json: JSON = .object(
+            JSONObject([
+                ("lastDeliver", .optional(health.lastDeliver?.rfc3339)),
+                ("channels", entries(health.channels, key: "channel")),
+                ("heartbeats", entries(health.heartbeats, key: "url")),
+            ]))
+        try? Posix.replace(healthPath(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
+    }
+
+    private static func links(_ cursor: JSONCursor?, key: String) -> [String: LinkHealth] {
+        var links: [String: LinkHealth] = [:]
+        for entry in (try? cursor?.array()) ?? [] {
+            guard let o = try? entry.object(), let name = try? o.required(key).string() else { continue }
+            links[name] = LinkHealth(
+                lastSuccess: try? o.optional("lastSuccess")?.timestamp(),
+                lastFailure: try? o.optional("lastFailure")?.timestamp(),
+                failingSince: try? o.optional("failingSince")?.timestamp(),
+                lastError: try? o.optional("lastError")?.string())
+        }
+        return links
+    }
+}
