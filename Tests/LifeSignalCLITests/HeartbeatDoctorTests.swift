@@ -150,7 +150,16 @@ import Testing
         #expect(healthy.code == 0, "\(healthy.stdout)")
         #expect(!healthy.stdout.contains("FAIL"))
 
-        // The circle cannot be read: a finding, not a crash.
+        // The circle folder is gone (a sync folder renamed): a finding with the way out.
+        try FileManager.default.moveItem(atPath: h.circle, toPath: h.circle + "-renamed")
+        let missing = h.run("ana", ["doctor"], now: "2026-03-02T12:02:00Z")
+        #expect(missing.code == 7)
+        #expect(missing.stdout.contains("FAIL  "), "\(missing.stdout)")
+        #expect(missing.stdout.contains(h.circle), "\(missing.stdout)")
+        try FileManager.default.moveItem(atPath: h.circle + "-renamed", toPath: h.circle)
+        #expect(h.run("ana", ["doctor"], now: "2026-03-02T12:02:00Z").code == 0)
+
+        // The identity cannot be read: a finding, not a crash.
         let identity = h.root.path + "/ana/identity.json"
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: identity))
         let broken = h.run("ana", ["doctor"], now: "2026-03-02T12:02:00Z")

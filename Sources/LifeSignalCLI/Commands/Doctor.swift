@@ -42,8 +42,7 @@ enum DoctorCommand {
         } catch {
             findings.append(
                 Finding(
-                    check: "profile", ok: false, message: error.message,
-                    fix: "run 'lifesignal doctor' again once this is fixed", code: "unreadable"))
+                    check: "profile", ok: false, message: error.message, fix: nil, code: "unreadable"))
         }
         try session.output.json(
             .object(
