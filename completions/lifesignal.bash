@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder)
+        subs=(status history interval reminder pause resume trip)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -51,6 +51,24 @@ _lifesignal_node() {
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
+        nargs=1
+        ;;
+    "checkin pause")
+        subs=()
+        options=(--until --note --yes -y --json --home --quiet -q --no-color --help -h --version)
+        valued=(--until --note --home)
+        nargs=0
+        ;;
+    "checkin resume")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin trip")
+        subs=()
+        options=(--note --json --home --quiet -q --no-color --help -h --version)
+        valued=(--note --home)
         nargs=1
         ;;
     "alert")

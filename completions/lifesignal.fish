@@ -10,7 +10,7 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip'
         case 'alert'
             printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
@@ -41,6 +41,12 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'checkin reminder'
             printf '%s\n' '--home'
+        case 'checkin pause'
+            printf '%s\n' '--until' '--note' '--home'
+        case 'checkin resume'
+            printf '%s\n' '--home'
+        case 'checkin trip'
+            printf '%s\n' '--note' '--home'
         case 'alert'
             printf '%s\n' '--home'
         case 'alert activate'
@@ -247,11 +253,17 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'status' -
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'interval' -d 'Show or set how long you may go between check-ins.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'reminder' -d 'Show or set how long before your deadline you are reminded.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause' -d 'Pause your check-ins until a time; the countdown restarts when it ends.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'interval' -d 'Show or set how long you may go between check-ins.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'reminder' -d 'Show or set how long before your deadline you are reminded.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause' -d 'Pause your check-ins until a time; the countdown restarts when it ends.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -264,6 +276,14 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin interval\' 1' -a '8h 
 
 # lifesignal checkin reminder
 complete -c lifesignal -n '__lifesignal_argument \'checkin reminder\' 1' -a '30m 1h 2h 4h 6h off' -d 'The new lead time, e.g. 30m, 2h, or off.'
+
+# lifesignal checkin pause
+complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -l 'until' -x -d 'When the pause ends: a duration from now (14d) or an RFC 3339 time.'
+complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -l 'note' -x -d 'Why, for your responders (e.g. "on holiday with Sam").'
+complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -s 'y' -l 'yes' -d 'Allow a pause longer than 30d.'
+
+# lifesignal checkin trip
+complete -c lifesignal -n '__lifesignal_at \'checkin trip\'' -l 'note' -x -d 'Where you are going ("west ridge, car at the north lot"): told to your responders only if you miss the deadline.'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'

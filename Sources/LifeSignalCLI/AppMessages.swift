@@ -60,6 +60,14 @@ extension Rules.SettingError {
         case .reminderNotShorter(let reminder, let interval):
             return
                 "the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'"
+        case .notInFuture(let time):
+            return
+                "\(time.rfc3339) is not in the future; give a later time (2026-12-24T18:00:00Z) or a duration from now (3h, 14d)"
+        case .pauseTooLong(let span):
+            return
+                "a pause of \(span.short) is longer than \(Pause.longest.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes"
+        case .notPaused:
+            return "your check-ins are not paused; see where you stand with 'lifesignal checkin status'"
         }
     }
 }

@@ -19,6 +19,8 @@ enum ValueKind: Equatable, Sendable {
     case durationOrOff
     /// An RFC 3339 time, or a duration meaning "that long ago".
     case time
+    /// An RFC 3339 time, or a duration meaning "that long from now".
+    case later
     /// A directory path.
     case directory
     /// A whole number ≥ 1.
@@ -152,11 +154,13 @@ enum Value: Equatable, Sendable {
 enum TimeQuery: Equatable, Sendable {
     case at(Timestamp)
     case ago(TimeSpan)
+    case fromNow(TimeSpan)
 
     func resolved(now: Timestamp) -> Timestamp {
         switch self {
         case .at(let time): return time
         case .ago(let span): return now - span
+        case .fromNow(let span): return now + span
         }
     }
 }

@@ -276,14 +276,17 @@ extension ValueKind {
             if text == "off" { return .off }
             guard let span = TimeSpan(parsing: text) else { throw bad("give a duration such as 30m or 2h, or 'off'.") }
             return .span(span)
-        case .time:
+        case .time, .later:
+            let later = self == .later
             if let time = Timestamp(rfc3339: text) { return .time(.at(time)) }
             guard let span = TimeSpan(parsing: text) else {
                 throw bad(
-                    "give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago."
+                    later
+                        ? "give a duration from now such as 3h or 14d, or an RFC 3339 time such as 2026-12-24T18:00:00Z."
+                        : "give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago."
                 )
             }
-            return .time(.ago(span))
+            return .time(later ? .fromNow(span) : .ago(span))
         case .count:
             guard let n = Int(text), n >= 1, n <= 1_000_000 else { throw bad("give a whole number from 1 to 1000000.") }
             return .count(n)

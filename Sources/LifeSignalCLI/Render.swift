@@ -23,6 +23,29 @@ enum Render {
                 ("intervalSeconds", .int(status.interval.seconds)),
                 ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ("clockBehind", .bool(status.clockBehind)),
+                ("schedule", .string(status.pause != nil ? "paused" : status.trip != nil ? "trip" : "interval")),
+                (
+                    "pause",
+                    status.pause.map { pause in
+                        .object(
+                            JSONObject([
+                                ("since", .string(pause.stamp.at.rfc3339)),
+                                ("until", .string(pause.value.until.rfc3339)),
+                                ("note", .optional(pause.value.note)),
+                            ]))
+                    } ?? .null
+                ),
+                (
+                    "trip",
+                    status.trip.map { trip in
+                        .object(
+                            JSONObject([
+                                ("since", .string(trip.stamp.at.rfc3339)),
+                                ("deadline", .string(trip.value.deadline.rfc3339)),
+                                ("note", .optional(trip.value.note)),
+                            ]))
+                    } ?? .null
+                ),
                 (
                     "futureCheckIn",
                     status.futureCheckIn.map { future in
@@ -44,6 +67,17 @@ enum Render {
         case .ok: rows.append(("Status", o.green("on time")))
         case .dueSoon: rows.append(("Status", o.yellow("due soon")))
         case .overdue: rows.append(("Status", o.red(o.bold("OVERDUE"))))
+        case .paused: rows.append(("Status", o.yellow("paused")))
+        }
+        if let pause = status.pause {
+            var text = "until \(session.when(pause.value.until)); then the countdown restarts"
+            if let note = pause.value.note { text += "  “\(note)”" }
+            rows.append(("Paused", text))
+        }
+        if let trip = status.trip {
+            var text = "deadline \(session.local(trip.value.deadline)), until your next check-in"
+            if trip.value.note != nil { text += "; its note goes to your responders only if you miss it" }
+            rows.append(("Trip", text))
         }
         if let last = status.lastCheckIn {
             var text = session.when(last.at)
@@ -80,7 +114,7 @@ enum Render {
     /// The exit code a status command returns for a phase.
     static func exitCode(for phase: CheckInStatus.Phase) -> ExitCode {
         switch phase {
-        case .noCheckIn, .ok: return .ok
+        case .noCheckIn, .ok, .paused: return .ok
         case .dueSoon: return .dueSoon
         case .overdue: return .overdue
         }
@@ -101,7 +135,7 @@ extension Render {
         switch status.kind {
         case .alert: return output.red(output.bold(status.text))
         case .nonResponsive, .unreadable: return output.red(status.text)
-        case .pinged: return output.yellow(status.text)
+        case .pinged, .paused: return output.yellow(status.text)
         case .countdown, .noCheckIn: return status.text
         }
     }

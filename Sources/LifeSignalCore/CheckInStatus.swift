@@ -10,6 +10,8 @@ public struct CheckInStatus: Equatable, Sendable {
         case dueSoon
         /// Strictly after the deadline.
         case overdue
+        /// A pause is in force: no deadline, no reminder until it ends.
+        case paused
     }
 
     public var phase: Phase
@@ -25,22 +27,30 @@ public struct CheckInStatus: Equatable, Sendable {
     public var futureCheckIn: MemberState.CheckIn?
     /// The clock reads earlier than the latest check-in (one stamped in the future).
     public var clockBehind: Bool { futureCheckIn != nil }
+    /// The pause in force, and when it was set.
+    public var pause: Stamped<Pause>?
+    /// The trip in force: its deadline replaces the interval's until the next check-in.
+    public var trip: Stamped<Trip>?
 
     public init(member: MemberState, now: Timestamp) {
         interval = member.effectiveInterval
         reminder = member.effectiveReminder
         futureCheckIn = member.futureCheckIn(asOf: now)
         lastCheckIn = member.lastCheckIn(asOf: now)
-        guard let last = lastCheckIn else {
-            phase = .noCheckIn
+        pause = member.pause(at: now)
+        trip = member.trip(at: now)
+        guard pause == nil, let last = lastCheckIn else {
+            phase = pause == nil ? .noCheckIn : .paused
             deadline = nil
             reminderAt = nil
             timeLeft = nil
             return
         }
-        let deadline = last.at + interval
+        let deadline = trip?.value.deadline ?? member.countdownStart(after: last.at, now: now) + interval
         self.deadline = deadline
-        reminderAt = reminder.map { deadline - $0 }
+        // A trip gets one reminder, never before it was set.
+        let tripSet = trip?.stamp.at
+        reminderAt = reminder.map { lead in tripSet.map { max(deadline - lead, $0) } ?? deadline - lead }
         timeLeft = deadline - now
         if now > deadline {
             phase = .overdue
@@ -49,5 +59,16 @@ public struct CheckInStatus: Equatable, Sendable {
         } else {
             phase = .ok
         }
+    }
+}
+
+extension CheckInStatus {
+    /// The next thing that will happen by itself, and when: the pause ends, the reminder, the
+    /// deadline; nil once overdue or before the first check-in.
+    public func next(after now: Timestamp) -> (what: String, at: Timestamp)? {
+        if let pause { return ("resume", pause.value.until) }
+        if let reminderAt, reminderAt > now { return ("reminder", reminderAt) }
+        if let deadline, deadline >= now { return ("deadline", deadline) }
+        return nil
     }
 }

@@ -24,7 +24,7 @@ public enum DeliveryRules {
     static func isRelayed(_ kind: Notification.Kind) -> Bool {
         switch kind {
         case .dependentAlert, .dependentAlertUpdated, .dependentAlertResolved, .dependentNonResponsive,
-            .dependentCheckedIn:
+            .dependentCheckedIn, .dependentPaused, .dependentResumed:
             return true
         default: return false
         }

@@ -9,6 +9,8 @@ public struct DependentStatus: Equatable, Sendable {
         case nonResponsive
         case pinged
         case countdown
+        /// Their check-ins are paused: no deadline until the pause ends.
+        case paused
         case noCheckIn
 
         /// Lower sorts first.
@@ -17,7 +19,7 @@ public struct DependentStatus: Equatable, Sendable {
             case .alert: return 0
             case .unreadable, .nonResponsive: return 1
             case .pinged: return 2
-            case .countdown, .noCheckIn: return 3
+            case .countdown, .paused, .noCheckIn: return 3
             }
         }
     }
@@ -53,6 +55,10 @@ public struct DependentStatus: Equatable, Sendable {
             kind = .pinged
             since = pendingPingSent
             text = "Pinged \(DependentStatus.ago(pendingPingSent, now))"
+        } else if let pause = checkIn.pause {
+            kind = .paused
+            since = pause.stamp.at
+            text = "Paused for \((pause.value.until - now).short)"
         } else if let left = checkIn.timeLeft {
             kind = .countdown
             since = nil
@@ -69,7 +75,7 @@ public struct DependentStatus: Equatable, Sendable {
     public var needsAttention: Bool {
         switch kind {
         case .alert, .unreadable, .nonResponsive: return true
-        case .pinged, .countdown, .noCheckIn: return false
+        case .pinged, .countdown, .paused, .noCheckIn: return false
         }
     }
 

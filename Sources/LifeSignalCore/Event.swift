@@ -117,6 +117,8 @@ public enum EventTypes {
         case Delivered.typeName: return Delivered.self
         case HeartbeatsSet.typeName: return HeartbeatsSet.self
         case DeliverRan.typeName: return DeliverRan.self
+        case PauseSet.typeName: return PauseSet.self
+        case TripSet.typeName: return TripSet.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

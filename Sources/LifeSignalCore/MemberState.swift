@@ -15,6 +15,9 @@ public struct MemberState: Equatable, Sendable {
     public var heartbeats: Stamped<Heartbeats>?
     /// The latest recorded `notify deliver` run on any of this member's devices.
     public var deliverRun: Stamp?
+    /// The latest pause (or resume) and trip set (see `Schedules.swift`).
+    public var pause: Stamped<Pause>?
+    public var trip: Stamped<Trip>?
     public var lastCheckIn: CheckIn?
     /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
     /// a "what if" run) can be passed over for the one before it.
@@ -54,6 +57,8 @@ public struct MemberState: Equatable, Sendable {
         preferences = Stamped.latest(preferences, other.preferences)
         heartbeats = Stamped.latest(heartbeats, other.heartbeats)
         if let theirs = other.deliverRun, deliverRun.map({ $0.at < theirs.at }) ?? true { deliverRun = theirs }
+        pause = Stamped.latest(pause, other.pause)
+        trip = Stamped.latest(trip, other.trip)
         for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs

@@ -18,6 +18,8 @@ public struct Notification: Equatable, Sendable {
         case dependentNonResponsive = "receive_non_responsive_dependent_alert"
         case dependentCheckedIn = "receive_dependent_checked_in"
         case dependentUnreadable = "receive_dependent_records_unreadable"
+        case dependentPaused = "receive_dependent_check_ins_paused"
+        case dependentResumed = "receive_dependent_check_ins_resumed"
         case contactAdded = "receive_contact_added"
         case contactRemoved = "receive_contact_removed"
         case roleChanged = "receive_contact_role_changed"
@@ -42,6 +44,8 @@ public struct Notification: Equatable, Sendable {
             case .dependentNonResponsive: return "Dependent Non-Responsive"
             case .dependentCheckedIn: return "Dependent Checked In"
             case .dependentUnreadable: return "Dependent's Records Unreadable"
+            case .dependentPaused: return "Dependent Paused Check-ins"
+            case .dependentResumed: return "Dependent Resumed Check-ins"
             case .contactAdded: return "Contact Added"
             case .contactRemoved: return "Contact Removed"
             case .roleChanged: return "Role Changed"
@@ -59,7 +63,8 @@ public struct Notification: Equatable, Sendable {
             case .alertActivated, .alertDeactivated, .alertUpdated, .dependentAlert, .dependentAlertUpdated,
                 .dependentAlertResolved:
                 return .alerts
-            case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn, .dependentUnreadable:
+            case .checkInReminder, .missedCheckIn, .dependentNonResponsive, .dependentCheckedIn, .dependentUnreadable,
+                .dependentPaused, .dependentResumed:
                 return .checkIns
             case .contactAdded, .contactRemoved, .roleChanged: return .contacts
             case .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared: return .pings

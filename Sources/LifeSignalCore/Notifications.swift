@@ -39,6 +39,7 @@ public enum Notifications {
         found += unreadableDependents(circle: circle, me: me, now: now, unreadable: unreadable)
         found += pings(circle: circle, me: me, since: horizon)
         found += deadlines(circle: circle, me: me, now: now)
+        found += pauses(circle: circle, me: me, now: now, since: horizon)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
         return found.filter { DeliveryRules.serves($0, me: me, circle: circle) }
@@ -125,6 +126,40 @@ public enum Notifications {
         return found
     }
 
+    /// Pauses, mine (to my responders) and my dependents' (to me and their external
+    /// contacts): when one starts and when it ends, so a pause is never a silent disarm.
+    static func pauses(circle: CircleState, me: String, now: Timestamp, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
+        let watched = circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
+        for member in [me] + watched {
+            guard let pause = circle.members[member]?.pause, pause.value.until >= horizon else { continue }
+            let recipients = responders(of: member, in: circle)
+            let who = name(member, in: circle)
+            let cause = "\(pause.stamp.device)|\(pause.stamp.seq)"
+            let note = pause.value.note.map { " Their note: “\($0)”." } ?? ""
+            // A resume is a pause that ends when it is set: only its end is told.
+            if pause.value.until > pause.stamp.at {
+                let message =
+                    "\(who) paused their check-ins until \(utc(pause.value.until)).\(note) No deadline applies until then; their countdown restarts when the pause ends."
+                found += recipients.map {
+                    Notification(
+                        kind: .dependentPaused, cause: cause, message: message, at: pause.stamp.at, subject: member,
+                        recipient: $0)
+                }
+            }
+            guard now >= pause.value.until else { continue }
+            let restarted = pause.value.until + (circle.members[member]?.effectiveInterval ?? Rules.defaultInterval)
+            let message =
+                "\(who)'s pause has ended (\(utc(pause.value.until))): their countdown restarted, next deadline \(utc(restarted)) unless they check in before."
+            found += recipients.map {
+                Notification(
+                    kind: .dependentResumed, cause: cause, message: message, at: pause.value.until, subject: member,
+                    recipient: $0)
+            }
+        }
+        return found
+    }
+
     /// Relations of mine that were added, changed or removed (by either side).
     static func relations(circle: CircleState, feed: Feed, me: String, since horizon: Timestamp) -> [Notification] {
         var found: [Notification] = []
@@ -201,8 +236,12 @@ public enum Notifications {
         let late = lateBy.seconds > 15 * 60 ? " Noticed \(lateBy.short) after the deadline." : ""
         let who = name(member, in: circle)
         let thread = Notification.Thread.deadline(member: member, at: deadline)
+        let trip = circle.members[member]?.trip(at: now).flatMap { $0.value.deadline == deadline ? $0.value : nil }
         let note =
-            circle.members[member]?.lastCheckIn(asOf: now)?.note.map { " Their last check-in note: “\($0)”." } ?? ""
+            (circle.members[member]?.lastCheckIn(asOf: now)?.note.map { " Their last check-in note: “\($0)”." } ?? "")
+            + (trip.map { trip in
+                " They were on a trip, due back by then" + (trip.note.map { ": “\($0)”." } ?? ".")
+            } ?? "")
         return recipients.map { recipient in
             if recipient == .member(member) {
                 return Notification(

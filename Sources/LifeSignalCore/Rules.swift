@@ -17,6 +17,12 @@ public enum Rules {
     public enum SettingError: Error, Equatable, Sendable {
         case intervalOutOfRange(TimeSpan)
         case reminderNotShorter(reminder: TimeSpan, interval: TimeSpan)
+        /// A pause or trip must end after now.
+        case notInFuture(Timestamp)
+        /// A pause longer than `Pause.longest` without `--yes`.
+        case pauseTooLong(TimeSpan)
+        /// `checkin resume` with no pause in force.
+        case notPaused
     }
 
     public static func check(interval: TimeSpan, reminder: TimeSpan?) throws(SettingError) {

@@ -103,6 +103,15 @@ extension FieldCoder {
         if Self.reads, let optional { value = optional }
     }
 
+    /// An instant, as RFC 3339 text (what a person reading a log expects).
+    public mutating func time(_ key: String, _ value: inout Timestamp) throws(Failure) {
+        var text = value.rfc3339
+        try string(key, &text)
+        let parsed = Timestamp(rfc3339: text)
+        try check(parsed != nil, key, "must be an RFC 3339 time such as 2026-03-01T09:00:00Z")
+        if let parsed { value = parsed }
+    }
+
     /// An interval or reminder lead: a positive number of seconds, at most a century.
     public mutating func span(_ key: String, _ value: inout TimeSpan) throws(Failure) {
         var seconds = value.seconds

@@ -69,6 +69,8 @@ extension MemberState {
         try c.record("deliverRun", &deliverRun, .omitted, seed: Stamp.unset) { c, v throws(C.Failure) in
             try c.stamp(&v)
         }
+        try c.stamped("pause", &pause, seed: Pause()) { c, v throws(C.Failure) in try c.record("value", &v) }
+        try c.stamped("trip", &trip, seed: Trip()) { c, v throws(C.Failure) in try c.record("value", &v) }
     }
 }
 

@@ -16,7 +16,10 @@ enum CheckinCommand {
             creates your profile (24h interval, reminder 30m before the deadline).
             """,
         options: [note, dryRun],
-        subcommands: [statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec],
+        subcommands: [
+            statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec, ScheduleCommand.pauseSpec,
+            ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec,
+        ],
         run: checkin)
 
     static let statusSpec = CommandSpec(

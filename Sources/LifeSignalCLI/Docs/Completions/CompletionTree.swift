@@ -54,7 +54,8 @@ extension Completions {
         case .directory: return .directories
         // A ping is named by its id or by the person; the names are what one types.
         case .contact, .ping: return .callback(.contacts)
-        case .text, .prose, .inviteCode, .codeOrName, .time, .count, .channel, .email, .phone, .url: return .none
+        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .channel, .email, .phone, .url:
+            return .none
         }
     }
 

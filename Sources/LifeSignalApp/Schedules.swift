@@ -1,0 +1,47 @@
+import LifeSignalCore
+import LifeSignalStore
+
+/// The schedules besides the interval: pausing (and resuming) check-ins, and trips.
+extension App {
+    /// A schedule just changed: where it leaves me, and how telling my responders went.
+    public struct ScheduleChange: Sendable {
+        public var status: CheckInStatus
+        public var delivery: DeliveryReport?
+    }
+
+    /// Pauses my check-ins until `until`: no deadline and no reminder until then, my
+    /// responders are told now and when it ends, and the countdown restarts from its end. One
+    /// longer than `Pause.longest` needs `long` (the caller's `--yes`).
+    public func pause(until: Timestamp, note: String?, long: Bool) throws(AppError) -> ScheduleChange {
+        let now = self.now
+        guard until > now else { throw .refused(.setting(.notInFuture(until))) }
+        guard long || until - now <= Pause.longest else { throw .refused(.setting(.pauseTooLong(until - now))) }
+        return try scheduleChange(PauseSet(pause: Pause(until: until, note: note)))
+    }
+
+    /// Ends the pause in force now; the countdown restarts from now.
+    public func resume() throws(AppError) -> ScheduleChange {
+        let now = self.now
+        guard (try readMine()).pause(at: now) != nil else { throw .refused(.setting(.notPaused)) }
+        return try scheduleChange(PauseSet(pause: Pause(until: now, note: nil)))
+    }
+
+    /// Sets a one-off deadline, in force until my next check-in; `note` goes to my responders
+    /// only if I miss it.
+    public func trip(until deadline: Timestamp, note: String?) throws(AppError) -> ScheduleChange {
+        guard deadline > now else { throw .refused(.setting(.notInFuture(deadline))) }
+        return try scheduleChange(TripSet(trip: Trip(deadline: deadline, note: note)))
+    }
+
+    /// Records a schedule change and tells whom it concerns at once (a pause is told to my
+    /// responders when it starts, never silently).
+    private func scheduleChange(_ event: any EventBody) throws(AppError) -> ScheduleChange {
+        let now = self.now
+        let status = try write(feed: true) { transaction throws(AppError) in
+            transaction.record(event, at: now)
+            transaction.noticeDue(now: now)
+            return CheckInStatus(member: transaction.memberState, now: now)
+        }
+        return ScheduleChange(status: status, delivery: dryRun ? nil : try deliver())
+    }
+}

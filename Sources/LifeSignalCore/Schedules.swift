@@ -1,0 +1,110 @@
+/// The schedules besides the interval: a pause (no deadline until a time, then the countdown
+/// restarts from it) and a trip (a one-off deadline, ended by the next check-in). Each is a
+/// setting of the member's, in their log, so every device computes the same deadlines.
+
+/// A pause: no deadline and no reminder from when it was set (its stamp) until `until`. A
+/// resume is a pause that ends when it is set.
+public struct Pause: Equatable, Sendable {
+    public var until: Timestamp
+    public var note: String?
+
+    public init(until: Timestamp, note: String?) {
+        self.until = until
+        self.note = note
+    }
+
+    /// Pauses longer than this need `--yes`: a long pause is how a switch is silently disarmed.
+    public static let longest = TimeSpan.days(30)
+}
+
+/// A trip: "if I have not checked in by `deadline`, tell them" — with a note released to
+/// responders only if that deadline is missed.
+public struct Trip: Equatable, Sendable {
+    public var deadline: Timestamp
+    public var note: String?
+
+    public init(deadline: Timestamp, note: String?) {
+        self.deadline = deadline
+        self.note = note
+    }
+}
+
+extension Pause: Schema {
+    public init() { self.init(until: Timestamp(seconds: 0), note: nil) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.time("until", &until)
+        try c.optionalString("note", &note, .omitted)
+    }
+}
+
+extension Trip: Schema {
+    public init() { self.init(deadline: Timestamp(seconds: 0), note: nil) }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.time("deadline", &deadline)
+        try c.optionalString("note", &note, .omitted)
+    }
+}
+
+/// I pause my check-ins until a time (or resume now: a pause until now).
+public struct PauseSet: EventBody {
+    public static var typeName: String { "pauseSet" }
+    public var pause = Pause()
+
+    public init() {}
+    public init(pause: Pause) { self.pause = pause }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.record("pause", &pause)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.pause.keepLatest(Stamped(pause, stamp)) }
+    }
+}
+
+/// I set out on a trip: a one-off deadline until my next check-in.
+public struct TripSet: EventBody {
+    public static var typeName: String { "tripSet" }
+    public var trip = Trip()
+
+    public init() {}
+    public init(trip: Trip) { self.trip = trip }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.record("trip", &trip)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.trip.keepLatest(Stamped(trip, stamp)) }
+    }
+}
+
+extension MemberState {
+    /// The pause in force at `now`: set, and not yet over.
+    public func pause(at now: Timestamp) -> Stamped<Pause>? {
+        guard let pause, pause.stamp.at <= now, now < pause.value.until, !tripIsNewer(than: pause.stamp) else {
+            return nil
+        }
+        return pause
+    }
+
+    /// The trip in force: set after the last check-in (as of `now`) and not overridden by a
+    /// later pause.
+    public func trip(at now: Timestamp) -> Stamped<Trip>? {
+        guard let trip, trip.stamp.at <= now else { return nil }
+        if let last = lastCheckIn(asOf: now), last.at >= trip.stamp.at { return nil }
+        if let pause, pause.stamp > trip.stamp, now < pause.value.until { return nil }
+        return trip
+    }
+
+    private func tripIsNewer(than stamp: Stamp) -> Bool { trip.map { $0.stamp > stamp } ?? false }
+
+    /// When the countdown restarts after a pause that ended after `last` (and by `now`).
+    func countdownStart(after last: Timestamp, now: Timestamp) -> Timestamp {
+        guard let pause, pause.value.until > last, pause.value.until <= now, pause.stamp.at <= pause.value.until
+        else { return last }
+        return pause.value.until
+    }
+}

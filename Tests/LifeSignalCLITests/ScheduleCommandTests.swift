@@ -1,0 +1,107 @@
+import Foundation
+import LifeSignalCore
+import Testing
+
+// Pauses and trips end to end: cron's `notify deliver` over simulated days with
+// LIFESIGNAL_NOW, and an exec: channel recording what the responder receives.
+
+@Suite struct ScheduleCommandTests {
+    /// Bea, checked in at 2026-03-01 09:00, with Sam reached by a command that records
+    /// "<type> <message>" lines.
+    static func bea() -> (home: TempHome, received: () -> [String]) {
+        let home = TempHome()
+        let log = home.path + "/sam.log"
+        home.run(["checkin", "--quiet"])
+        let channel = "exec:echo \"$LIFESIGNAL_TYPE $LIFESIGNAL_MESSAGE\" >> '\(log)'"
+        home.run(["contacts", "add", "Sam", "--responder", "--notify", channel, "--quiet"])
+        let received = {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        return (home, received)
+    }
+
+    /// Runs deliver every hour from `from` for `hours` hours, as cron would (less often).
+    static func cron(_ home: TempHome, from start: String, hours: Int) {
+        guard let t0 = Timestamp(rfc3339: start) else { return }
+        for hour in 0..<hours {
+            let now = Timestamp(seconds: t0.seconds + Int64(hour) * 3600).rfc3339
+            let run = home.run(["notify", "deliver", "--quiet"], now: now)
+            #expect(run.code == 0, "deliver at \(now): \(run.stderr)")
+        }
+    }
+
+    @Test func aTwoWeekHolidayPauseToldOnceAndNothingElseThenTheCountdownRestarts() {
+        let (home, received) = Self.bea()
+        let paused = home.run(
+            ["checkin", "pause", "--until", "14d", "--note", "Sailing with Kim"], now: "2026-03-01T20:00:00Z")
+        #expect(paused.code == 0, "\(paused.stderr)")
+        #expect(paused.stdout.hasPrefix("Check-ins paused until 2026-03-15 20:00 (in 14d)"))
+        // Told at once, with when it ends and the note.
+        #expect(received().count == 1)
+        let told = received().first ?? ""
+        #expect(told.hasPrefix("receive_dependent_check_ins_paused "))
+        #expect(
+            told.hasSuffix(
+                " paused their check-ins until 2026-03-15 20:00 UTC. Their note: “Sailing with Kim”. No deadline applies until then; their countdown restarts when the pause ends."
+            ))
+        let status = home.run(["status", "--json"], now: "2026-03-08T09:00:00Z")
+        #expect(status.code == 0)
+        let checkIn = jsonObject(status.stdout)["checkIn"] as? [String: Any]
+        #expect(checkIn?["state"] as? String == "paused")
+        #expect(checkIn?["schedule"] as? String == "paused")
+        #expect((checkIn?["pause"] as? [String: Any])?["until"] as? String == "2026-03-15T20:00:00Z")
+        #expect(checkIn?["deadline"] is NSNull)
+        // Two weeks of cron: no reminder, no missed check-in; the end is told.
+        Self.cron(home, from: "2026-03-02T00:00:00Z", hours: 14 * 24 + 12)
+        #expect(
+            received().map { $0.split(separator: " ").first.map(String.init) ?? "" } == [
+                "receive_dependent_check_ins_paused", "receive_dependent_check_ins_resumed",
+            ])
+        // The countdown restarted from the end of the pause.
+        let after = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-16T09:00:00Z").stdout)
+        #expect(after["state"] as? String == "ok")
+        #expect(after["deadline"] as? String == "2026-03-16T20:00:00Z")
+        let next = home.run(["status"], now: "2026-03-16T09:00:00Z")
+        #expect(next.stdout.contains("Deadline        2026-03-16 20:00"))
+    }
+
+    @Test func aLongPauseNeedsYesAndResumeEndsItEarly() {
+        let (home, received) = Self.bea()
+        let long = home.run(["checkin", "pause", "--until", "40d"], now: "2026-03-01T10:00:00Z")
+        #expect(long.code == 65)
+        #expect(long.stderr.contains("a pause of 40d is longer than 30d"))
+        #expect(long.stderr.contains("add --yes"))
+        #expect(received().isEmpty, "nothing recorded, nothing told")
+        #expect(
+            home.run(["checkin", "pause", "--until", "40d", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
+        let resumed = home.run(["checkin", "resume"], now: "2026-03-03T10:00:00Z")
+        #expect(resumed.code == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout == "Check-ins resumed; next deadline 2026-03-04 10:00 (in 1d).\n")
+        #expect(received().last?.hasPrefix("receive_dependent_check_ins_resumed ") == true)
+        #expect(home.run(["checkin", "resume"], now: "2026-03-03T11:00:00Z").code == 65)
+        #expect(home.run(["checkin", "pause"], now: "2026-03-03T11:00:00Z").code == 64)
+    }
+
+    @Test func aMissedTripReleasesItsNoteAndACheckInEndsTheTrip() {
+        let (home, received) = Self.bea()
+        let trip = home.run(
+            ["checkin", "trip", "3h", "--note", "West ridge, car at the north lot"], now: "2026-03-01T11:00:00Z")
+        #expect(trip.code == 0, "\(trip.stderr)")
+        #expect(
+            trip.stdout
+                == "Trip set: if you have not checked in by 2026-03-01 14:00 (in 3h), your responders are told, with your note. Reminder at 2026-03-01 13:30. Checking in ends the trip.\n"
+        )
+        #expect(received().isEmpty, "the note stays private until the miss")
+        Self.cron(home, from: "2026-03-01T12:00:00Z", hours: 2)
+        #expect(received().isEmpty)
+        Self.cron(home, from: "2026-03-01T14:00:01Z", hours: 1)
+        #expect(received().count == 1)
+        #expect(received().first?.contains("due 2026-03-01 14:00 UTC") == true)
+        #expect(received().first?.contains("“West ridge, car at the north lot”") == true)
+        // Back: the check-in ends the trip and the interval applies again.
+        #expect(home.run(["checkin", "--quiet"], now: "2026-03-01T15:00:00Z").code == 0)
+        let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-01T15:00:00Z").stdout)
+        #expect(status["schedule"] as? String == "interval")
+        #expect(status["deadline"] as? String == "2026-03-02T15:00:00Z")
+    }
+}

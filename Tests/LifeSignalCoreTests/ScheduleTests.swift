@@ -1,0 +1,102 @@
+import Testing
+
+@testable import LifeSignalCore
+
+/// Pauses and trips as tables at the boundary second: each row is a history of events (offsets
+/// from 2026-03-01 09:00 UTC) and the status expected at an instant.
+@Suite struct ScheduleTests {
+    typealias Row = CheckInStatusTests.Row
+    static let h: Int64 = 3600
+    static let d: Int64 = 86_400
+    static func at(_ offset: Int64) -> Timestamp { CheckInStatusTests.at(offset) }
+    static func pause(until offset: Int64, note: String? = nil) -> PauseSet {
+        PauseSet(pause: Pause(until: at(offset), note: note))
+    }
+    static func trip(_ offset: Int64) -> TripSet { TripSet(trip: Trip(deadline: at(offset), note: "west ridge")) }
+    static let checkIn = CheckedIn(note: nil)
+
+    static let rows: [Row] = [
+        Row(
+            name: "paused at the regular deadline: no deadline", events: [(0, checkIn), (h, pause(until: 14 * d))],
+            now: 24 * h + 1, phase: .paused, deadline: nil, reminderAt: nil, timeLeft: nil),
+        Row(
+            name: "the last second of a pause is paused", events: [(0, checkIn), (h, pause(until: 14 * d))],
+            now: 14 * d - 1, phase: .paused, deadline: nil, reminderAt: nil, timeLeft: nil),
+        Row(
+            name: "when the pause ends the countdown restarts from its end",
+            events: [(0, checkIn), (h, pause(until: 14 * d))], now: 14 * d, phase: .ok, deadline: 15 * d,
+            reminderAt: 15 * d - 1800, timeLeft: d),
+        Row(
+            name: "one second after the restarted deadline is overdue",
+            events: [(0, checkIn), (h, pause(until: 14 * d))], now: 15 * d + 1, phase: .overdue, deadline: 15 * d,
+            reminderAt: 15 * d - 1800, timeLeft: -1),
+        Row(
+            name: "resumed early: the countdown restarts from the resume",
+            events: [(0, checkIn), (h, pause(until: 14 * d)), (3 * d, pause(until: 3 * d))], now: 3 * d, phase: .ok,
+            deadline: 4 * d, reminderAt: 4 * d - 1800, timeLeft: d),
+        Row(
+            name: "a check-in after the pause counts from the check-in",
+            events: [(0, checkIn), (h, pause(until: 2 * d)), (3 * d, checkIn)], now: 3 * d, phase: .ok,
+            deadline: 4 * d, reminderAt: 4 * d - 1800, timeLeft: d),
+        Row(
+            name: "a pause set while overdue lifts the deadline",
+            events: [(0, checkIn), (25 * h, pause(until: 3 * d))],
+            now: 25 * h, phase: .paused, deadline: nil, reminderAt: nil, timeLeft: nil),
+        Row(
+            name: "a trip earlier than the regular deadline replaces it", events: [(0, checkIn), (h, trip(4 * h))],
+            now: 4 * h, phase: .dueSoon, deadline: 4 * h, reminderAt: 4 * h - 1800, timeLeft: 0),
+        Row(
+            name: "a trip is missed one second after its deadline", events: [(0, checkIn), (h, trip(4 * h))],
+            now: 4 * h + 1, phase: .overdue, deadline: 4 * h, reminderAt: 4 * h - 1800, timeLeft: -1),
+        Row(
+            name: "a trip later than the regular deadline replaces it too",
+            events: [(0, checkIn), (h, trip(30 * h))], now: 24 * h + 1, phase: .ok, deadline: 30 * h,
+            reminderAt: 30 * h - 1800, timeLeft: 6 * h - 1),
+        Row(
+            name: "a trip's one reminder is never before it was set", events: [(0, checkIn), (h, trip(h + 600))],
+            now: h, phase: .dueSoon, deadline: h + 600, reminderAt: h, timeLeft: 600),
+        Row(
+            name: "a check-in ends the trip", events: [(0, checkIn), (h, trip(4 * h)), (2 * h, checkIn)],
+            now: 5 * h, phase: .ok, deadline: 26 * h, reminderAt: 26 * h - 1800, timeLeft: 21 * h),
+        Row(
+            name: "a pause set after a trip wins while it lasts",
+            events: [(0, checkIn), (h, trip(4 * h)), (2 * h, pause(until: d))], now: 5 * h, phase: .paused,
+            deadline: nil, reminderAt: nil, timeLeft: nil),
+    ]
+
+    @Test(arguments: rows)
+    func status(_ row: Row) {
+        let status = CheckInStatus(member: CheckInStatusTests.member(row.events), now: Self.at(row.now))
+        #expect(status.phase == row.phase)
+        #expect(status.deadline == row.deadline.map(Self.at))
+        #expect(status.reminderAt == row.reminderAt.map(Self.at))
+        #expect(status.timeLeft?.seconds == row.timeLeft)
+    }
+
+    @Test func aMissedTripReleasesItsNoteAndAPauseIsToldWhenItStartsAndEnds() {
+        var circle = CircleState()
+        let (ana, bea) = ("ana", "bea")
+        circle.members[ana] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
+        circle.members[bea] = CheckInStatusTests.member(
+            [(0, NameSet(name: "Bea")), (0, Self.checkIn), (Self.h, Self.trip(4 * Self.h))], device: "b")
+        // Ana (the pair's low side) watches over Bea.
+        circle.relations[Pair(ana, bea)] = Stamped(
+            Roles(responder: false, dependent: true), Stamp(clock: 1, at: Self.at(0), device: "a", seq: 1))
+        let before = Notifications.due(circle: circle, feed: Feed(), me: ana, now: Self.at(4 * Self.h))
+        #expect(!before.contains { $0.message.contains("west ridge") }, "the note stays private until the miss")
+        let missed = Notifications.due(circle: circle, feed: Feed(), me: ana, now: Self.at(4 * Self.h + 1))
+        #expect(missed.first { $0.kind == .dependentNonResponsive }?.message.contains("“west ridge”") == true)
+
+        var paused = circle
+        paused.members[bea] = CheckInStatusTests.member(
+            [(0, NameSet(name: "Bea")), (0, Self.checkIn), (Self.h, Self.pause(until: 14 * Self.d, note: "holiday"))],
+            device: "b")
+        let during = Notifications.due(circle: paused, feed: Feed(), me: ana, now: Self.at(13 * Self.d))
+        #expect(during.map(\.kind).filter { $0 != .contactAdded } == [.dependentPaused])
+        #expect(during.first?.message.contains("until 2026-03-15 09:00 UTC") == true)
+        let after = Notifications.due(circle: paused, feed: Feed(), me: ana, now: Self.at(14 * Self.d))
+        let kinds: [Notification.Kind] = after.map(\.kind).filter { $0 != .contactAdded }
+        #expect(Set(kinds) == [.dependentPaused, .dependentResumed])
+        #expect(kinds.count == 2)
+    }
+}
