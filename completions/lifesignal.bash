@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder pause resume trip)
+        subs=(status history interval reminder pause resume trip schedule)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -70,6 +70,24 @@ _lifesignal_node() {
         options=(--note --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=1
+        ;;
+    "checkin schedule")
+        subs=(daily interval)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin schedule daily")
+        subs=()
+        options=(--at --days --tz --json --home --quiet -q --no-color --help -h --version)
+        valued=(--at --days --tz --home)
+        nargs=0
+        ;;
+    "checkin schedule interval")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
         ;;
     "alert")
         subs=(activate deactivate status history)
@@ -284,6 +302,9 @@ _lifesignal_values() {
         ;;
     "checkin reminder|@1")
         _lifesignal_words "$3" 30m 1h 2h 4h 6h off
+        ;;
+    "checkin schedule daily|--days")
+        _lifesignal_words "$3" weekdays weekends sun mon tue wed thu fri sat
         ;;
     "contacts show|@1")
         _lifesignal_callback contacts "$3"

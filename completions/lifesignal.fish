@@ -10,7 +10,9 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule'
+        case 'checkin schedule'
+            printf '%s\n' 'daily' 'interval'
         case 'alert'
             printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
@@ -47,6 +49,12 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'checkin trip'
             printf '%s\n' '--note' '--home'
+        case 'checkin schedule'
+            printf '%s\n' '--home'
+        case 'checkin schedule daily'
+            printf '%s\n' '--at' '--days' '--tz' '--home'
+        case 'checkin schedule interval'
+            printf '%s\n' '--home'
         case 'alert'
             printf '%s\n' '--home'
         case 'alert activate'
@@ -256,6 +264,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'reminder'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause' -d 'Pause your check-ins until a time; the countdown restarts when it ends.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
@@ -264,6 +273,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'reminder' -d 'S
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause' -d 'Pause your check-ins until a time; the countdown restarts when it ends.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -284,6 +294,18 @@ complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -s 'y' -l 'yes' -d
 
 # lifesignal checkin trip
 complete -c lifesignal -n '__lifesignal_at \'checkin trip\'' -l 'note' -x -d 'Where you are going ("west ridge, car at the north lot"): told to your responders only if you miss the deadline.'
+
+# lifesignal checkin schedule
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin schedule\'' -a 'daily' -d 'Check in by fixed times of day.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin schedule\'' -a 'interval' -d 'Go back to the interval: last check-in + interval.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin schedule\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin schedule\'' -a 'daily' -d 'Check in by fixed times of day.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin schedule\'' -a 'interval' -d 'Go back to the interval: last check-in + interval.'
+
+# lifesignal checkin schedule daily
+complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'at' -x -d 'A time of day to check in by, e.g. 09:00 (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'days' -x -a 'weekdays weekends sun mon tue wed thu fri sat' -d 'Only on these days: mon,wed,fri, weekdays or weekends (default: every day).'
+complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'tz' -x -d 'The time zone the times are in, e.g. Europe/London (default: this machine\'s).'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'

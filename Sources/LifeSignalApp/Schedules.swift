@@ -45,3 +45,51 @@ extension App {
         return ScheduleChange(status: status, delivery: dryRun ? nil : try deliver())
     }
 }
+
+extension App {
+    /// Checks in by fixed times of day from now on, in `zone` (a zone name; nil: this
+    /// machine's zone, which must then have a name or a rule).
+    public func setDailySchedule(times: [TimeOfDay], days: [Int64], zone: String?) throws(AppError) -> ScheduleChange {
+        let (name, rule) = try zoneRule(zone)
+        return try scheduleChange(
+            ScheduleSet(schedule: DailySchedule(times: times, days: days, zone: name, rule: rule)))
+    }
+
+    /// Back to the interval.
+    public func setIntervalSchedule() throws(AppError) -> ScheduleChange {
+        try scheduleChange(ScheduleSet(schedule: nil))
+    }
+
+    /// A zone's name and its current POSIX TZ rule (what deadlines are computed with).
+    private func zoneRule(_ zone: String?) throws(AppError) -> (name: String, rule: String) {
+        let directory = ZoneFiles.directory(tzdir: environment["TZDIR"])
+        let named: NamedZone
+        do {
+            if let zone {
+                named = NamedZone(name: zone, rules: try ZoneFiles.load(zone, directory: directory))
+            } else {
+                named = try ZoneFiles.local(tz: environment["TZ"], directory: directory)
+            }
+        } catch {
+            throw .refused(.setting(.unusableZone(zone ?? environment["TZ"] ?? "local", reason: Self.reason(error))))
+        }
+        let rule = named.rules.footerText.isEmpty && named.rules == .utc ? "UTC0" : named.rules.footerText
+        guard !rule.isEmpty, (try? ZoneRules(posixTZ: rule)) != nil else {
+            throw .refused(
+                .setting(
+                    .unusableZone(
+                        named.name ?? zone ?? "local", reason: "its zone file carries no rule for future dates")))
+        }
+        return (named.name ?? rule, rule)
+    }
+
+    static func reason(_ error: ZoneLoadError) -> String {
+        switch error {
+        case .invalidName: return "that is not a zone name"
+        case .unknownZone(_, let path): return "there is no zone file \(path)"
+        case .unreadable(let path, let reason): return "\(path) cannot be read (\(reason))"
+        case .damaged(let path, let problem): return "\(path) is not a valid zone file (\(problem))"
+        case .badTZ(let value, let problem): return "TZ=\(value) is no zone (\(problem))"
+        }
+    }
+}

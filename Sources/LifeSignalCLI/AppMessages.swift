@@ -68,6 +68,9 @@ extension Rules.SettingError {
                 "a pause of \(span.short) is longer than \(Pause.longest.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes"
         case .notPaused:
             return "your check-ins are not paused; see where you stand with 'lifesignal checkin status'"
+        case .unusableZone(let zone, let reason):
+            return
+                "the time zone '\(zone)' cannot be used: \(reason). Give a zone name such as Europe/London or America/New_York with --tz (the names are the files under /usr/share/zoneinfo; install tzdata if there are none)"
         }
     }
 }

@@ -39,6 +39,10 @@ enum ValueKind: Equatable, Sendable {
     case phone
     /// A heartbeat URL (`https://…`).
     case url
+    /// A time of day, `09:00`.
+    case timeOfDay
+    /// Days of the week: `mon,tue,fri`, `weekdays` or `weekends`.
+    case weekdays
 }
 
 struct OptionSpec: Sendable {

@@ -298,16 +298,26 @@ extension ValueKind {
                     ? list.dropLast().joined(separator: ", ") + " or " + (list.last ?? "") : list.joined()
                 throw bad("please provide one of \(joined).")
             }
-        case .channel:
-            if let problem = Address.problem(withChannel: text) { throw bad(problem + ".") }
-        case .email:
-            if let problem = Address.problem(withEmail: text) { throw bad(problem + ".") }
-        case .phone:
-            if let problem = Address.problem(withPhone: text) { throw bad(problem + ".") }
-        case .url:
-            if let problem = Heartbeats.problem(with: text) { throw bad(problem + ".") }
+        case .channel, .email, .phone, .url, .timeOfDay, .weekdays:
+            if let hint = hint(for: text) { throw bad(hint) }
         }
         return .text(text)
+    }
+
+    /// What is wrong with an address, URL or calendar value of this kind, or nil.
+    private func hint(for text: String) -> String? {
+        switch self {
+        case .channel: return Address.problem(withChannel: text).map { $0 + "." }
+        case .email: return Address.problem(withEmail: text).map { $0 + "." }
+        case .phone: return Address.problem(withPhone: text).map { $0 + "." }
+        case .url: return Heartbeats.problem(with: text).map { $0 + "." }
+        case .timeOfDay:
+            return TimeOfDay(parsing: text) == nil ? "give a time of day on the 24-hour clock, such as 09:00." : nil
+        case .weekdays:
+            return ScheduleCommand.days(text) == nil
+                ? "give days such as mon,wed,fri (sun mon tue wed thu fri sat), weekdays or weekends." : nil
+        default: return nil
+        }
     }
 }
 

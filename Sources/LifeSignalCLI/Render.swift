@@ -5,6 +5,12 @@ import LifeSignalCore
 /// `status`, `checkin` and `checkin status`, so they always agree.
 enum Render {
     static func checkInJSON(_ status: CheckInStatus) -> JSON {
+        var object = countdownJSON(status)
+        for (key, value) in scheduleJSON(status) { object[key] = value }
+        return .object(object)
+    }
+
+    static func countdownJSON(_ status: CheckInStatus) -> JSONObject {
         let last: JSON =
             status.lastCheckIn.map { last in
                 .object(
@@ -13,49 +19,76 @@ enum Render {
                         ("device", .string(last.stamp.device)),
                     ]))
             } ?? .null
-        return .object(
-            JSONObject([
-                ("state", .string(status.phase.rawValue)),
-                ("lastCheckIn", last),
-                ("deadline", .optional(status.deadline?.rfc3339)),
-                ("secondsLeft", .optional(status.timeLeft?.seconds)),
-                ("reminderAt", .optional(status.reminderAt?.rfc3339)),
-                ("intervalSeconds", .int(status.interval.seconds)),
-                ("reminderSeconds", .optional(status.reminder?.seconds)),
-                ("clockBehind", .bool(status.clockBehind)),
-                ("schedule", .string(status.pause != nil ? "paused" : status.trip != nil ? "trip" : "interval")),
-                (
-                    "pause",
-                    status.pause.map { pause in
-                        .object(
-                            JSONObject([
-                                ("since", .string(pause.stamp.at.rfc3339)),
-                                ("until", .string(pause.value.until.rfc3339)),
-                                ("note", .optional(pause.value.note)),
-                            ]))
-                    } ?? .null
-                ),
-                (
-                    "trip",
-                    status.trip.map { trip in
-                        .object(
-                            JSONObject([
-                                ("since", .string(trip.stamp.at.rfc3339)),
-                                ("deadline", .string(trip.value.deadline.rfc3339)),
-                                ("note", .optional(trip.value.note)),
-                            ]))
-                    } ?? .null
-                ),
-                (
-                    "futureCheckIn",
-                    status.futureCheckIn.map { future in
-                        .object(
-                            JSONObject([
-                                ("at", .string(future.at.rfc3339)), ("device", .string(future.stamp.device)),
-                            ]))
-                    } ?? .null
-                ),
-            ]))
+        return JSONObject([
+            ("state", .string(status.phase.rawValue)),
+            ("lastCheckIn", last),
+            ("deadline", .optional(status.deadline?.rfc3339)),
+            ("secondsLeft", .optional(status.timeLeft?.seconds)),
+            ("reminderAt", .optional(status.reminderAt?.rfc3339)),
+            ("intervalSeconds", .int(status.interval.seconds)),
+            ("reminderSeconds", .optional(status.reminder?.seconds)),
+            ("clockBehind", .bool(status.clockBehind)),
+        ])
+    }
+
+    /// Which schedule is in force, its details, and what happens next.
+    static func scheduleJSON(_ status: CheckInStatus) -> [(String, JSON)] {
+        [
+            (
+                "schedule",
+                .string(
+                    status.pause != nil
+                        ? "paused" : status.trip != nil ? "trip" : status.schedule != nil ? "daily" : "interval")
+            ),
+            (
+                "daily",
+                status.schedule.map { daily in
+                    .object(
+                        JSONObject([
+                            ("times", .array(daily.times.map { .string($0.description) })),
+                            ("days", .array(daily.days.map { .string(DailySchedule.dayNames[Int($0)]) })),
+                            ("zone", .string(daily.zone)),
+                        ]))
+                } ?? .null
+            ),
+            (
+                "next",
+                status.next.map { next in
+                    .object(JSONObject([("event", .string(next.what)), ("at", .string(next.at.rfc3339))]))
+                } ?? .null
+            ),
+            (
+                "pause",
+                status.pause.map { pause in
+                    .object(
+                        JSONObject([
+                            ("since", .string(pause.stamp.at.rfc3339)),
+                            ("until", .string(pause.value.until.rfc3339)),
+                            ("note", .optional(pause.value.note)),
+                        ]))
+                } ?? .null
+            ),
+            (
+                "trip",
+                status.trip.map { trip in
+                    .object(
+                        JSONObject([
+                            ("since", .string(trip.stamp.at.rfc3339)),
+                            ("deadline", .string(trip.value.deadline.rfc3339)),
+                            ("note", .optional(trip.value.note)),
+                        ]))
+                } ?? .null
+            ),
+            (
+                "futureCheckIn",
+                status.futureCheckIn.map { future in
+                    .object(
+                        JSONObject([
+                            ("at", .string(future.at.rfc3339)), ("device", .string(future.stamp.device)),
+                        ]))
+                } ?? .null
+            ),
+        ]
     }
 
     /// The lines of a check-in status, label column aligned.
@@ -101,7 +134,11 @@ enum Render {
         } else {
             rows.append(("Reminder", "off"))
         }
-        rows.append(("Interval", status.interval.description))
+        if let schedule = status.schedule {
+            rows.append(("Schedule", "by \(schedule.description)"))
+        } else {
+            rows.append(("Interval", status.interval.description))
+        }
         var lines = rows.map { label, value in label.padding(to: 16) + value }
         if status.phase == .noCheckIn {
             lines.append("Run 'lifesignal checkin' to start your countdown.")

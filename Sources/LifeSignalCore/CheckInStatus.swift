@@ -31,14 +31,21 @@ public struct CheckInStatus: Equatable, Sendable {
     public var pause: Stamped<Pause>?
     /// The trip in force: its deadline replaces the interval's until the next check-in.
     public var trip: Stamped<Trip>?
+    /// Fixed times of day in force instead of the interval.
+    public var schedule: DailySchedule?
+
+    /// The instant this status is for.
+    public var now: Timestamp
 
     public init(member: MemberState, now: Timestamp) {
+        self.now = now
         interval = member.effectiveInterval
         reminder = member.effectiveReminder
         futureCheckIn = member.futureCheckIn(asOf: now)
         lastCheckIn = member.lastCheckIn(asOf: now)
         pause = member.pause(at: now)
         trip = member.trip(at: now)
+        schedule = member.schedule?.value
         guard pause == nil, let last = lastCheckIn else {
             phase = pause == nil ? .noCheckIn : .paused
             deadline = nil
@@ -46,7 +53,8 @@ public struct CheckInStatus: Equatable, Sendable {
             timeLeft = nil
             return
         }
-        let deadline = trip?.value.deadline ?? member.countdownStart(after: last.at, now: now) + interval
+        let start = member.countdownStart(after: last.at, now: now)
+        let deadline = trip?.value.deadline ?? schedule.flatMap { $0.deadline(after: start) } ?? start + interval
         self.deadline = deadline
         // A trip gets one reminder, never before it was set.
         let tripSet = trip?.stamp.at
@@ -65,7 +73,7 @@ public struct CheckInStatus: Equatable, Sendable {
 extension CheckInStatus {
     /// The next thing that will happen by itself, and when: the pause ends, the reminder, the
     /// deadline; nil once overdue or before the first check-in.
-    public func next(after now: Timestamp) -> (what: String, at: Timestamp)? {
+    public var next: (what: String, at: Timestamp)? {
         if let pause { return ("resume", pause.value.until) }
         if let reminderAt, reminderAt > now { return ("reminder", reminderAt) }
         if let deadline, deadline >= now { return ("deadline", deadline) }

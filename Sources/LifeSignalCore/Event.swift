@@ -119,6 +119,7 @@ public enum EventTypes {
         case DeliverRan.typeName: return DeliverRan.self
         case PauseSet.typeName: return PauseSet.self
         case TripSet.typeName: return TripSet.self
+        case ScheduleSet.typeName: return ScheduleSet.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

@@ -18,6 +18,8 @@ public struct MemberState: Equatable, Sendable {
     /// The latest pause (or resume) and trip set (see `Schedules.swift`).
     public var pause: Stamped<Pause>?
     public var trip: Stamped<Trip>?
+    /// Fixed times of day instead of the interval (nil value: the interval).
+    public var schedule: Stamped<DailySchedule?>?
     public var lastCheckIn: CheckIn?
     /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
     /// a "what if" run) can be passed over for the one before it.
@@ -59,6 +61,7 @@ public struct MemberState: Equatable, Sendable {
         if let theirs = other.deliverRun, deliverRun.map({ $0.at < theirs.at }) ?? true { deliverRun = theirs }
         pause = Stamped.latest(pause, other.pause)
         trip = Stamped.latest(trip, other.trip)
+        schedule = Stamped.latest(schedule, other.schedule)
         for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs

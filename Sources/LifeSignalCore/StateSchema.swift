@@ -71,6 +71,7 @@ extension MemberState {
         }
         try c.stamped("pause", &pause, seed: Pause()) { c, v throws(C.Failure) in try c.record("value", &v) }
         try c.stamped("trip", &trip, seed: Trip()) { c, v throws(C.Failure) in try c.record("value", &v) }
+        try c.stamped("schedule", &schedule, seed: nil) { c, v throws(C.Failure) in try c.record("value", &v, .null) }
     }
 }
 

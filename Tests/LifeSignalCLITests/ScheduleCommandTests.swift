@@ -51,6 +51,9 @@ import Testing
         #expect(checkIn?["schedule"] as? String == "paused")
         #expect((checkIn?["pause"] as? [String: Any])?["until"] as? String == "2026-03-15T20:00:00Z")
         #expect(checkIn?["deadline"] is NSNull)
+        let upcoming = checkIn?["next"] as? [String: Any]
+        #expect(upcoming?["event"] as? String == "resume")
+        #expect(upcoming?["at"] as? String == "2026-03-15T20:00:00Z")
         // Two weeks of cron: no reminder, no missed check-in; the end is told.
         Self.cron(home, from: "2026-03-02T00:00:00Z", hours: 14 * 24 + 12)
         #expect(
@@ -103,5 +106,40 @@ import Testing
         let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-01T15:00:00Z").stdout)
         #expect(status["schedule"] as? String == "interval")
         #expect(status["deadline"] as? String == "2026-03-02T15:00:00Z")
+    }
+}
+
+@Suite struct DailyScheduleCommandTests {
+    static let hasZones = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/London")
+
+    @Test(.enabled(if: hasZones, "tzdata is not installed (bash .ci/run installs it)"))
+    func aDailyTimeFollowsLondonAcrossTheStartOfSummerTime() {
+        let (home, received) = ScheduleCommandTests.bea()
+        #expect(home.run(["checkin", "--quiet"], now: "2026-03-27T12:00:00Z").code == 0)
+        let set = home.run(
+            ["checkin", "schedule", "daily", "--at", "09:00", "--tz", "Europe/London"], now: "2026-03-27T12:00:00Z")
+        #expect(set.code == 0, "\(set.stderr)")
+        #expect(
+            set.stdout
+                == "Schedule: check in by 09:00 every day (Europe/London). Next deadline 2026-03-28 09:00 (in 21h).\n")
+        #expect(home.run(["checkin", "--quiet"], now: "2026-03-28T08:00:00Z").code == 0)
+        // Sunday 29 March: summer time began at 01:00 UTC, so 09:00 in London is 08:00 UTC.
+        let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-28T12:00:00Z").stdout)
+        #expect(status["deadline"] as? String == "2026-03-29T08:00:00Z")
+        #expect(status["schedule"] as? String == "daily")
+        #expect((status["daily"] as? [String: Any])?["zone"] as? String == "Europe/London")
+        let human = home.run(["checkin", "status"], now: "2026-03-28T12:00:00Z")
+        #expect(human.stdout.contains("Schedule        by 09:00 every day (Europe/London)"))
+        ScheduleCommandTests.cron(home, from: "2026-03-29T07:00:00Z", hours: 1)
+        #expect(received().isEmpty)
+        ScheduleCommandTests.cron(home, from: "2026-03-29T08:00:01Z", hours: 1)
+        #expect(received().first?.contains("due 2026-03-29 08:00 UTC") == true, "\(received())")
+        // Back to the interval.
+        #expect(home.run(["checkin", "schedule", "interval", "--quiet"], now: "2026-03-29T10:00:00Z").code == 0)
+        let back = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-29T10:00:00Z").stdout)
+        #expect(back["schedule"] as? String == "interval")
+        let unknown = home.run(["checkin", "schedule", "daily", "--at", "09:00", "--tz", "Europe/Lodnon"])
+        #expect(unknown.code == 65)
+        #expect(unknown.stderr.contains("the time zone 'Europe/Lodnon' cannot be used"))
     }
 }

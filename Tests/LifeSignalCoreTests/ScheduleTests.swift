@@ -100,3 +100,91 @@ import Testing
         #expect(kinds.count == 2)
     }
 }
+
+/// Fixed times of day across both daylight-saving changes, in two zones, at the boundary
+/// second: the deadline after a check-in is the next scheduled time, unless the check-in was
+/// within the window before it (then the one after).
+@Suite struct DailyScheduleTests {
+    static let london = "GMT0BST,M3.5.0/1,M10.5.0"
+    static let newYork = "EST5EDT,M3.2.0,M11.1.0"
+
+    static func t(_ text: String) -> Timestamp { Timestamp(rfc3339: text) ?? Timestamp(seconds: 0) }
+
+    static func schedule(_ times: [String], rule: String, days: [Int64] = []) -> DailySchedule {
+        DailySchedule(times: times.compactMap(TimeOfDay.init(parsing:)), days: days, zone: "Z", rule: rule)
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var schedule: DailySchedule
+        var checkIn: String
+        var deadline: String
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            name: "London winter: 09:00 GMT is 09:00 UTC", schedule: schedule(["09:00"], rule: london),
+            checkIn: "2026-03-01T12:00:00Z", deadline: "2026-03-02T09:00:00Z"),
+        Row(
+            name: "London, the day summer time starts: 09:00 BST is 08:00 UTC",
+            schedule: schedule(["09:00"], rule: london), checkIn: "2026-03-28T12:00:00Z",
+            deadline: "2026-03-29T08:00:00Z"),
+        Row(
+            name: "London, 01:30 does not exist on that day: taken as 02:30 BST",
+            schedule: schedule(["01:30"], rule: london),
+            checkIn: "2026-03-28T12:00:00Z", deadline: "2026-03-29T01:30:00Z"),
+        Row(
+            name: "London, the day summer time ends: 09:00 GMT is 09:00 UTC again",
+            schedule: schedule(["09:00"], rule: london), checkIn: "2026-10-24T12:00:00Z",
+            deadline: "2026-10-25T09:00:00Z"),
+        Row(
+            name: "London, 01:30 happens twice that night: the earlier one",
+            schedule: schedule(["01:30"], rule: london),
+            checkIn: "2026-10-24T12:00:00Z", deadline: "2026-10-25T00:30:00Z"),
+        Row(
+            name: "New York, the day daylight time starts: 09:00 EDT is 13:00 UTC",
+            schedule: schedule(["09:00"], rule: newYork), checkIn: "2026-03-07T20:00:00Z",
+            deadline: "2026-03-08T13:00:00Z"),
+        Row(
+            name: "New York, the day daylight time ends: 09:00 EST is 14:00 UTC",
+            schedule: schedule(["09:00"], rule: newYork), checkIn: "2026-10-31T20:00:00Z",
+            deadline: "2026-11-01T14:00:00Z"),
+        Row(
+            name: "a check-in 12h before the time counts for it", schedule: schedule(["09:00"], rule: "UTC0"),
+            checkIn: "2026-03-01T21:00:00Z", deadline: "2026-03-03T09:00:00Z"),
+        Row(
+            name: "one second earlier it does not", schedule: schedule(["09:00"], rule: "UTC0"),
+            checkIn: "2026-03-01T20:59:59Z", deadline: "2026-03-02T09:00:00Z"),
+        Row(
+            name: "a late check-in does not cover tomorrow", schedule: schedule(["09:00"], rule: "UTC0"),
+            checkIn: "2026-03-02T09:10:00Z", deadline: "2026-03-03T09:00:00Z"),
+        Row(
+            name: "twice a day: the window is 12h", schedule: schedule(["09:00", "21:00"], rule: "UTC0"),
+            checkIn: "2026-03-02T10:00:00Z", deadline: "2026-03-03T09:00:00Z"),
+        Row(
+            name: "weekdays only: Friday's check-in is due Monday",
+            schedule: schedule(["09:00"], rule: "UTC0", days: [1, 2, 3, 4, 5]), checkIn: "2026-03-06T09:05:00Z",
+            deadline: "2026-03-09T09:00:00Z"),
+    ]
+
+    @Test(arguments: rows)
+    func deadline(_ row: Row) {
+        #expect(row.schedule.deadline(after: Self.t(row.checkIn)) == Self.t(row.deadline))
+    }
+
+    @Test func aScheduleReplacesTheIntervalAndTravelsInTheLog() {
+        let daily = Self.schedule(["09:00"], rule: Self.london)
+        let state = CheckInStatusTests.member([
+            (0, CheckedIn(note: nil)), (60, ScheduleSet(schedule: daily)),
+        ])
+        // 2026-03-01 09:00 UTC check-in, within the window of 2026-03-01 09:00 GMT itself.
+        let status = CheckInStatus(member: state, now: CheckInStatusTests.at(3600))
+        #expect(status.deadline == Self.t("2026-03-02T09:00:00Z"))
+        #expect(status.schedule == daily)
+        let back = CheckInStatusTests.member([
+            (0, CheckedIn(note: nil)), (60, ScheduleSet(schedule: daily)), (120, ScheduleSet(schedule: nil)),
+        ])
+        #expect(CheckInStatus(member: back, now: CheckInStatusTests.at(3600)).deadline == CheckInStatusTests.at(86_400))
+    }
+}

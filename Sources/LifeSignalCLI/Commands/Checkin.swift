@@ -18,7 +18,7 @@ enum CheckinCommand {
         options: [note, dryRun],
         subcommands: [
             statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec, ScheduleCommand.pauseSpec,
-            ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec,
+            ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec, ScheduleCommand.scheduleSpec,
         ],
         run: checkin)
 

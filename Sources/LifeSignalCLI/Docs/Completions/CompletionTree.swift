@@ -54,7 +54,9 @@ extension Completions {
         case .directory: return .directories
         // A ping is named by its id or by the person; the names are what one types.
         case .contact, .ping: return .callback(.contacts)
-        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .channel, .email, .phone, .url:
+        case .weekdays: return .words(["weekdays", "weekends"] + DailySchedule.dayNames)
+        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .channel, .email, .phone, .url,
+            .timeOfDay:
             return .none
         }
     }
