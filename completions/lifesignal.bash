@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder pause resume trip schedule)
+        subs=(status history interval reminder pause resume trip schedule grace escalation)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -89,6 +89,18 @@ _lifesignal_node() {
         valued=(--home)
         nargs=0
         ;;
+    "checkin grace")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "checkin escalation")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
     "alert")
         subs=(activate deactivate status history)
         options=(--json --home --quiet -q --no-color --help -h --version)
@@ -151,8 +163,8 @@ _lifesignal_node() {
         ;;
     "contacts edit")
         subs=()
-        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --json --home --quiet -q --no-color --help -h --version)
-        valued=(--name --notify --email --phone --home)
+        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --notify --email --phone --tier --home)
         nargs=1
         ;;
     "contacts remove")
@@ -192,7 +204,7 @@ _lifesignal_node() {
         nargs=1
         ;;
     "notify")
-        subs=(list read clear prefs deliver test heartbeat)
+        subs=(list read clear prefs deliver test heartbeat ack)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -257,6 +269,12 @@ _lifesignal_node() {
         valued=(--home)
         nargs=1
         ;;
+    "notify ack")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
     "status")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
@@ -305,6 +323,12 @@ _lifesignal_values() {
         ;;
     "checkin schedule daily|--days")
         _lifesignal_words "$3" weekdays weekends sun mon tue wed thu fri sat
+        ;;
+    "checkin grace|@1")
+        _lifesignal_words "$3" 30m 1h 2h 4h 6h off
+        ;;
+    "checkin escalation|@1")
+        _lifesignal_words "$3" 8h 16h 24h 48h
         ;;
     "contacts show|@1")
         _lifesignal_callback contacts "$3"

@@ -10,7 +10,7 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation'
         case 'checkin schedule'
             printf '%s\n' 'daily' 'interval'
         case 'alert'
@@ -20,7 +20,7 @@ function __lifesignal_subcommands
         case 'ping'
             printf '%s\n' 'send' 'list' 'respond' 'clear'
         case 'notify'
-            printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test' 'heartbeat'
+            printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test' 'heartbeat' 'ack'
         case 'notify heartbeat'
             printf '%s\n' 'add' 'list' 'remove'
     end
@@ -55,6 +55,10 @@ function __lifesignal_valued
             printf '%s\n' '--at' '--days' '--tz' '--home'
         case 'checkin schedule interval'
             printf '%s\n' '--home'
+        case 'checkin grace'
+            printf '%s\n' '--home'
+        case 'checkin escalation'
+            printf '%s\n' '--home'
         case 'alert'
             printf '%s\n' '--home'
         case 'alert activate'
@@ -76,7 +80,7 @@ function __lifesignal_valued
         case 'contacts show'
             printf '%s\n' '--home'
         case 'contacts edit'
-            printf '%s\n' '--name' '--notify' '--email' '--phone' '--home'
+            printf '%s\n' '--name' '--notify' '--email' '--phone' '--tier' '--home'
         case 'contacts remove'
             printf '%s\n' '--home'
         case 'ping'
@@ -110,6 +114,8 @@ function __lifesignal_valued
         case 'notify heartbeat list'
             printf '%s\n' '--home'
         case 'notify heartbeat remove'
+            printf '%s\n' '--home'
+        case 'notify ack'
             printf '%s\n' '--home'
         case 'status'
             printf '%s\n' '--home'
@@ -265,6 +271,8 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause' -d
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
@@ -274,6 +282,8 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause' -d 'Paus
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'resume' -d 'End a pause now; the countdown restarts from now.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'trip' -d 'Set a one-off deadline: if you have not checked in by then, your responders are told.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -306,6 +316,12 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin schedule\'' -a 'interv
 complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'at' -x -d 'A time of day to check in by, e.g. 09:00 (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'days' -x -a 'weekdays weekends sun mon tue wed thu fri sat' -d 'Only on these days: mon,wed,fri, weekdays or weekends (default: every day).'
 complete -c lifesignal -n '__lifesignal_at \'checkin schedule daily\'' -l 'tz' -x -d 'The time zone the times are in, e.g. Europe/London (default: this machine\'s).'
+
+# lifesignal checkin grace
+complete -c lifesignal -n '__lifesignal_argument \'checkin grace\' 1' -a '30m 1h 2h 4h 6h off' -d 'e.g. 30m, 2h, or off.'
+
+# lifesignal checkin escalation
+complete -c lifesignal -n '__lifesignal_argument \'checkin escalation\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30m or 1h.'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
@@ -367,6 +383,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'name' -x -d 'A
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts remove
@@ -404,6 +421,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'prefs' -d 
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'heartbeat' -d 'Heartbeat URLs for a monitoring service (healthchecks.io, Uptime Kuma).'
+complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a 'ack' -d 'Acknowledge someone\'s missed check-in or alert: "I\'m on it".'
 complete -c lifesignal -n '__lifesignal_needs_command \'notify\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'list' -d 'List your notifications, newest first.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'read' -d 'Mark a notification, or all of them, as read.'
@@ -412,6 +430,7 @@ complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'prefs' -d 'Show 
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'deliver' -d 'Notice what is due and deliver what is pending (run it from cron).'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'test' -d 'Send a test notification through your channels, or a contact\'s.'
 complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'heartbeat' -d 'Heartbeat URLs for a monitoring service (healthchecks.io, Uptime Kuma).'
+complete -c lifesignal -n '__lifesignal_helping \'notify\'' -a 'ack' -d 'Acknowledge someone\'s missed check-in or alert: "I\'m on it".'
 
 # lifesignal notify list
 complete -c lifesignal -n '__lifesignal_at \'notify list\'' -l 'category' -x -a 'alerts pings contacts check-ins system' -d 'Only this category.'

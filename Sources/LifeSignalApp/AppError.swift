@@ -68,6 +68,9 @@ public enum ContactRefusal: Equatable, Sendable {
     case addressesAreForExternals(name: String)
     /// Making an external contact a dependent.
     case externalCannotBeDependent
+    /// `--tier` for a contact who does not watch over me.
+    case tierIsForResponders(name: String)
+    case tierOutOfRange(Int64)
 }
 
 public enum PingRefusal: Equatable, Sendable {
@@ -85,6 +88,8 @@ public enum FeedRefusal: Equatable, Sendable {
     case noChannels(contactName: String?)
     /// `notify heartbeat remove` of a URL that is not one of mine.
     case noHeartbeat(String, known: [String])
+    /// `notify ack` of a notification that is not someone's missed check-in or alert.
+    case notAcknowledgeable(String)
 }
 
 /// A program lifesignal needs that is missing or failed.

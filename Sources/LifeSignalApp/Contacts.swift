@@ -151,6 +151,8 @@ extension App {
         public var notify: [String] = []
         public var email: [String] = []
         public var phone: [String] = []
+        /// A responder's tier (1: told after the grace; 2 and up: later, unless acknowledged).
+        public var tier: Int64?
 
         public init() {}
 
@@ -163,6 +165,7 @@ extension App {
         case cancelledMyPing(to: String)
         case cancelledTheirPing(from: String)
         case details
+        case tier(Int64)
     }
 
     /// Changes the roles of the contact `text` names (seen by both sides), or an external
@@ -175,10 +178,16 @@ extension App {
             if let responder = edit.responder { roles.responder = responder }
             if let dependent = edit.dependent { roles.dependent = dependent }
             if roles.isEmpty { throw .refused(.contact(.noRoleLeft(name: contact.name))) }
-            let changes: [EditChange]
+            var changes: [EditChange]
             switch contact.kind {
             case .member: changes = try Self.editMember(contact, roles: roles, edit, &transaction, at: now)
             case .external: changes = try Self.editExternal(contact, roles: roles, edit, &transaction, at: now)
+            }
+            if let tier = edit.tier {
+                guard roles.responder else { throw .refused(.contact(.tierIsForResponders(name: contact.name))) }
+                guard (1...9).contains(tier) else { throw .refused(.contact(.tierOutOfRange(tier))) }
+                transaction.record(TierSet(contact: contact.id, tier: tier), at: now)
+                changes.append(.tier(tier))
             }
             let updated = transaction.circle.contacts(of: transaction.member).first { $0.id == contact.id }
             return (updated ?? contact, changes)

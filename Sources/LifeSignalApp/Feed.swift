@@ -63,16 +63,40 @@ extension App {
             switch selection {
             case .all: chosen = visible
             case .category(let category): chosen = visible.filter { $0.kind.category == category }
-            case .id(let text):
-                let wanted = text.lowercased()
-                let matches = wanted.count >= 4 ? visible.filter { $0.id.hasPrefix(wanted) } : []
-                if matches.isEmpty { throw .refused(.feed(.notFound(text))) }
-                if matches.count > 1 { throw .refused(.feed(.ambiguous(text, count: matches.count))) }
-                chosen = matches
+            case .id(let text): chosen = [try Self.notification(text, in: visible)]
             }
             if clear { transaction.markCleared(chosen.map(\.id)) } else { transaction.markRead(chosen.map(\.id)) }
             return chosen.count
         }
+    }
+
+    /// The one notification whose id starts with `text` (at least 4 characters).
+    static func notification(_ text: String, in visible: [Notification]) throws(AppError) -> Notification {
+        let wanted = text.lowercased()
+        let matches = wanted.count >= 4 ? visible.filter { $0.id.hasPrefix(wanted) } : []
+        guard let only = matches.first else { throw .refused(.feed(.notFound(text))) }
+        if matches.count > 1 { throw .refused(.feed(.ambiguous(text, count: matches.count))) }
+        return only
+    }
+
+    /// Acknowledges the missed check-in or alert a notification of mine is about: "I'm on it".
+    /// The person and their other responders are told at once, and escalation to further
+    /// tiers stops. Returns the notification acknowledged.
+    public func acknowledge(_ text: String) throws(AppError) -> (acknowledged: Notification, delivery: DeliveryReport) {
+        let now = self.now
+        let chosen = try write(feed: true) { transaction throws(AppError) -> Notification in
+            transaction.noticeDue(now: now)
+            let notification = try Self.notification(
+                text, in: transaction.feed.entries(for: .member(transaction.member)))
+            guard notification.subject != transaction.member, let thread = notification.thread,
+                [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(notification.kind)
+            else { throw .refused(.feed(.notAcknowledgeable(text))) }
+            if transaction.circle.acknowledgements[thread] == nil {
+                transaction.record(Acknowledged(thread: thread), at: now)
+            }
+            return notification
+        }
+        return (chosen, try deliver())
     }
 
     /// A change of preferences; nil fields stay as they are.

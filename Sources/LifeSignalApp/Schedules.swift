@@ -93,3 +93,15 @@ extension App {
         }
     }
 }
+
+extension App {
+    /// Sets how long after a missed deadline only I am told (nil: no grace).
+    public func setGrace(_ grace: TimeSpan?) throws(AppError) -> ScheduleChange {
+        try scheduleChange(GraceSet(grace: grace))
+    }
+
+    /// Sets the delay between tiers of my responders.
+    public func setEscalation(_ delay: TimeSpan) throws(AppError) -> ScheduleChange {
+        try scheduleChange(EscalationSet(delay: delay))
+    }
+}

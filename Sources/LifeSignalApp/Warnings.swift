@@ -92,7 +92,8 @@ extension App {
         // Only once a profile has been around for a whole window: a new one has had no chance.
         let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
         let since = state.name?.stamp.at ?? now
-        if now - since > within, state.deliverRun.map { now - $0.at > within } ?? true {
+        let stale = state.deliverRun.map { now - $0.at > within } ?? true
+        if now - since > within, stale {
             warnings.append(.noDelivery(last: state.deliverRun?.at, within: within))
         }
         for (channel, link) in health.channels.sorted(by: { $0.key < $1.key }) {

@@ -118,6 +118,10 @@ extension ContactRefusal {
             return "--name is for external contacts; \(name) names themselves in their own lifesignal."
         case .addressesAreForExternals(let name):
             return "--notify, --email and --phone are for external contacts; \(name) is a member of your circle."
+        case .tierOutOfRange(let tier): return "a tier is 1 to 9, not \(tier)."
+        case .tierIsForResponders(let name):
+            return
+                "--tier orders your responders; \(name) is not one of them. Give them the responder role too with --responder."
         case .externalCannotBeDependent:
             return
                 "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
@@ -153,6 +157,9 @@ extension FeedRefusal {
         case .noChannels(nil):
             return
                 "You have no channels yet; add one with 'lifesignal notify prefs --channel URI' (e.g. desktop:, mailto:you@example.org, ntfy:https://ntfy.sh/TOPIC)."
+        case .notAcknowledgeable(let text):
+            return
+                "notification \(text) is not about someone's missed check-in or alert; acknowledge one of those (see 'lifesignal notify list --category alerts' and '--category check-ins')."
         case .noHeartbeat(let url, let known):
             let list = known.isEmpty ? "you have none" : "yours: " + known.joined(separator: ", ")
             return

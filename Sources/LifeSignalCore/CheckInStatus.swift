@@ -33,6 +33,9 @@ public struct CheckInStatus: Equatable, Sendable {
     public var trip: Stamped<Trip>?
     /// Fixed times of day in force instead of the interval.
     public var schedule: DailySchedule?
+    /// How long after a missed deadline only the member is told, and the delay between tiers.
+    public var grace: TimeSpan?
+    public var escalation: TimeSpan
 
     /// The instant this status is for.
     public var now: Timestamp
@@ -46,6 +49,8 @@ public struct CheckInStatus: Equatable, Sendable {
         pause = member.pause(at: now)
         trip = member.trip(at: now)
         schedule = member.schedule?.value
+        grace = member.grace?.value
+        escalation = member.escalation?.value ?? Escalation.defaultDelay
         guard pause == nil, let last = lastCheckIn else {
             phase = pause == nil ? .noCheckIn : .paused
             deadline = nil

@@ -111,6 +111,8 @@ public struct CircleState: Equatable, Sendable {
     /// through which channel, and the stamp of the first device that recorded it. Whoever sees
     /// one here does not send it again.
     public var deliveries: [DeliveryKey: Stamp] = [:]
+    /// The first acknowledgement of each thread (`Notification.Thread.key`).
+    public var acknowledgements: [String: Acknowledgement] = [:]
 
     public init() {}
 
@@ -152,6 +154,10 @@ public struct CircleState: Equatable, Sendable {
             for (key, stamp) in other.deliveries where deliveries[key].map({ stamp < $0 }) ?? true {
                 deliveries[key] = stamp
             }
+        }
+        for (thread, ack) in other.acknowledgements
+        where acknowledgements[thread].map({ ack.stamp.at < $0.stamp.at }) ?? true {
+            acknowledgements[thread] = ack
         }
         if pings.isEmpty {
             pings = other.pings

@@ -24,7 +24,7 @@ public enum DeliveryRules {
     static func isRelayed(_ kind: Notification.Kind) -> Bool {
         switch kind {
         case .dependentAlert, .dependentAlertUpdated, .dependentAlertResolved, .dependentNonResponsive,
-            .dependentCheckedIn, .dependentPaused, .dependentResumed:
+            .dependentCheckedIn, .dependentPaused, .dependentResumed, .acknowledged:
             return true
         default: return false
         }

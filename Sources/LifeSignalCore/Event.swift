@@ -120,6 +120,10 @@ public enum EventTypes {
         case PauseSet.typeName: return PauseSet.self
         case TripSet.typeName: return TripSet.self
         case ScheduleSet.typeName: return ScheduleSet.self
+        case GraceSet.typeName: return GraceSet.self
+        case EscalationSet.typeName: return EscalationSet.self
+        case TierSet.typeName: return TierSet.self
+        case Acknowledged.typeName: return Acknowledged.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

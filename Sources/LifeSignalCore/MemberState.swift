@@ -20,6 +20,10 @@ public struct MemberState: Equatable, Sendable {
     public var trip: Stamped<Trip>?
     /// Fixed times of day instead of the interval (nil value: the interval).
     public var schedule: Stamped<DailySchedule?>?
+    /// Grace after a missed deadline, the delay between tiers, and my responders' tiers.
+    public var grace: Stamped<TimeSpan?>?
+    public var escalation: Stamped<TimeSpan>?
+    public var tiers: [String: Stamped<Int64>] = [:]
     public var lastCheckIn: CheckIn?
     /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
     /// a "what if" run) can be passed over for the one before it.
@@ -62,6 +66,9 @@ public struct MemberState: Equatable, Sendable {
         pause = Stamped.latest(pause, other.pause)
         trip = Stamped.latest(trip, other.trip)
         schedule = Stamped.latest(schedule, other.schedule)
+        grace = Stamped.latest(grace, other.grace)
+        escalation = Stamped.latest(escalation, other.escalation)
+        for (id, tier) in other.tiers { tiers[id] = Stamped.latest(tiers[id], tier) }
         for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs

@@ -40,6 +40,7 @@ public enum Notifications {
         found += pings(circle: circle, me: me, since: horizon)
         found += deadlines(circle: circle, me: me, now: now)
         found += pauses(circle: circle, me: me, now: now, since: horizon)
+        found += acknowledgements(circle: circle, me: me, since: horizon)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
         return found.filter { DeliveryRules.serves($0, me: me, circle: circle) }
@@ -107,9 +108,10 @@ public enum Notifications {
                         subject: me, recipient: .member(me), thread: .deadline(member: me, at: deadline)))
             }
             if status.phase == .overdue {
+                let told = Escalation.toldOfMiss(
+                    responders(of: me, in: circle), member: me, deadline: deadline, now: now, in: circle)
                 found += missed(
-                    member: me, deadline: deadline, circle: circle, now: now,
-                    recipients: [.member(me)] + responders(of: me, in: circle))
+                    member: me, deadline: deadline, circle: circle, now: now, recipients: [.member(me)] + told)
             }
         }
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
@@ -118,43 +120,9 @@ public enum Notifications {
                 let theirExternals = circle.externalContacts(of: other).map {
                     Notification.Recipient.external(owner: other, id: $0.id)
                 }
-                found += missed(
-                    member: other, deadline: deadline, circle: circle, now: now,
-                    recipients: [.member(me)] + theirExternals)
-            }
-        }
-        return found
-    }
-
-    /// Pauses, mine (to my responders) and my dependents' (to me and their external
-    /// contacts): when one starts and when it ends, so a pause is never a silent disarm.
-    static func pauses(circle: CircleState, me: String, now: Timestamp, since horizon: Timestamp) -> [Notification] {
-        var found: [Notification] = []
-        let watched = circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
-        for member in [me] + watched {
-            guard let pause = circle.members[member]?.pause, pause.value.until >= horizon else { continue }
-            let recipients = responders(of: member, in: circle)
-            let who = name(member, in: circle)
-            let cause = "\(pause.stamp.device)|\(pause.stamp.seq)"
-            let note = pause.value.note.map { " Their note: “\($0)”." } ?? ""
-            // A resume is a pause that ends when it is set: only its end is told.
-            if pause.value.until > pause.stamp.at {
-                let message =
-                    "\(who) paused their check-ins until \(utc(pause.value.until)).\(note) No deadline applies until then; their countdown restarts when the pause ends."
-                found += recipients.map {
-                    Notification(
-                        kind: .dependentPaused, cause: cause, message: message, at: pause.stamp.at, subject: member,
-                        recipient: $0)
-                }
-            }
-            guard now >= pause.value.until else { continue }
-            let restarted = pause.value.until + (circle.members[member]?.effectiveInterval ?? Rules.defaultInterval)
-            let message =
-                "\(who)'s pause has ended (\(utc(pause.value.until))): their countdown restarted, next deadline \(utc(restarted)) unless they check in before."
-            found += recipients.map {
-                Notification(
-                    kind: .dependentResumed, cause: cause, message: message, at: pause.value.until, subject: member,
-                    recipient: $0)
+                let told = Escalation.toldOfMiss(
+                    [.member(me)] + theirExternals, member: other, deadline: deadline, now: now, in: circle)
+                found += missed(member: other, deadline: deadline, circle: circle, now: now, recipients: told)
             }
         }
         return found
@@ -247,7 +215,7 @@ public enum Notifications {
                 return Notification(
                     kind: .missedCheckIn, cause: "\(deadline.seconds)",
                     message:
-                        "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)",
+                        "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)\(graceNote(member, deadline, circle))",
                     at: deadline, subject: member, recipient: recipient, thread: thread)
             }
             return Notification(

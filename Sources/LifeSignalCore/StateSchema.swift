@@ -72,6 +72,11 @@ extension MemberState {
         try c.stamped("pause", &pause, seed: Pause()) { c, v throws(C.Failure) in try c.record("value", &v) }
         try c.stamped("trip", &trip, seed: Trip()) { c, v throws(C.Failure) in try c.record("value", &v) }
         try c.stamped("schedule", &schedule, seed: nil) { c, v throws(C.Failure) in try c.record("value", &v, .null) }
+        try c.stamped("grace", &grace, seed: nil) { c, v throws(C.Failure) in try c.optionalSpan("seconds", &v, .null) }
+        try c.stamped("escalation", &escalation, seed: Escalation.defaultDelay) { c, v throws(C.Failure) in
+            try c.span("seconds", &v)
+        }
+        try c.entries("tiers", &tiers, as: TierEntry.self, omitEmpty: true)
     }
 }
 
@@ -82,6 +87,7 @@ extension CircleState {
         try c.entries("externals", &externals, as: ExternalEntry.self, omitEmpty: false)
         try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
         try c.entries("deliveries", &deliveries, as: DeliveryEntry.self, omitEmpty: true)
+        try c.entries("acknowledgements", &acknowledgements, as: AcknowledgementEntry.self, omitEmpty: true)
     }
 
     /// The whole circle — every member's state, then the facts: the cache's form.
@@ -224,6 +230,40 @@ struct ExternalEntry: SchemaEntry {
     static func reserve(_ count: Int, in collection: inout [String: [String: Stamped<ExternalContact?>]]) {}
 
     func precedes(_ other: ExternalEntry) -> Bool { (owner, id) < (other.owner, other.id) }
+}
+
+struct TierEntry: KeyedEntry {
+    var key = ""
+    var value = Stamped<Int64>(1, .unset)
+
+    init() {}
+    init(key: String, value: Stamped<Int64>) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("contact", &key)
+        try c.int("tier", &value.value, in: 1...9)
+        try c.stamp(&value.stamp)
+    }
+}
+
+struct AcknowledgementEntry: KeyedEntry {
+    var key = ""
+    var value = Acknowledgement(by: "", stamp: .unset)
+
+    init() {}
+    init(key: String, value: Acknowledgement) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("thread", &key)
+        try c.id("by", &value.by)
+        try c.stamp(&value.stamp)
+    }
 }
 
 struct DeliveryEntry: KeyedEntry {

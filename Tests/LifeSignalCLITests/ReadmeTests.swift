@@ -106,4 +106,34 @@ import Testing
         #expect(overdue.stdout.contains("Status          OVERDUE"))
         #expect(overdue.stdout.contains("Overdue by      2h"))
     }
+
+    /// The phone's SSH forced command, run the way sshd runs it: the account's shell with
+    /// `-c` and the command from `authorized_keys`, in sshd's bare environment (HOME, USER,
+    /// LOGNAME, SHELL, PATH), whatever the phone asked to run in SSH_ORIGINAL_COMMAND.
+    @Test func thePhonesForcedCommandChecksIn() throws {
+        let line = try #require(
+            Self.readme.split(separator: "\n").first { $0.hasPrefix("command=\"/usr/local/bin/lifesignal checkin") })
+        let quoted = try #require(line.split(separator: "\"").dropFirst().first)
+        let command = String(quoted).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
+        let home = TempHome()
+        #expect(
+            home.run(["checkin", "--quiet"], environment: ["LIFESIGNAL_HOME": "\(home.path)/.local/share/lifesignal"])
+                .code == 0)
+        let run = lifesignal(
+            [
+                "-i", "HOME=\(home.path)", "USER=root", "LOGNAME=root", "SHELL=/bin/sh", "PATH=/usr/bin:/bin",
+                "SSH_ORIGINAL_COMMAND=rm -rf ~", "LIFESIGNAL_NOW=2026-03-01T15:00:00Z", "TZ=UTC", "/bin/sh", "-c",
+                command,
+            ],
+            environment: [:], executable: "/usr/bin/env")
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout == "" && run.stderr == "")
+        let status = jsonObject(
+            home.run(
+                ["checkin", "status", "--json"], now: "2026-03-01T15:00:00Z",
+                environment: ["LIFESIGNAL_HOME": "\(home.path)/.local/share/lifesignal"]
+            ).stdout)
+        #expect((status["lastCheckIn"] as? [String: Any])?["at"] as? String == "2026-03-01T15:00:00Z")
+        #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/lifesignal/identity.json"))
+    }
 }

@@ -143,3 +143,74 @@ import Testing
         #expect(unknown.stderr.contains("the time zone 'Europe/Lodnon' cannot be used"))
     }
 }
+
+/// Grace, tiers and acknowledgement across two data directories of one circle: Ana watches
+/// over Bea (tier 1, her own exec channel); Sam is Bea's external responder in tier 2.
+@Suite struct EscalationCommandTests {
+    static func circle() -> Household {
+        let h = Household()
+        h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
+        let now = "2026-03-01T09:00:00Z"
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: now).code == 0)
+        #expect(h.run("ana", ["notify", "prefs", "--channel", h.logChannel("ana.log"), "--quiet"], now: now).code == 0)
+        #expect(
+            h.run(
+                "bea", ["contacts", "add", "Sam", "--responder", "--notify", h.logChannel("sam.log"), "--quiet"],
+                now: now
+            ).code == 0)
+        #expect(h.run("bea", ["contacts", "edit", "Sam", "--tier", "2", "--quiet"], now: now).code == 0)
+        #expect(h.run("bea", ["checkin", "grace", "30m", "--quiet"], now: now).code == 0)
+        #expect(h.run("bea", ["checkin", "escalation", "1h", "--quiet"], now: now).code == 0)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: now).code == 0)
+        let trip = h.run(
+            "bea", ["checkin", "trip", "3h", "--note", "West ridge", "--quiet"], now: "2026-03-01T11:00:00Z")
+        #expect(trip.code == 0, "\(trip.stderr)")
+        return h
+    }
+
+    /// Both machines' cron at `now`.
+    static func cron(_ h: Household, _ now: String) {
+        for person in ["bea", "ana"] { h.run(person, ["notify", "deliver", "--quiet"], now: now) }
+    }
+
+    static func missed(_ h: Household, _ log: String) -> Int {
+        h.types(log).filter { $0 == "receive_non_responsive_dependent_alert" }.count
+    }
+
+    @Test func aMissedTripGoesToTierOneAfterTheGraceThenTierTwo() {
+        let h = Self.circle()
+        Self.cron(h, "2026-03-01T14:05:00Z")
+        #expect(Self.missed(h, "ana.log") == 0, "in the grace only Bea is told")
+        Self.cron(h, "2026-03-01T14:31:00Z")
+        #expect(Self.missed(h, "ana.log") == 1)
+        #expect(Self.missed(h, "sam.log") == 0)
+        let list = notifications(h.run("ana", ["notify", "list", "--json"], now: "2026-03-01T14:31:00Z"))
+        #expect(
+            list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["message"] as? String
+                == "Bea missed their scheduled check-in, due 2026-03-01 14:00 UTC. They were on a trip, due back by then: “West ridge”. Noticed 31m after the deadline."
+        )
+        Self.cron(h, "2026-03-01T15:29:00Z")
+        #expect(Self.missed(h, "sam.log") == 0)
+        Self.cron(h, "2026-03-01T15:41:00Z")
+        #expect(Self.missed(h, "sam.log") == 1, "nobody acknowledged: tier 2 after the delay")
+    }
+
+    @Test func anAcknowledgementOnAnotherMachineStopsTierTwo() throws {
+        let h = Self.circle()
+        Self.cron(h, "2026-03-01T14:31:00Z")
+        let list = notifications(h.run("ana", ["notify", "list", "--json"], now: "2026-03-01T14:40:00Z"))
+        let id = try #require(
+            list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["id"] as? String)
+        let ack = h.run("ana", ["notify", "ack", String(id.prefix(8))], now: "2026-03-01T14:40:00Z")
+        #expect(ack.code == 0, "\(ack.stderr)")
+        #expect(ack.stdout.hasPrefix("Acknowledged"))
+        for now in ["2026-03-01T15:41:00Z", "2026-03-01T17:00:00Z"] { Self.cron(h, now) }
+        #expect(Self.missed(h, "sam.log") == 0, "Ana is on it: no escalation")
+        // Bea hears that Ana is on it.
+        let bea = notifications(h.run("bea", ["notify", "list", "--json"], now: "2026-03-01T17:00:00Z"))
+        #expect(bea.contains { ($0["message"] as? String)?.hasPrefix("Ana is on it") == true })
+        // What is not someone's miss or alert cannot be acknowledged.
+        let other = try #require(list.first { $0["type"] as? String == "receive_contact_added" }?["id"] as? String)
+        #expect(h.run("ana", ["notify", "ack", String(other.prefix(8))], now: "2026-03-01T17:00:00Z").code == 65)
+    }
+}

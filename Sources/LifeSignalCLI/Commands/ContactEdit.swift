@@ -8,6 +8,9 @@ enum ContactEditCommands {
     static let dependent = OptionSpec.flag("dependent", "You watch over them and may ping them (members only).")
     static let noResponder = OptionSpec.flag("no-responder", "Remove the responder role.")
     static let noDependent = OptionSpec.flag("no-dependent", "Remove the dependent role.")
+    static let tier = OptionSpec.value(
+        "tier", "n", .count,
+        "A responder's tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.")
     static let name = OptionSpec.value(
         "name", "name", .prose("name"), "A new name (external contacts only; members name themselves).")
     static let notify = OptionSpec.values(
@@ -46,7 +49,7 @@ enum ContactEditCommands {
         discussion:
             "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.",
         arguments: [ContactsCommand.contactArgument],
-        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone],
+        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone, tier],
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
         run: edit)
 
@@ -135,6 +138,7 @@ enum ContactEditCommands {
         edit.notify = line.texts(notify)
         edit.email = line.texts(email)
         edit.phone = line.texts(phone)
+        edit.tier = line.value(tier)?.count.map(Int64.init)
         let text = line.text(argument: 0) ?? ""
         let (contact, changes) = try session.call(line.path) { app throws(AppError) in
             try app.editContact(text, edit)
@@ -149,6 +153,10 @@ enum ContactEditCommands {
             case .cancelledMyPing(let name): return "your pending ping to \(name) was cancelled"
             case .cancelledTheirPing(let name): return "\(name)'s pending ping to you was cancelled"
             case .details: return "details updated"
+            case .tier(let tier):
+                return tier == 1
+                    ? "tier 1: told when your grace ends"
+                    : "tier \(tier): told if nobody acknowledges your missed check-in \(tier - 1) escalation delay(s) after tier 1"
             }
         }
         try session.output.line(

@@ -14,7 +14,7 @@ enum NotifyCommand {
             """,
         subcommands: [
             listSpec, readSpec, clearSpec, PrefsCommand.spec, DeliverCommand.spec, DeliverCommand.testSpec,
-            HeartbeatCommand.spec,
+            HeartbeatCommand.spec, ackSpec,
         ])
 
     static let category = OptionSpec.value("category", "category", .choice(categories), "Only this category.")
@@ -46,6 +46,33 @@ enum NotifyCommand {
                 several: "Give only one of a notification id or --all.")
         ],
         run: read)
+
+    static let ackSpec = CommandSpec(
+        name: "ack",
+        abstract: "Acknowledge someone's missed check-in or alert: \"I'm on it\".",
+        discussion: """
+            Give the id of the notification (see 'lifesignal notify list'). The person and their other responders are told at once that you are on it, and a missed check-in is no longer escalated to further tiers of responders.
+            """,
+        arguments: [
+            ArgumentSpec(
+                name: "id", kind: .text, optional: false, help: "The notification's id or its first characters.")
+        ],
+        run: ack)
+
+    static func ack(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let text = line.text(argument: 0) ?? ""
+        let result = try session.call(line.path) { app throws(AppError) in try app.acknowledge(text) }
+        result.delivery.tellFailures(session)
+        try session.output.json(
+            .object(
+                JSONObject([
+                    ("acknowledged", .string(result.acknowledged.id)),
+                    ("thread", .optional(result.acknowledged.thread)),
+                ])))
+        try session.output.line(
+            "Acknowledged: the others who watch over them are told you are on it, and no further tier is escalated to.")
+        return .ok
+    }
 
     static let clearSpec = CommandSpec(
         name: "clear",

@@ -118,6 +118,56 @@ enum ScheduleCommand {
         return .ok
     }
 
+    static let graceSpec = CommandSpec(
+        name: "grace",
+        abstract: "Show or set how long after a missed deadline only you are told.",
+        discussion: """
+            During the grace period a missed check-in is told to you alone ("your responders are told at 09:30"); then your tier-1 responders are told. Alerts skip it. 'off' (the default) tells them at the deadline.
+            """,
+        arguments: [
+            ArgumentSpec(name: "duration", kind: .durationOrOff, optional: true, help: "e.g. 30m, 2h, or off.")
+        ],
+        run: grace)
+
+    static let escalationSpec = CommandSpec(
+        name: "escalation",
+        abstract: "Show or set the delay between tiers of responders.",
+        discussion: """
+            Responders are in tier 1 unless set otherwise ('lifesignal contacts edit NAME --tier 2'). Tier 2 is told this long after tier 1, tier 3 after twice as long, and so on, unless a responder has acknowledged ('lifesignal notify ack ID') or you have checked in. Default \(Escalation.defaultDelay.short).
+            """,
+        arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30m or 1h.")],
+        run: escalation)
+
+    static func grace(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        guard let value = line.argument(0) else {
+            let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
+            try session.output.json(Render.checkInJSON(status))
+            try session.output.line("Grace: \(status.grace.map { "\($0) after the deadline" } ?? "off").")
+            return .ok
+        }
+        let grace = value.span
+        let change = try session.call(line.path) { app throws(AppError) in try app.setGrace(grace) }
+        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.line(
+            grace.map { "Grace set: your responders are told \($0) after a missed deadline; you are told at once." }
+                ?? "Grace off: your responders are told at the deadline.")
+        return .ok
+    }
+
+    static func escalation(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        guard let delay = line.argument(0)?.span else {
+            let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
+            try session.output.json(Render.checkInJSON(status))
+            try session.output.line("Escalation: each further tier \(status.escalation) after the one before.")
+            return .ok
+        }
+        let change = try session.call(line.path) { app throws(AppError) in try app.setEscalation(delay) }
+        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.line(
+            "Escalation set: each further tier is told \(delay) after the one before, unless someone acknowledged.")
+        return .ok
+    }
+
     static func pause(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let end = line.value(until)?.time?.resolved(now: session.now) ?? session.now
         let note = line.text(pauseNote)

@@ -1,0 +1,135 @@
+/// Grace, tiers and acknowledgement: who is told of a missed check-in, and when.
+///
+/// At the deadline only the member is told. After the grace period their tier-1 responders
+/// are; each further tier after another `escalation` delay, unless a responder has
+/// acknowledged ("I'm on it") or the member has checked in. Alerts skip all of this and go to
+/// every responder at once.
+public enum Escalation {
+    /// The delay between tiers when the member set none.
+    public static let defaultDelay = TimeSpan.hours(1)
+
+    /// A responder's tier as `member` set it (1 unless set otherwise).
+    public static func tier(of responder: Notification.Recipient, for member: String, in circle: CircleState) -> Int64 {
+        let id: String
+        switch responder {
+        case .member(let other): id = other
+        case .external(_, let contact): id = contact
+        }
+        return circle.members[member]?.tiers[id]?.value ?? 1
+    }
+
+    /// When `responder` is to be told of `member`'s miss of `deadline`.
+    public static func due(
+        _ responder: Notification.Recipient, member: String, deadline: Timestamp, in circle: CircleState
+    ) -> Timestamp {
+        let state = circle.members[member] ?? MemberState()
+        let grace = state.grace?.value ?? TimeSpan(seconds: 0)
+        let delay = state.escalation?.value ?? defaultDelay
+        let tier = tier(of: responder, for: member, in: circle)
+        return deadline + grace + TimeSpan(seconds: (tier - 1) * delay.seconds)
+    }
+
+    /// The responders of `member` to be told of the miss of `deadline` by `now`: tier 1 after
+    /// the grace, higher tiers later and only while nobody has acknowledged.
+    public static func toldOfMiss(
+        _ responders: [Notification.Recipient], member: String, deadline: Timestamp, now: Timestamp,
+        in circle: CircleState
+    ) -> [Notification.Recipient] {
+        let acknowledged = circle.acknowledgements[Notification.Thread.deadline(member: member, at: deadline).key]
+        return responders.filter { responder in
+            let tier = tier(of: responder, for: member, in: circle)
+            guard now >= due(responder, member: member, deadline: deadline, in: circle) else { return false }
+            guard tier > 1, let acknowledged else { return true }
+            // Escalation stops at the first acknowledgement; tiers due before it were told.
+            return due(responder, member: member, deadline: deadline, in: circle) <= acknowledged.stamp.at
+        }
+    }
+}
+
+/// Who acknowledged a thread (a missed check-in, an alert) first, and when.
+public struct Acknowledgement: Equatable, Sendable {
+    public var by: String
+    public var stamp: Stamp
+
+    public init(by: String, stamp: Stamp) {
+        self.by = by
+        self.stamp = stamp
+    }
+}
+
+/// My grace period after a missed deadline, during which only I am told.
+public struct GraceSet: EventBody {
+    public static var typeName: String { "graceSet" }
+    public var grace: TimeSpan?
+
+    public init() {}
+    public init(grace: TimeSpan?) { self.grace = grace }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalSpan("seconds", &grace, .null)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.grace.keepLatest(Stamped(grace, stamp)) }
+    }
+}
+
+/// The delay between tiers of my responders.
+public struct EscalationSet: EventBody {
+    public static var typeName: String { "escalationSet" }
+    public var delay = Escalation.defaultDelay
+
+    public init() {}
+    public init(delay: TimeSpan) { self.delay = delay }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.span("seconds", &delay)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.escalation.keepLatest(Stamped(delay, stamp)) }
+    }
+}
+
+/// A responder of mine (a member or an external contact) is in this tier.
+public struct TierSet: EventBody {
+    public static var typeName: String { "tierSet" }
+    public var contact = ""
+    public var tier: Int64 = 1
+
+    public init() {}
+    public init(contact: String, tier: Int64) {
+        self.contact = contact
+        self.tier = tier
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("contact", &contact)
+        try c.int("tier", &tier, in: 1...9)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { state in
+            if state.tiers[contact].map({ $0.stamp < stamp }) ?? true { state.tiers[contact] = Stamped(tier, stamp) }
+        }
+    }
+}
+
+/// I acknowledge a thread of someone I watch over: "I'm on it".
+public struct Acknowledged: EventBody {
+    public static var typeName: String { "acknowledged" }
+    public var thread = ""
+
+    public init() {}
+    public init(thread: String) { self.thread = thread }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("thread", &thread)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        if circle.acknowledgements[thread].map({ stamp.at < $0.stamp.at }) ?? true {
+            circle.acknowledgements[thread] = Acknowledgement(by: member, stamp: stamp)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The notifications of schedules and escalation: a pause told when it starts and ends, and
+/// an acknowledgement told to the person and their other responders.
+extension Notifications {
+    /// Pauses, mine (to my responders) and my dependents' (to me and their external
+    /// contacts): when one starts and when it ends, so a pause is never a silent disarm.
+    static func pauses(circle: CircleState, me: String, now: Timestamp, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
+        let watched = circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
+        for member in [me] + watched {
+            guard let pause = circle.members[member]?.pause, pause.value.until >= horizon else { continue }
+            let recipients = responders(of: member, in: circle)
+            let who = name(member, in: circle)
+            let cause = "\(pause.stamp.device)|\(pause.stamp.seq)"
+            let note = pause.value.note.map { " Their note: “\($0)”." } ?? ""
+            // A resume is a pause that ends when it is set: only its end is told.
+            if pause.value.until > pause.stamp.at {
+                let message =
+                    "\(who) paused their check-ins until \(utc(pause.value.until)).\(note) No deadline applies until then; their countdown restarts when the pause ends."
+                found += recipients.map {
+                    Notification(
+                        kind: .dependentPaused, cause: cause, message: message, at: pause.stamp.at, subject: member,
+                        recipient: $0)
+                }
+            }
+            guard now >= pause.value.until else { continue }
+            let restarted = pause.value.until + (circle.members[member]?.effectiveInterval ?? Rules.defaultInterval)
+            let message =
+                "\(who)'s pause has ended (\(utc(pause.value.until))): their countdown restarted, next deadline \(utc(restarted)) unless they check in before."
+            found += recipients.map {
+                Notification(
+                    kind: .dependentResumed, cause: cause, message: message, at: pause.value.until, subject: member,
+                    recipient: $0)
+            }
+        }
+        return found
+    }
+
+    /// For the member's own miss: when their responders are told, if that is later.
+    static func graceNote(_ member: String, _ deadline: Timestamp, _ circle: CircleState) -> String {
+        guard let grace = circle.members[member]?.grace?.value, grace.seconds > 0 else { return "" }
+        return " Your responders are told at \(utc(deadline + grace)) unless you check in before."
+    }
+
+    /// Acknowledgements ("I'm on it") of my threads and my dependents': told to the member and
+    /// to their other responders.
+    static func acknowledgements(circle: CircleState, me: String, since horizon: Timestamp) -> [Notification] {
+        var found: [Notification] = []
+        let watched = Set(circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false })
+        for (key, ack) in circle.acknowledgements where ack.stamp.at >= horizon {
+            guard let thread = Notification.Thread(key: key), let member = subject(of: thread, in: circle),
+                member == me || watched.contains(member)
+            else { continue }
+            let who = name(ack.by, in: circle)
+            let about = name(member, in: circle)
+            // The person, and the responders who were told of it (not a tier never reached).
+            let told = responders(of: member, in: circle).filter { responder in
+                guard case .deadline(_, let deadline) = thread else { return true }
+                return Escalation.due(responder, member: member, deadline: deadline, in: circle) <= ack.stamp.at
+            }
+            let recipients = ([Notification.Recipient.member(member)] + told).filter { $0 != .member(ack.by) }
+            found += recipients.map { recipient in
+                let message =
+                    recipient == .member(member)
+                    ? "\(who) is on it: they acknowledged at \(utc(ack.stamp.at)) and are looking after you."
+                    : "\(who) is on it: they acknowledged \(about)'s \(thread.what) at \(utc(ack.stamp.at)). Others will not be escalated to."
+                return Notification(
+                    kind: .acknowledged, cause: key, message: message, at: ack.stamp.at, subject: member,
+                    recipient: recipient, thread: thread)
+            }
+        }
+        return found
+    }
+
+    /// The member a thread is about.
+    static func subject(of thread: Notification.Thread, in circle: CircleState) -> String? {
+        switch thread {
+        case .deadline(let member, _): return member
+        case .alert(let id): return circle.members.first { $0.value.alerts[id] != nil }?.key
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import LifeSignalCore
+
+/// Grace, tiers and acknowledgement at the boundary second: who of a member's responders is
+/// told of a missed deadline at each instant.
+@Suite struct EscalationTests {
+    static let h: Int64 = 3600
+    static func at(_ offset: Int64) -> Timestamp { CheckInStatusTests.at(offset) }
+    static let deadline = at(24 * 3600)
+
+    /// Bea (checked in at 0, deadline 24h) with Ana (member, tier 1) and Sam (external,
+    /// tier 2); grace 30m, escalation 1h; Ana acknowledged at `ack` when given.
+    static func circle(ack: Int64? = nil, grace: Bool = true) -> CircleState {
+        var circle = CircleState()
+        var events: [(Int64, any EventBody)] = [(0, NameSet(name: "Bea")), (0, CheckedIn(note: nil))]
+        if grace { events.append((1, GraceSet(grace: .minutes(30)))) }
+        events += [(2, EscalationSet(delay: .hours(1))), (3, TierSet(contact: "sam", tier: 2))]
+        circle.members["bea"] = CheckInStatusTests.member(events, device: "b")
+        circle.members["ana"] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
+        // Ana (the pair's low side) watches over Bea.
+        circle.relations[Pair("ana", "bea")] = Stamped(
+            Roles(responder: false, dependent: true), Stamp(clock: 1, at: at(0), device: "a", seq: 1))
+        circle.externals["bea"] = [
+            "sam": Stamped(
+                ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: []),
+                Stamp(clock: 1, at: at(0), device: "b", seq: 9))
+        ]
+        if let ack {
+            circle.acknowledgements[Notification.Thread.deadline(member: "bea", at: deadline).key] = Acknowledgement(
+                by: "ana", stamp: Stamp(clock: 5, at: at(ack), device: "a", seq: 2))
+        }
+        return circle
+    }
+
+    static let ana = Notification.Recipient.member("ana")
+    static let sam = Notification.Recipient.external(owner: "bea", id: "sam")
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var now: Int64
+        var ack: Int64?
+        var grace = true
+        var told: [Notification.Recipient]
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "during the grace nobody", now: 24 * h + 1800 - 1, told: []),
+        Row(name: "when the grace ends tier 1", now: 24 * h + 1800, told: [ana]),
+        Row(name: "one second before tier 2 is due", now: 24 * h + 5400 - 1, told: [ana]),
+        Row(name: "tier 2 after the delay without an acknowledgement", now: 24 * h + 5400, told: [ana, sam]),
+        Row(name: "an acknowledgement before tier 2 stops it", now: 24 * h + 9000, ack: 24 * h + 3600, told: [ana]),
+        Row(
+            name: "an acknowledgement after tier 2 was due does not unsay it", now: 24 * h + 9000, ack: 24 * h + 5400,
+            told: [ana, sam]),
+        Row(name: "without grace tier 1 at the deadline", now: 24 * h + 1, grace: false, told: [ana]),
+    ]
+
+    @Test(arguments: rows)
+    func told(_ row: Row) {
+        let circle = Self.circle(ack: row.ack, grace: row.grace)
+        let told = Escalation.toldOfMiss(
+            [Self.ana, Self.sam], member: "bea", deadline: Self.deadline, now: Self.at(row.now), in: circle)
+        #expect(told == row.told)
+    }
+
+    @Test func theMemberIsToldAtTheDeadlineWithWhenTheirResponders() {
+        let due = Notifications.due(circle: Self.circle(), feed: Feed(), me: "bea", now: Self.at(24 * Self.h + 1))
+        let mine = due.filter { $0.kind == .missedCheckIn }
+        #expect(mine.count == 1)
+        #expect(mine.first?.message.contains("Your responders are told at 2026-03-02 09:30 UTC") == true)
+        #expect(!due.contains { $0.kind == .dependentNonResponsive }, "the grace holds them back")
+    }
+
+    @Test func anAlertSkipsGraceAndTiers() {
+        var circle = Self.circle()
+        circle.members["bea"]?.apply(
+            Event(seq: 20, at: Self.at(3600), body: AlertRaised(id: "alert1", message: nil)), device: "b")
+        // Bea's device tells Sam; Ana's device tells Ana: both at once, in the grace, tier 2 or not.
+        let due = ["bea", "ana"].flatMap { Notifications.due(circle: circle, feed: Feed(), me: $0, now: Self.at(3600)) }
+        let told = due.filter { $0.kind == .dependentAlert }.map(\.recipient)
+        #expect(Set(told.map(\.key)) == Set([Self.ana, Self.sam].map(\.key)))
+    }
+
+    @Test func anAcknowledgementIsToldToThePersonAndThoseWhoWereTold() {
+        let circle = Self.circle(ack: 24 * Self.h + 3600)
+        let due = Notifications.due(circle: circle, feed: Feed(), me: "bea", now: Self.at(24 * Self.h + 3600))
+        let acks = due.filter { $0.kind == .acknowledged }
+        #expect(acks.map(\.recipient) == [.member("bea")], "Sam was never told of the miss; Ana acked it herself")
+        #expect(acks.first?.message.hasPrefix("Ana is on it") == true)
+    }
+}
