@@ -12,7 +12,7 @@
 _lifesignal_node() {
     case "$1" in
     "")
-        subs=(init checkin alert contacts ping notify status doctor completion)
+        subs=(init checkin alert contacts ping notify status doctor circle completion)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -282,6 +282,18 @@ _lifesignal_node() {
         nargs=0
         ;;
     "doctor")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "circle")
+        subs=(sync)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "circle sync")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)

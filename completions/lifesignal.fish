@@ -8,7 +8,7 @@
 function __lifesignal_subcommands
     switch "$argv"
         case ''
-            printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'completion'
+            printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'circle' 'completion'
         case 'checkin'
             printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation'
         case 'checkin schedule'
@@ -23,6 +23,8 @@ function __lifesignal_subcommands
             printf '%s\n' 'list' 'read' 'clear' 'prefs' 'deliver' 'test' 'heartbeat' 'ack'
         case 'notify heartbeat'
             printf '%s\n' 'add' 'list' 'remove'
+        case 'circle'
+            printf '%s\n' 'sync'
     end
 end
 
@@ -120,6 +122,10 @@ function __lifesignal_valued
         case 'status'
             printf '%s\n' '--home'
         case 'doctor'
+            printf '%s\n' '--home'
+        case 'circle'
+            printf '%s\n' '--home'
+        case 'circle sync'
             printf '%s\n' '--home'
         case 'completion'
             printf '%s\n' '--home'
@@ -241,6 +247,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'ping' -d 'Ask a 
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'doctor' -d 'Check that the people who watch over you will hear; say what to fix.'
+complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'circle' -d 'Keep the shared circle folder in step with the other machines.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_needs_command \'\'' -a help -d 'Show help for a command or a help topic.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'init' -d 'Set up lifesignal here: your name, interval, reminder and circle.'
@@ -251,6 +258,7 @@ complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'ping' -d 'Ask a depend
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'notify' -d 'Read your notifications and deliver them through your channels.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'status' -d 'Show the dashboard: your deadline and time left.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'doctor' -d 'Check that the people who watch over you will hear; say what to fix.'
+complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'circle' -d 'Keep the shared circle folder in step with the other machines.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'exit-codes' -d 'What each exit status means.'
 complete -c lifesignal -n '__lifesignal_helping \'\'' -a 'environment' -d 'Environment variables lifesignal reads.'
@@ -468,6 +476,11 @@ complete -c lifesignal -n '__lifesignal_helping \'notify heartbeat\'' -a 'remove
 
 # lifesignal notify heartbeat add
 complete -c lifesignal -n '__lifesignal_at \'notify heartbeat add\'' -l 'on' -x -a 'checkin deliver' -d 'When it is requested: after each check-in (default) or each delivery run.'
+
+# lifesignal circle
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'sync' -d 'Commit your records, take the others\' from the remote, and push (git circles).'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'sync' -d 'Commit your records, take the others\' from the remote, and push (git circles).'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

@@ -42,6 +42,17 @@ public enum Refusal: Equatable, Sendable {
     case contact(ContactRefusal)
     case ping(PingRefusal)
     case feed(FeedRefusal)
+    case sync(SyncRefusal)
+}
+
+/// Why `circle sync` cannot run on this circle.
+public enum SyncRefusal: Equatable, Sendable {
+    /// The circle folder is neither a git work tree nor a Syncthing folder.
+    case notARepository(String)
+    /// The git work tree has no `origin` remote.
+    case noRemote(String)
+    /// The git work tree is on no branch.
+    case detachedHead(String)
 }
 
 public enum SetUpRefusal: Equatable, Sendable {
@@ -100,4 +111,6 @@ public enum Unavailable: Equatable, Sendable {
     case qrencodeFailed(String)
     /// It could not be started, for this reason.
     case qrencodeCannotRun(String)
+    /// git failed (or is missing), saying this.
+    case git(String)
 }

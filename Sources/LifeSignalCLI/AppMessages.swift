@@ -35,6 +35,24 @@ extension Unavailable {
                 "qrencode is not installed, so no QR code can be drawn; install it (e.g. apt install qrencode) or share the code above"
         case .qrencodeFailed(let said): return "qrencode failed: \(said); the code above still works"
         case .qrencodeCannotRun(let reason): return "could not run qrencode: \(reason)"
+        case .git(let problem):
+            return
+                "\(problem). Nothing of yours was lost: your records stay committed here and the next 'lifesignal circle sync' tries again"
+        }
+    }
+}
+
+extension SyncRefusal {
+    var message: String {
+        switch self {
+        case .notARepository(let circle):
+            return
+                "\(circle) is neither a git work tree nor a Syncthing folder, so 'circle sync' has nothing to drive. To share it through git: cd \(circle) && git init && git remote add origin URL (or clone the shared repository and run 'lifesignal init --circle' on the clone); with Syncthing, share the folder and it syncs by itself"
+        case .noRemote(let circle):
+            return
+                "the git work tree \(circle) has no remote 'origin'; add it with: git -C \(circle) remote add origin URL"
+        case .detachedHead(let circle):
+            return "the git work tree \(circle) is on no branch; check one out with: git -C \(circle) switch main"
         }
     }
 }
@@ -43,6 +61,7 @@ extension Refusal {
     func message(now: Timestamp) -> String {
         switch self {
         case .setting(let error): return error.message
+        case .sync(let refusal): return refusal.message
         case .setUp(let refusal): return refusal.message
         case .contact(let refusal): return refusal.message
         case .ping(let refusal): return refusal.message(now: now)

@@ -116,6 +116,13 @@ public enum Posix {
     }
 
     /// Does anything (file, directory, dangling symlink) exist at `path`?
+    /// Seconds since `path` was last modified, by the real clock; nil when it does not exist.
+    public static func secondsSinceModified(_ path: String) -> Double? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Double(time(nil) - info.st_mtim.tv_sec)
+    }
+
     public static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

@@ -42,3 +42,23 @@ public struct Store: Sendable {
         Paths.join(deviceDirectory(member: member, device: device), "log.json")
     }
 }
+
+extension Store {
+    /// Runs `body` holding this data directory's lock: what a circle sync does while it moves
+    /// files, so that no check-in is written in between.
+    public static func holdingLock<T>(dataDirectory: String, timeout: Int, _ body: () -> T) throws(StoreError) -> T {
+        let lock: FileLock
+        do {
+            lock = try FileLock.acquire(lockPath(dataDirectory), timeout: timeout)
+        } catch let busy as FileLock.Busy {
+            throw StoreError.lockBusy(path: busy.path, waitedSeconds: busy.waitedSeconds)
+        } catch {
+            throw StoreError.io(path: lockPath(dataDirectory), operation: "lock", reason: "\(error)")
+        }
+        defer { lock.release() }
+        return body()
+    }
+
+    /// This device's folder in the circle, relative to the circle: what only it writes.
+    public var ownRelativePath: String { "members/\(identity.member)/\(identity.device)" }
+}

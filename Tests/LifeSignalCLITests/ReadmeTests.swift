@@ -87,7 +87,7 @@ import Testing
         // The notify deliver line, with the crontab's PATH, stays silent and succeeds.
         let deliverEntry = try #require(
             blocks.flatMap { $0.split(separator: "\n") }.first {
-                $0.contains("/usr/local/bin/lifesignal notify deliver")
+                $0.contains("/usr/local/bin/lifesignal notify deliver") && !$0.contains("circle sync")
             })
         let deliverCommand = String(deliverEntry.split(separator: " ", maxSplits: 5)[5]).replacingOccurrences(
             of: "/usr/local/bin/lifesignal", with: Binary.path)

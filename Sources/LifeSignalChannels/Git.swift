@@ -1,0 +1,63 @@
+/// The system's `git`, run through the child-process layer for a circle kept in a git work
+/// tree: a clean environment, no prompts (a cron job must never wait for a password), a
+/// timeout, and a fixed identity for commits so a machine without `user.name` still syncs.
+public struct Git: Sendable {
+    public let directory: String
+    let environment: [String: String]
+    /// Seconds one git command may take (network operations included).
+    public static let timeout: Double = 60
+
+    public init(directory: String, environment from: [String: String]) {
+        self.directory = directory
+        var env: [String: String] = [:]
+        for key in ["PATH", "HOME", "SSH_AUTH_SOCK", "GIT_SSH_COMMAND", "LANG", "LC_ALL", "TZ"] {
+            if let value = from[key], !value.isEmpty { env[key] = value }
+        }
+        if env["PATH"] == nil { env["PATH"] = "/usr/bin:/bin" }
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_ASKPASS"] = "/bin/false"
+        if env["GIT_SSH_COMMAND"] == nil { env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes" }
+        env["LC_ALL"] = "C"
+        environment = env
+    }
+
+    /// What one git command did.
+    public struct Outcome: Sendable {
+        public var succeeded: Bool
+        public var output: String
+        /// Why it failed, in a line (the command, and git's own last words).
+        public var problem: String
+    }
+
+    /// Runs `git -C directory <arguments>`.
+    public func run(_ arguments: [String]) -> Outcome {
+        let line = ["git", "-C", directory, "-c", "user.name=lifesignal", "-c", "user.email=lifesignal@localhost"]
+        do {
+            let result = try ChildProcess.run(
+                line + arguments, environment: environment, timeout: Self.timeout, outputLimit: 1 << 20)
+            let output = String(decoding: result.stdout, as: UTF8.self)
+            let said = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").suffix(3)
+                .joined(separator: "; ")
+            let problem =
+                result.timedOut
+                ? "git \(arguments.first ?? "") did not finish within \(Int(Self.timeout))s"
+                : "git \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit \(result.status ?? -1)" : said)"
+            return Outcome(succeeded: result.succeeded, output: output, problem: problem)
+        } catch {
+            switch error {
+            case .notFound(_, let path):
+                return Outcome(
+                    succeeded: false, output: "", problem: "git is not installed or not on PATH (\(path)); install git")
+            case .spawnFailed(_, let reason):
+                return Outcome(succeeded: false, output: "", problem: "could not start git: \(reason)")
+            }
+        }
+    }
+
+    /// The output's lines, without empty ones.
+    public func lines(_ arguments: [String]) -> [String]? {
+        let outcome = run(arguments)
+        guard outcome.succeeded else { return nil }
+        return outcome.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+}
