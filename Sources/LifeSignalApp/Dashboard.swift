@@ -42,7 +42,8 @@ extension App {
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
             checkIn: CheckInStatus(member: state, now: now), alert: state.activeAlert, unread: unread,
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
-            needsAttention: attention, warnings: watchWarnings(for: me, in: circle))
+            needsAttention: attention,
+            warnings: watchWarnings(for: me, in: circle) + Self.staleMembers(of: me, in: circle, now: now))
     }
 
     /// Which of my contacts the completion scripts offer for an argument.

@@ -80,7 +80,8 @@ extension App {
                 HeartbeatEntry(url: $0.url, on: $0.on, health: health.heartbeats[$0.url])
             },
             lastDeliverHere: health.lastDeliver, lastDeliverAnywhere: state.deliverRun?.at, members: members,
-            warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health))
+            warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health)
+                + Self.staleMembers(of: me, in: circle, now: now))
     }
 
     private func reach(_ recipient: Notification.Recipient, in circle: CircleState) -> ResponderReach? {

@@ -29,6 +29,9 @@ public enum Warning: Equatable, Sendable {
     case channelFailing(channel: String, since: Timestamp, error: String)
     /// A heartbeat URL failed (and has been failing since `since`).
     case heartbeatFailing(url: String, since: Timestamp, error: String)
+    /// A member I am linked with has not changed anything seen here for over two of their
+    /// intervals: they may be fine and the sync stopped.
+    case staleRecords(name: String, lastChange: Timestamp)
 
     /// The stable identifier of the kind of doubt.
     public var code: String {
@@ -43,6 +46,7 @@ public enum Warning: Equatable, Sendable {
         case .noDelivery: return "no-delivery-runs"
         case .channelFailing: return "channel-failing"
         case .heartbeatFailing: return "heartbeat-failing"
+        case .staleRecords: return "stale-records"
         }
     }
 }
@@ -108,6 +112,16 @@ extension App {
             }
         }
         return warnings
+    }
+
+    /// The members I am linked with whose records here are older than two of their intervals.
+    static func staleMembers(of me: String, in circle: CircleState, now: Timestamp) -> [Warning] {
+        circle.linkedMembers(of: me).sorted().compactMap { id in
+            guard let state = circle.members[id], let last = lastChange(state) else { return nil }
+            let limit = TimeSpan(seconds: 2 * state.effectiveInterval.seconds)
+            guard now - last > limit, state.pause(at: now) == nil else { return nil }
+            return .staleRecords(name: state.name?.value ?? id, lastChange: last)
+        }
     }
 
     /// The names of my responders when none of them can be reached, else nil: an external

@@ -215,6 +215,9 @@ extension Warning {
         case .channelFailing(let channel, let since, let error):
             return
                 "delivery through \(channel) has been failing since \(Self.utc(since)) (\(error)); notifications for it are pending. Check it with 'lifesignal notify test'."
+        case .staleRecords(let name, let last):
+            return
+                "\(name)'s records here last changed \(Self.utc(last)): is the sync running? Check the folder your circle syncs (or 'lifesignal circle sync'), and ask \(name)."
         case .heartbeatFailing(let url, let since, let error):
             return
                 "the heartbeat \(url) has been failing since \(Self.utc(since)) (\(error)); the service it reports to may raise a false alarm, or none when it should. Check the URL with 'lifesignal notify heartbeat list'."

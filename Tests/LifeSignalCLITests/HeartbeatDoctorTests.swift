@@ -177,4 +177,17 @@ import Testing
         let network = home.run(["contacts", "add", "Kim", "--responder", "--notify", "mailto:kim@example.org"])
         #expect(network.stderr == "")
     }
+
+    @Test func aMemberWhoseRecordsStoppedChangingIsFlagged() {
+        let h = Household()
+        h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(!codes(h.run("ana", ["status", "--json"], now: "2026-03-02T10:00:00Z")).contains("stale-records"))
+        let late = h.run("ana", ["status", "--json"], now: "2026-03-03T10:00:00Z")
+        #expect(codes(late).contains("stale-records"))
+        let plain = h.run("ana", ["status"], now: "2026-03-03T10:00:00Z")
+        #expect(plain.stderr.contains("Bea's records here last changed 2026-03-01 09:00 UTC: is the sync running?"))
+        #expect(failing(h.run("ana", ["doctor", "--json"], now: "2026-03-03T10:00:00Z")).contains("stale-records"))
+    }
 }

@@ -194,7 +194,13 @@ struct DoctorFindings {
     var members: [Finding] {
         checkup.members.filter { !$0.isMe }.map { member in
             let seen = member.lastChange.map { "last change seen \(session.when($0))" } ?? "no records seen"
-            return Finding(check: "circle", ok: true, message: "member \(member.name): \(seen)")
+            let stale = checkup.warnings.contains {
+                $0 == .staleRecords(name: member.name, lastChange: member.lastChange ?? session.now)
+            }
+            return Finding(
+                check: "circle", ok: !stale, message: "member \(member.name): \(seen)",
+                fix: stale ? "check that the circle folder still syncs (lifesignal circle sync for git)" : nil,
+                code: stale ? "stale-records" : nil)
         }
     }
 
