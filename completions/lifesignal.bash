@@ -235,7 +235,7 @@ _lifesignal_node() {
         ;;
     "notify deliver")
         subs=()
-        options=(--dry-run --json --home --quiet -q --no-color --help -h --version)
+        options=(--dry-run --verbose --json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
         ;;

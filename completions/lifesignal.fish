@@ -461,6 +461,7 @@ complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-channels' -d
 
 # lifesignal notify deliver
 complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'dry-run' -d 'Show what is due and would be sent now; record and send nothing.'
+complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'verbose' -d 'Say every run how each channel stands, and each notification sent.'
 
 # lifesignal notify test
 complete -c lifesignal -n '__lifesignal_argument \'notify test\' 1' -a '(__lifesignal_callback contacts)' -d 'A contact whose channels to test (default: your own).'

@@ -17,6 +17,12 @@ extension App {
         var subjectName: String
     }
 
+    /// How a channel changed in a delivery run.
+    public enum ChannelChange: Equatable, Sendable {
+        case startedFailing
+        case recovered(failingSince: Timestamp)
+    }
+
     /// A delivery that failed, or one that waits for its next try after earlier failures.
     public struct DeliveryProblem: Sendable {
         public var job: DeliveryJob
@@ -34,6 +40,8 @@ extension App {
         public var waiting: [DeliveryProblem] = []
         /// With `dryRun`: the deliveries that are due and would be attempted now.
         public var planned: [DeliveryJob] = []
+        /// Channels that started failing or worked again in this run (what cron should mail).
+        public var changes: [String: ChannelChange] = [:]
 
         /// Nothing failed and nothing waits: what cron reads as success.
         public var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
@@ -74,12 +82,10 @@ extension App {
             report.planned = jobs
             return report
         }
-        defer {
-            finish(
-                attempts: report.delivered.map { ($0.channel, nil) }
-                    + report.failures.map { ($0.job.channel, $0.error) }, heartbeats: heartbeats)
+        guard !jobs.isEmpty else {
+            finish(&report, heartbeats: heartbeats)
+            return report
         }
-        guard !jobs.isEmpty else { return report }
         let (attempts, held) = send(jobs)
         // Test failpoint: die between sending and recording, as a power cut would. The next
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
@@ -100,19 +106,28 @@ extension App {
         } catch .store(let error) where error.isDiskTrouble {
             throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
         }
+        finish(&report, heartbeats: heartbeats)
         return report
     }
 
     /// After a delivery run: how each channel did and that the run happened go to this
     /// machine's health record, and the heartbeat URLs for delivery runs are requested.
-    private func finish(attempts: [(channel: String, error: String?)], heartbeats: Heartbeats?) {
+    private func finish(_ report: inout DeliveryReport, heartbeats: Heartbeats?) {
         let now = self.now
+        let attempts =
+            report.delivered.map { ($0.channel, String?.none) } + report.failures.map { ($0.job.channel, $0.error) }
+        var changes: [String: ChannelChange] = [:]
         Store.updateHealth(dataDirectory: dataDirectory) { health in
             health.lastDeliver = now
             for (channel, error) in attempts {
+                let before = health.channels[channel]?.failingSince
                 health.channels[channel, default: LinkHealth()].record(error: error, at: now)
+                // Said once when a channel starts failing and once when it works again.
+                if error != nil, before == nil, changes[channel] == nil { changes[channel] = .startedFailing }
+                if error == nil, let since = before { changes[channel] = .recovered(failingSince: since) }
             }
         }
+        report.changes = changes
         for warning in pulse(.deliver, heartbeats: heartbeats) { notice(.warning(warning)) }
     }
 

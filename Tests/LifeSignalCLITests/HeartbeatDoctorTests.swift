@@ -190,4 +190,34 @@ import Testing
         #expect(plain.stderr.contains("Bea's records here last changed 2026-03-01 09:00 UTC: is the sync running?"))
         #expect(failing(h.run("ana", ["doctor", "--json"], now: "2026-03-03T10:00:00Z")).contains("stale-records"))
     }
+
+    /// Three hours of a broken channel under a five-minute cron: one "failing" line, one
+    /// "works again" line, and `status` naming the channel meanwhile.
+    @Test func aFailingChannelUnderCronSaysSoOnceAndOnceWhenItRecovers() throws {
+        let home = TempHome()
+        let broken = home.path + "/broken"
+        _ = FileManager.default.createFile(atPath: broken, contents: nil)
+        home.run(["checkin", "--quiet"])
+        home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:test ! -e '\(broken)'", "--quiet"])
+        var mailed: [String] = []
+        var warned = false
+        for step in 0..<36 {
+            let minutes = 5 + step * 5
+            let now =
+                "2026-03-02T\(String(format: "%02d", 9 + minutes / 60)):\(String(format: "%02d", minutes % 60)):00Z"
+            let run = home.run(["notify", "deliver"], now: now)
+            mailed += run.stderr.split(separator: "\n").map(String.init)
+            if step == 20 { warned = codes(home.run(["status", "--json"], now: now)).contains("channel-failing") }
+        }
+        #expect(mailed.count == 1, "\(mailed)")
+        // Fixed; the channel's next try (after the 4h pause) gets everything through.
+        try FileManager.default.removeItem(atPath: broken)
+        mailed += home.run(["notify", "deliver"], now: "2026-03-02T14:35:00Z").stderr.split(separator: "\n").map(
+            String.init)
+        #expect(mailed.count == 2, "\(mailed)")
+        #expect(mailed.first?.hasPrefix("lifesignal: delivery through exec:test ! -e") == true)
+        #expect(mailed.first?.contains("is failing") == true)
+        #expect(mailed.last?.contains("works again (failing since 2026-03-02 09:05): 1 sent.") == true)
+        #expect(warned, "status names the failing channel meanwhile")
+    }
 }

@@ -130,7 +130,7 @@ import Testing
             h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-02T08:30:00Z", environment: env).code == 0)
         #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:05:00Z", environment: env).code == 75)
         #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:30:00Z").code == 0)
-        let held = h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:35:00Z", environment: env)
+        let held = h.run("bea", ["notify", "deliver", "--verbose"], now: "2026-03-02T10:35:00Z", environment: env)
         #expect(held.code == 75)
         #expect(held.stderr.split(separator: "\n").count == 1, "one line for the channel: \(held.stderr)")
         #expect(held.stderr.contains("4 notifications are pending"), "\(held.stderr)")
@@ -138,6 +138,10 @@ import Testing
 
         let recovered = h.run("bea", ["notify", "deliver"], now: "2026-03-02T11:05:00Z", environment: env)
         #expect(recovered.code == 0, "\(recovered.stderr)")
+        #expect(
+            recovered.stderr
+                == "lifesignal: delivery through \(recorder.url("/flaky/4/sam")) works again (failing since 2026-03-02 08:00): 4 sent.\n"
+        )
         #expect(
             Self.types(recorder, "/flaky/4/sam").suffix(4) == [
                 "receive_dependent_manual_alert_active", "receive_dependent_manual_alert_inactive",

@@ -8,13 +8,47 @@ enum DeliverCommand {
         name: "deliver",
         abstract: "Notice what is due and deliver what is pending (run it from cron).",
         discussion: """
-            Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Silent and exit 0 when everything got through; exit 75 when something is still pending, with one line per failing channel.
+            Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Exit 0 when everything got through, 75 while something is still pending. What it prints is what a cron user wants mailed: one line when a channel starts failing and one when it works again, nothing on the runs in between ('lifesignal status' warns while a channel has been failing for over an hour); --verbose says every run how each channel stands and each notification sent.
             """,
-        options: [dryRun],
+        options: [dryRun, verbose],
         run: deliver)
 
     static let dryRun = OptionSpec.flag(
         "dry-run", "Show what is due and would be sent now; record and send nothing.")
+    static let verbose = OptionSpec.flag(
+        "verbose", "Say every run how each channel stands, and each notification sent.")
+
+    /// One line per channel, however many notifications wait for it, and only when it changed
+    /// (started failing, works again) unless `verbose`.
+    static func tellChannels(_ report: App.DeliveryReport, verbose: Bool, session: Session) {
+        for channel in report.troubledChannels {
+            let failed = report.failures.filter { $0.job.channel == channel }
+            let waiting = report.waiting.filter { $0.job.channel == channel }
+            let error = (failed.first ?? waiting.first)?.error ?? "failed"
+            let next = (failed + waiting).compactMap(\.next).min().map { session.local($0) } ?? "the next run"
+            let count = failed.count + waiting.count
+            let what = count == 1 ? "1 notification is" : "\(count) notifications are"
+            if report.changes[channel] == .startedFailing {
+                session.output.note(
+                    "delivery through \(channel) is failing (\(error)); \(what) pending, next try after \(next). You will be told here when it works again."
+                )
+            } else if verbose {
+                session.output.note(
+                    "delivery through \(channel) is still failing (\(error)); \(what) pending, next try after \(next).")
+            }
+        }
+        for (channel, change) in report.changes.sorted(by: { $0.key < $1.key }) {
+            guard case .recovered(let since) = change else { continue }
+            let sent = report.delivered.filter { $0.channel == channel }.count
+            session.output.note(
+                "delivery through \(channel) works again (failing since \(session.local(since))): \(sent) sent.")
+        }
+        if verbose {
+            for job in report.delivered {
+                session.output.note("sent “\(job.notification.title)” through \(job.channel).")
+            }
+        }
+    }
 
     static let testSpec = CommandSpec(
         name: "test",
@@ -40,19 +74,7 @@ enum DeliverCommand {
             if report.planned.isEmpty { try session.output.line("Nothing is due to be sent (dry run).") }
             return .ok
         }
-        // One line per channel in trouble, however many notifications wait for it: what a
-        // cron user wants in their mailbox.
-        for channel in report.troubledChannels {
-            let failed = report.failures.filter { $0.job.channel == channel }
-            let waiting = report.waiting.filter { $0.job.channel == channel }
-            let error = (failed.first ?? waiting.first)?.error ?? "failed"
-            let next = (failed + waiting).compactMap(\.next).min().map { session.local($0) } ?? "the next run"
-            let count = failed.count + waiting.count
-            let what = count == 1 ? "1 notification is" : "\(count) notifications are"
-            let verb = failed.isEmpty ? "is still failing" : "failed"
-            session.output.note(
-                "delivery through \(channel) \(verb) (\(error)); \(what) pending, next try after \(next).")
-        }
+        tellChannels(report, verbose: line.flag(verbose), session: session)
         try session.output.json(report.json)
         return report.isComplete ? .ok : .tryAgain
     }
