@@ -19,8 +19,8 @@ _lifesignal_node() {
         ;;
     "init")
         subs=()
-        options=(--name --interval --reminder --circle --member --json --home --quiet -q --no-color --help -h --version)
-        valued=(--name --interval --reminder --circle --member --home)
+        options=(--name --interval --reminder --circle --member --phone --emergency-note --no-phone --no-emergency-note --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --interval --reminder --circle --member --phone --emergency-note --home)
         nargs=0
         ;;
     "checkin")
@@ -229,8 +229,8 @@ _lifesignal_node() {
         ;;
     "notify prefs")
         subs=()
-        options=(--category --unread-only --include-read --channel --no-channels --json --home --quiet -q --no-color --help -h --version)
-        valued=(--category --channel --home)
+        options=(--category --unread-only --include-read --channel --no-channels --mail-from --reply-to --no-reply-to --json --home --quiet -q --no-color --help -h --version)
+        valued=(--category --channel --mail-from --reply-to --home)
         nargs=0
         ;;
     "notify deliver")

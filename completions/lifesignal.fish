@@ -34,7 +34,7 @@ function __lifesignal_valued
         case ''
             printf '%s\n' '--home'
         case 'init'
-            printf '%s\n' '--name' '--interval' '--reminder' '--circle' '--member' '--home'
+            printf '%s\n' '--name' '--interval' '--reminder' '--circle' '--member' '--phone' '--emergency-note' '--home'
         case 'checkin'
             printf '%s\n' '--note' '--home'
         case 'checkin status'
@@ -104,7 +104,7 @@ function __lifesignal_valued
         case 'notify clear'
             printf '%s\n' '--category' '--home'
         case 'notify prefs'
-            printf '%s\n' '--category' '--channel' '--home'
+            printf '%s\n' '--category' '--channel' '--mail-from' '--reply-to' '--home'
         case 'notify deliver'
             printf '%s\n' '--home'
         case 'notify test'
@@ -269,6 +269,10 @@ complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'interval' -x -a '8h 16h
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'reminder' -x -a '30m 1h 2h 4h 6h off' -d 'How long before the deadline to remind you, or off (default 30m).'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'circle' -x -a '(__fish_complete_directories)' -d 'The circle folder (default: \'circle\' in the data directory).'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'member' -x -d 'Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle.'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'phone' -x -d 'Your phone number, for your responders\' messages (e.g. +44 20 7946 0958).'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'emergency-note' -x -d 'What a responder should know in an emergency (at most 300 characters): medication, who has a key.'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'no-phone' -d 'Remove your phone number.'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'no-emergency-note' -d 'Remove your emergency note.'
 
 # lifesignal checkin
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
@@ -458,6 +462,9 @@ complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'unread-only' -d
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'include-read' -d '\'notify list\' shows read notifications too (the default).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'channel' -x -d 'A channel for your own notifications (repeatable; replaces the list).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-channels' -d 'Send your own notifications nowhere (they stay in the feed).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'mail-from' -x -d 'The From address of the e-mail your devices send (default: you@localhost).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'reply-to' -x -d 'Where replies to that e-mail go, e.g. a family list that reaches every responder.'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-reply-to' -d 'Send e-mail without a Reply-To.'
 
 # lifesignal notify deliver
 complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'dry-run' -d 'Show what is due and would be sent now; record and send nothing.'

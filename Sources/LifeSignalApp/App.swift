@@ -46,6 +46,14 @@ public final class App {
 
     func notice(_ notice: Notice) { notices.append(notice) }
 
+    /// The zone delivered messages show times in: this machine's (`TZ`, else /etc/localtime),
+    /// named; UTC when it cannot be read.
+    var displayZone: Message.Zone {
+        let directory = ZoneFiles.directory(tzdir: environment["TZDIR"])
+        guard let local = try? ZoneFiles.local(tz: environment["TZ"], directory: directory) else { return .utc }
+        return Message.Zone(name: local.name ?? local.rules.footerText, rules: local.rules)
+    }
+
     func notice(skipped: [StoreError], unknown: [UnknownRecords] = []) {
         for problem in skipped { notices.append(.warning(.recordsLeftOut(problem))) }
         for records in unknown { notices.append(.warning(.newerRecords(records))) }

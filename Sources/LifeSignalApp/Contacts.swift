@@ -92,6 +92,8 @@ extension App {
         /// My pending ping to them, and theirs to me.
         public var pingedByMe: Stamp?
         public var pingedMe: Stamp?
+        /// Their phone and emergency note: only for someone I watch over.
+        public var details: ProfileDetails?
     }
 
     /// My contacts, dependents first in the app's priority order, then everyone else by name.
@@ -122,7 +124,8 @@ extension App {
             contact: contact, status: circle.dependentStatus(of: contact.id, me: me, now: now, unreadable: unreadable),
             checkIn: CheckInStatus(member: circle.members[contact.id] ?? MemberState(), now: now),
             pingedByMe: circle.pendingPing(from: me, to: contact.id)?.sent,
-            pingedMe: circle.pendingPing(from: contact.id, to: me)?.sent)
+            pingedMe: circle.pendingPing(from: contact.id, to: me)?.sent,
+            details: contact.roles.dependent ? circle.members[contact.id]?.details?.value : nil)
     }
 
     /// Finds the contact a person meant (see `ContactLookup`).

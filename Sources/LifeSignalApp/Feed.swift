@@ -105,14 +105,19 @@ extension App {
         public var category: Notification.Category??
         public var unreadOnly: Bool?
         public var channels: [String]?
+        /// E-mail's `From` and `Reply-To`: `.some(nil)` removes one.
+        public var mailFrom: String??
+        public var replyTo: String??
 
         public init() {}
 
         var isEmpty: Bool { category == nil && unreadOnly == nil && channels == nil }
+        var changesMail: Bool { mailFrom != nil || replyTo != nil }
     }
 
-    /// Applies `change` (recorded only when it changes something) and returns the preferences.
-    public func preferences(_ change: PreferencesChange) throws(AppError) -> FeedPreferences {
+    /// Applies `change` (recorded only when it changes something) and returns the preferences
+    /// and how my e-mail is addressed.
+    public func preferences(_ change: PreferencesChange) throws(AppError) -> (FeedPreferences, MailSettings) {
         let now = self.now
         return try write { transaction throws(AppError) in
             let current = transaction.memberState.effectivePreferences
@@ -121,7 +126,12 @@ extension App {
             if let unreadOnly = change.unreadOnly { p.unreadOnly = unreadOnly }
             if let channels = change.channels { p.channels = channels }
             if !change.isEmpty, p != current { transaction.record(PreferencesSet(preferences: p), at: now) }
-            return p
+            let mailNow = transaction.memberState.mail?.value ?? MailSettings(from: nil, replyTo: nil)
+            var mail = mailNow
+            if let from = change.mailFrom { mail.from = from }
+            if let replyTo = change.replyTo { mail.replyTo = replyTo }
+            if mail != mailNow { transaction.record(MailSet(mail: mail), at: now) }
+            return (p, mail)
         }
     }
 }

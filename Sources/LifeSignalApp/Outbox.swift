@@ -14,7 +14,10 @@ extension App {
     public struct DeliveryJob: Sendable {
         public var notification: Notification
         public var channel: String
-        var subjectName: String
+        /// What the recipient reads.
+        public var message: Message
+        /// How this machine's member addresses e-mail.
+        var mail: MailSettings?
     }
 
     /// How a channel changed in a delivery run.
@@ -56,6 +59,7 @@ extension App {
         let now = self.now
         var report = DeliveryReport()
         var heartbeats: Heartbeats?
+        let zone = displayZone
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             report.noticed = transaction.noticeDue(now: now)
             // Now and then, that this device watches: the circle can tell when cron stopped.
@@ -63,7 +67,7 @@ extension App {
                 transaction.record(DeliverRan(), at: now)
             }
             heartbeats = transaction.memberState.heartbeats?.value
-            return Self.dueJobs(transaction, now: now, report: &report)
+            return Self.dueJobs(transaction, now: now, zone: zone, report: &report)
         }
         let jobs: [DeliveryJob]
         do {
@@ -153,7 +157,7 @@ extension App {
                 continue
             }
             let attempt = Delivery.send(
-                job.notification, through: job.channel, subjectName: job.subjectName, environment: environment,
+                job.notification, as: job.message, through: job.channel, mail: job.mail, environment: environment,
                 timeout: Self.channelTimeout)
             if !attempt.succeeded { failed[job.channel] = attempt.error ?? "failed" }
             attempts.append((job, attempt))
@@ -163,14 +167,17 @@ extension App {
 
     /// The deliveries that are due now (see `DeliveryRules`), per channel in the order of their
     /// causes; those waiting for their channel's next try go to `report.waiting`.
-    private static func dueJobs(_ transaction: Transaction, now: Timestamp, report: inout DeliveryReport)
-        -> [DeliveryJob]
-    {
+    private static func dueJobs(
+        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, report: inout DeliveryReport
+    ) -> [DeliveryJob] {
         let circle = transaction.circle
-        let plan = DeliveryRules.plan(feed: transaction.feed, circle: circle, me: transaction.member, now: now)
+        let feed = transaction.feed
+        let mail = circle.members[transaction.member]?.mail?.value
+        let plan = DeliveryRules.plan(feed: feed, circle: circle, me: transaction.member, now: now)
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
-            let name = circle.members[planned.notification.subject]?.name?.value ?? ""
-            return DeliveryJob(notification: planned.notification, channel: planned.channel, subjectName: name)
+            let message = Messages.make(planned.notification, circle: circle, feed: feed, sentAt: now, zone: zone)
+            return DeliveryJob(
+                notification: planned.notification, channel: planned.channel, message: message, mail: mail)
         }
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
         return plan.jobs.map(job)
@@ -235,9 +242,12 @@ extension App {
             kind: .system, cause: "test|\(now.seconds)",
             message: "This is a test from \(name)'s lifesignal. If you can read this, this channel works.",
             at: now, subject: me, recipient: recipient)
+        var message = Messages.make(notification, circle: circle, feed: Feed(), sentAt: now, zone: displayZone)
+        message.title = "Test from \(name)'s lifesignal"
+        let mail = circle.members[me]?.mail?.value
         return channels.map { channel in
             let attempt = Delivery.send(
-                notification, through: channel, subjectName: name, environment: environment,
+                notification, as: message, through: channel, mail: mail, environment: environment,
                 timeout: Self.channelTimeout)
             return ChannelTest(channel: channel, succeeded: attempt.succeeded, error: attempt.error)
         }

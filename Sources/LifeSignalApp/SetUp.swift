@@ -14,6 +14,9 @@ extension App {
         public var circle: String?
         /// Another device of the member whose invite code this is (with `circle`).
         public var joinCode: String?
+        /// My phone and emergency note for my responders: `.some(nil)` removes one.
+        public var phone: String??
+        public var emergencyNote: String??
 
         public init(
             name: String? = nil, interval: TimeSpan? = nil, reminder: TimeSpan?? = nil, circle: String? = nil,
@@ -33,6 +36,7 @@ extension App {
             case name(String)
             case interval(TimeSpan)
             case reminder(TimeSpan?)
+            case details(ProfileDetails)
         }
 
         public var created: Bool
@@ -68,7 +72,11 @@ extension App {
             if let circle = request.circle, store.identity.circle != circle, store.circleDirectory != circle {
                 throw .refused(.setUp(.otherCircle(current: store.circleDirectory)))
             }
-            let changes = created ? [] : try Self.apply(request, to: &transaction, at: now)
+            var changes = created ? [] : try Self.apply(request, to: &transaction, at: now)
+            if let details = try Self.details(request, current: transaction.memberState) {
+                transaction.record(DetailsSet(details: details), at: now)
+                changes.append(.details(details))
+            }
             let state = transaction.memberState
             return SetUpResult(
                 created: created, joined: created && joining != nil, changes: changes, member: store.identity.member,
@@ -76,6 +84,18 @@ extension App {
                 dataDirectory: store.dataDirectory, circle: store.circleDirectory,
                 status: CheckInStatus(member: state, now: now))
         }
+    }
+
+    /// My phone and emergency note as the request leaves them, when that changes them.
+    private static func details(_ request: SetUp, current: MemberState) throws(AppError) -> ProfileDetails? {
+        let now = current.details?.value ?? ProfileDetails(phone: nil, emergencyNote: nil)
+        var details = now
+        if let phone = request.phone { details.phone = phone }
+        if let note = request.emergencyNote { details.emergencyNote = note }
+        if let note = details.emergencyNote, note.count > ProfileDetails.noteLimit {
+            throw .refused(.setting(.emergencyNoteTooLong(note.count)))
+        }
+        return details == now ? nil : details
     }
 
     /// Records the settings that differ from the profile's.

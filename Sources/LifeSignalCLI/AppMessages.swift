@@ -87,6 +87,9 @@ extension Rules.SettingError {
                 "a pause of \(span.short) is longer than \(Pause.longest.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes"
         case .notPaused:
             return "your check-ins are not paused; see where you stand with 'lifesignal checkin status'"
+        case .emergencyNoteTooLong(let count):
+            return
+                "the emergency note has \(count) characters; keep it to \(ProfileDetails.noteLimit), what a responder needs at a glance (e.g. \"diabetic; spare key with the neighbour at no. 12\")"
         case .unusableZone(let zone, let reason):
             return
                 "the time zone '\(zone)' cannot be used: \(reason). Give a zone name such as Europe/London or America/New_York with --tz (the names are the files under /usr/share/zoneinfo; install tzdata if there are none)"

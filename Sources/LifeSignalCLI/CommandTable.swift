@@ -26,7 +26,7 @@ enum CommandTable {
         subcommands: [
             InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec,
             NotifyCommand.spec, StatusCommand.spec, DoctorCommand.spec, CircleCommand.spec,
-            CompletionCommand.spec, ManCommand.spec, CompleteCommand.spec,
+            CompletionCommand.spec, ManCommand.spec, SchemaCommand.spec, CompleteCommand.spec,
         ])
 
     static let helpTopics: [HelpTopic] = [

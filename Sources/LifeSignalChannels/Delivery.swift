@@ -63,16 +63,19 @@ public enum Delivery {
     ]
 
     /// One attempt, in seconds at most `timeout` (+ the grace to end the process group).
+    /// `message` is what the recipient reads; `mail` addresses the e-mail of this machine's
+    /// member (nil: the account at localhost).
     public static func send(
-        _ notification: Notification, through uri: String, subjectName: String, environment: [String: String],
-        timeout: Double
+        _ notification: Notification, as message: Message, through uri: String, mail: MailSettings?,
+        environment: [String: String], timeout: Double
     ) -> DeliveryAttempt {
         func outcome(_ error: String?) -> DeliveryAttempt {
             DeliveryAttempt(notification: notification.id, channel: uri, succeeded: error == nil, error: error)
         }
         guard let channel = Channel(uri) else { return outcome("not a channel lifesignal knows") }
-        var env = self.environment(for: notification, through: uri, subjectName: subjectName, from: environment)
-        let (arguments, input) = command(for: notification, through: channel, environment: &env, timeout: timeout)
+        var env = self.environment(for: notification, message, through: uri, from: environment)
+        let (arguments, input) = command(
+            for: notification, message, through: channel, mail: mail, environment: &env, timeout: timeout)
         // For shell-run programs, look the real program up first, so "not installed" names it.
         if arguments.first == "sh", channel.program != "sh",
             ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil
@@ -95,9 +98,9 @@ public enum Delivery {
     }
 
     /// What the channel's program gets: the allow-listed variables of lifesignal's own
-    /// environment, and the notification's fields as `LIFESIGNAL_*`.
+    /// environment, and the message's fields as `LIFESIGNAL_*`.
     static func environment(
-        for notification: Notification, through uri: String, subjectName: String, from environment: [String: String]
+        for notification: Notification, _ message: Message, through uri: String, from environment: [String: String]
     ) -> [String: String] {
         var env: [String: String] = [:]
         for key in passedThrough { if let value = environment[key], !value.isEmpty { env[key] = value } }
@@ -105,10 +108,14 @@ public enum Delivery {
         env["LIFESIGNAL_ID"] = notification.id
         env["LIFESIGNAL_TYPE"] = notification.kind.rawValue
         env["LIFESIGNAL_CATEGORY"] = notification.kind.category.rawValue
-        env["LIFESIGNAL_TITLE"] = notification.title
-        env["LIFESIGNAL_MESSAGE"] = notification.message
+        env["LIFESIGNAL_SEVERITY"] = message.severity
+        env["LIFESIGNAL_STATUS"] = message.status
+        env["LIFESIGNAL_DEDUPE_KEY"] = message.thread ?? message.id
+        env["LIFESIGNAL_TITLE"] = message.title
+        env["LIFESIGNAL_MESSAGE"] = message.summary
+        env["LIFESIGNAL_TEXT"] = message.text()
         env["LIFESIGNAL_SUBJECT"] = notification.subject
-        env["LIFESIGNAL_SUBJECT_NAME"] = subjectName
+        env["LIFESIGNAL_SUBJECT_NAME"] = message.person.name
         env["LIFESIGNAL_TIME"] = notification.at.rfc3339
         env["LIFESIGNAL_URGENT"] = notification.kind.isEmergency ? "1" : "0"
         env["LIFESIGNAL_CHANNEL"] = uri
@@ -117,10 +124,10 @@ public enum Delivery {
 
     /// The program line and its stdin for one channel; the command strings are constants.
     static func command(
-        for notification: Notification, through channel: Channel, environment env: inout [String: String],
-        timeout: Double
+        for notification: Notification, _ message: Message, through channel: Channel, mail: MailSettings?,
+        environment env: inout [String: String], timeout: Double
     ) -> (arguments: [String], input: [UInt8]) {
-        let json = notification.json.serializedBytes(pretty: false) + [0x0A]
+        let document = MessageDocument.json(message).serializedBytes(pretty: false) + [0x0A]
         let urgent = notification.kind.isEmergency
         switch channel {
         case .desktop:
@@ -129,21 +136,15 @@ public enum Delivery {
                 #"exec notify-send -u "$LIFESIGNAL_URGENCY" -a lifesignal -- "$LIFESIGNAL_TITLE" "$LIFESIGNAL_MESSAGE""#
             return (["sh", "-c", line], [])
         case .mail(let address):
-            let from = env["USER"] ?? env["LOGNAME"] ?? "lifesignal"
-            return (["sendmail", "-t", "-i"], Array(Mail.message(notification, to: address, from: from).utf8))
+            let user = env["USER"] ?? env["LOGNAME"] ?? "lifesignal"
+            return (["sendmail", "-t", "-i"], Array(Mail.message(message, to: address, mail: mail, user: user).utf8))
         case .ntfy(let url):
-            let config = Curl.config([
-                ("url", url), ("max-time", Curl.maxTime(timeout)),
-                ("header", "Title: \(Mail.headerValue(notification.title))"),
-                ("header", "Priority: \(urgent ? "urgent" : "default")"),
-                ("header", "Tags: \(urgent ? "rotating_light" : "bell")"),
-                ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", notification.message),
-            ])
-            return (["curl", "--config", "-"], Array(config.utf8))
+            return (["curl", "--config", "-"], Array(Ntfy.config(message, url: url, timeout: timeout).utf8))
         case .webhook(let url):
             let config = Curl.config([
                 ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Content-Type: application/json"),
-                ("header", "X-LifeSignal-Id: \(notification.id)"), ("data-raw", String(decoding: json, as: UTF8.self)),
+                ("header", "X-LifeSignal-Id: \(notification.id)"),
+                ("data-raw", String(decoding: document, as: UTF8.self)),
             ])
             return (["curl", "--config", "-"], Array(config.utf8))
         case .apprise(let url):
@@ -153,9 +154,9 @@ public enum Delivery {
             // environment, expanded by a constant command line.
             let line =
                 #"exec apprise -n "$LIFESIGNAL_APPRISE_TYPE" -t "$LIFESIGNAL_TITLE" -- "$LIFESIGNAL_APPRISE_URL""#
-            return (["sh", "-c", line], Array(notification.message.utf8))
+            return (["sh", "-c", line], Array(message.text(footer: false).utf8))
         case .exec(let command):
-            return (["sh", "-c", command], json)
+            return (["sh", "-c", command], document)
         }
     }
 
@@ -172,75 +173,6 @@ public enum Delivery {
         if result.timedOut { return "\(program) did not finish within \(Int(timeout))s and was stopped\(detail)" }
         if let signal = result.signal { return "\(program) was ended by signal \(signal)\(detail)" }
         return "\(program) exited with status \(result.status ?? -1)\(detail)"
-    }
-}
-
-/// An RFC 5322 message for `sendmail -t`.
-enum Mail {
-    static func message(_ n: Notification, to address: String, from user: String) -> String {
-        var lines = [
-            // Only ASCII letters, digits and ._- of the account name: a header must stay plain
-            // ASCII, and an empty result falls back to "lifesignal".
-            "From: lifesignal <\(mailbox(user))@localhost>",
-            "To: \(address)",
-            "Subject: \(headerValue(n.title))",
-            "Date: \(date(n.at))",
-            "Message-ID: <\(n.id).\(n.at.seconds)@lifesignal>",
-            "X-LifeSignal-Id: \(n.id)",
-            "X-LifeSignal-Type: \(n.kind.rawValue)",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: 8bit",
-        ]
-        if n.kind.isEmergency { lines.append("X-Priority: 1") }
-        lines.append("")
-        lines.append(n.message)
-        lines.append("")
-        lines.append("-- ")
-        lines.append("Sent by lifesignal (notification \(n.id), \(n.at.rfc3339)).")
-        return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    static func mailbox(_ user: String) -> String {
-        let kept = user.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-        return kept.isEmpty ? "lifesignal" : kept
-    }
-
-    /// A header value: ASCII as is (control characters dropped), anything else as an RFC 2047
-    /// encoded word, so no value can start a new header.
-    static func headerValue(_ text: String) -> String {
-        let clean = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        if clean.unicodeScalars.allSatisfy({ $0.isASCII }) { return clean }
-        return "=?UTF-8?B?" + base64(Array(clean.utf8)) + "?="
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var out = ""
-        var i = 0
-        while i < bytes.count {
-            let b0 = Int(bytes[i])
-            let b1 = i + 1 < bytes.count ? Int(bytes[i + 1]) : 0
-            let b2 = i + 2 < bytes.count ? Int(bytes[i + 2]) : 0
-            out.append(table[b0 >> 2])
-            out.append(table[((b0 & 3) << 4) | (b1 >> 4)])
-            out.append(i + 1 < bytes.count ? table[((b1 & 15) << 2) | (b2 >> 6)] : "=")
-            out.append(i + 2 < bytes.count ? table[b2 & 63] : "=")
-            i += 3
-        }
-        return out
-    }
-
-    /// RFC 5322 date in UTC: `Sun, 01 Mar 2026 09:00:00 +0000`.
-    static func date(_ time: Timestamp) -> String {
-        let days = time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400
-        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(((days % 7) + 7) % 7)]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let text = time.rfc3339  // 2026-03-01T09:00:00Z
-        let parts = Array(text)
-        guard parts.count >= 19, let month = Int(String(parts[5...6])), (1...12).contains(month) else { return text }
-        return
-            "\(weekday), \(String(parts[8...9])) \(months[month - 1]) \(String(parts[0...3])) \(String(parts[11...18])) +0000"
     }
 }
 

@@ -124,6 +124,8 @@ public enum EventTypes {
         case EscalationSet.typeName: return EscalationSet.self
         case TierSet.typeName: return TierSet.self
         case Acknowledged.typeName: return Acknowledged.self
+        case DetailsSet.typeName: return DetailsSet.self
+        case MailSet.typeName: return MailSet.self
         case PreferencesSet.typeName: return PreferencesSet.self
         default: return nil
         }

@@ -24,6 +24,9 @@ public struct MemberState: Equatable, Sendable {
     public var grace: Stamped<TimeSpan?>?
     public var escalation: Stamped<TimeSpan>?
     public var tiers: [String: Stamped<Int64>] = [:]
+    /// My phone and emergency note; how my e-mail is addressed.
+    public var details: Stamped<ProfileDetails>?
+    public var mail: Stamped<MailSettings>?
     public var lastCheckIn: CheckIn?
     /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
     /// a "what if" run) can be passed over for the one before it.
@@ -69,6 +72,8 @@ public struct MemberState: Equatable, Sendable {
         grace = Stamped.latest(grace, other.grace)
         escalation = Stamped.latest(escalation, other.escalation)
         for (id, tier) in other.tiers { tiers[id] = Stamped.latest(tiers[id], tier) }
+        details = Stamped.latest(details, other.details)
+        mail = Stamped.latest(mail, other.mail)
         for (id, record) in other.alerts { alerts[id, default: AlertRecord(id: id)].merge(record) }
         if let theirs = other.lastCheckIn, lastCheckIn.map({ Stamp.earlierInTime($0.stamp, theirs.stamp) }) ?? true {
             lastCheckIn = theirs

@@ -23,6 +23,8 @@ public enum Rules {
         case pauseTooLong(TimeSpan)
         /// `checkin resume` with no pause in force.
         case notPaused
+        /// An emergency note longer than `ProfileDetails.noteLimit`.
+        case emergencyNoteTooLong(Int)
         /// A time zone that cannot be used for a schedule, and why.
         case unusableZone(String, reason: String)
     }

@@ -167,8 +167,8 @@ import Testing
         #expect(unread.entries.isEmpty)
         #expect(unread.filtered)
         let before = try box.app("bea", at: t0).history(limit: 1, since: nil).total
-        let same = try box.app("bea", at: t0).preferences(App.PreferencesChange())
-        #expect(same == FeedPreferences())
+        let (same, mail) = try box.app("bea", at: t0).preferences(App.PreferencesChange())
+        #expect(same == FeedPreferences() && mail == MailSettings(from: nil, replyTo: nil))
         #expect(
             refusal { () throws(AppError) in try box.app("bea", at: t0).testChannels(of: nil) }
                 == .refused(.feed(.noChannels(contactName: nil))))

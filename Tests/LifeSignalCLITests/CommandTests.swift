@@ -177,7 +177,7 @@ private func initRows(
                 == usageError(
                     "The value for '--name <name>' is invalid: the name is empty.",
                     usage:
-                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]",
+                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>] [--phone <number>] [--emergency-note <text>] [--no-phone] [--no-emergency-note]",
                     command: "lifesignal init"))
     }
 }
@@ -858,7 +858,7 @@ private func initRows(
                 == usageError(
                     "The value '1d1d' is invalid for '--interval <duration>': give a duration such as 45m, 8h or 1d12h.",
                     usage:
-                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>]",
+                        "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>] [--phone <number>] [--emergency-note <text>] [--no-phone] [--no-emergency-note]",
                     command: "lifesignal init"))
     }
 

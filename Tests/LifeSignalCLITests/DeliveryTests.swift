@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalCore
 import Testing
 
 // Delivery end to end: the real lifesignal binary runs the real programs (msmtp as sendmail,
@@ -83,8 +84,8 @@ struct DeliveryTests {
         try #require(mails.count == 1)
         let alert = mails[0]
         #expect(alert.to == ["sam@example.org"], "the envelope recipient")
-        #expect(alert.toHeader == "sam@example.org")
-        #expect(alert.subject == "Dependent Emergency Alert")
+        #expect(alert.toHeader == "\"Sam\" <sam@example.org>")
+        #expect(alert.subject == "Bea raised an emergency alert")
         #expect(alert.header("X-LifeSignal-Id") == alertID)
         #expect(alert.header("X-LifeSignal-Type") == "receive_dependent_manual_alert_active")
         #expect(alert.header("X-Priority") == "1", "an emergency")
@@ -95,7 +96,7 @@ struct DeliveryTests {
             alert.body.hasPrefix(
                 "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.\n"),
             "\(alert.body)")
-        #expect(alert.body.contains("notification \(alertID)"))
+        #expect(alert.body.contains("Notification \(alertID)"))
 
         // Cron's run afterwards sends nothing again.
         let quiet = h.run("bea", ["notify", "deliver"], now: "2026-03-01T10:05:00Z", environment: env)
@@ -114,8 +115,11 @@ struct DeliveryTests {
         try #require(mails.count == 2)
         let resolved = mails[1]
         #expect(resolved.to == ["sam@example.org"])
-        #expect(resolved.toHeader == "sam@example.org")
-        #expect(resolved.subject == "Dependent Alert Resolved")
+        #expect(resolved.toHeader == "\"Sam\" <sam@example.org>")
+        #expect(resolved.subject == "Bea ended the emergency alert")
+        // Threaded under the alert it ends.
+        #expect(resolved.header("In-Reply-To") == alert.header("Message-ID"))
+        #expect(resolved.header("References") == alert.header("Message-ID"))
         #expect(resolved.header("X-LifeSignal-Id") == resolvedID)
         #expect(resolved.header("X-Priority") == nil, "not an emergency")
         #expect(
@@ -146,6 +150,18 @@ struct DeliveryTests {
         let shim = try SendmailShim(server: server)
         let h = Self.bea(name: "Zoë", samEmail: "sam@example.org")
         let env = ["PATH": shim.path]
+        let set = h.run(
+            "zoë",
+            [
+                "init", "--phone", "+44 20 7946 0958", "--emergency-note",
+                "Diabetic; a spare key is with the neighbour at no. 12.",
+            ], now: "2026-03-01T09:00:00Z")
+        #expect(set.code == 0, "\(set.stderr)")
+        let prefs = h.run(
+            "zoë",
+            ["notify", "prefs", "--mail-from", "zoe@example.org", "--reply-to", "family@example.org", "--quiet"],
+            now: "2026-03-01T09:00:00Z")
+        #expect(prefs.code == 0, "\(prefs.stderr)")
 
         let early = h.run("zoë", ["notify", "deliver", "--json"], now: "2026-03-02T08:00:00Z", environment: env)
         #expect(early.code == 0)
@@ -162,19 +178,34 @@ struct DeliveryTests {
         try #require(mails.count == 1)
         let missed = mails[0]
         #expect(missed.to == ["sam@example.org"])
-        #expect(missed.toHeader == "sam@example.org")
-        #expect(missed.subject == "Dependent Non-Responsive")
-        #expect(missed.rawHeader("Subject") == "Dependent Non-Responsive", "an ASCII title is sent as is, not encoded")
+        #expect(missed.toHeader == "\"Sam\" <sam@example.org>")
+        #expect(missed.fromHeader == "Zoë (lifesignal) <zoe@example.org>")
+        #expect(missed.header("Reply-To") == "family@example.org")
+        #expect(missed.subject == "Zoë missed the 09:00 check-in", "the name first, decoded from its encoded word")
+        #expect(missed.rawHeader("Subject")?.hasPrefix("=?UTF-8?B?") == true, "a non-ASCII subject is encoded")
+        let messageID = try #require(missed.header("Message-ID"))
+        #expect(messageID.hasPrefix("<\(missedID).") && messageID.hasSuffix("@example.org>"), "\(messageID)")
+        #expect(missed.header("Auto-Submitted") == "auto-generated")
         #expect(missed.header("X-LifeSignal-Id") == missedID)
         #expect(missed.header("X-LifeSignal-Type") == "receive_non_responsive_dependent_alert")
         #expect(missed.header("X-Priority") == "1")
-        #expect(missed.header("Date") == "Mon, 02 Mar 2026 09:00:00 +0000", "the time of the cause, not of the run")
+        #expect(missed.header("Date") == "Mon, 02 Mar 2026 19:00:00 +0000", "when it was sent, not the cause")
         #expect(missed.header("Content-Transfer-Encoding") == "8bit")
         #expect(
             missed.body.hasPrefix(
                 "Zoë missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 10h after the deadline.\n"
             ),
             "\(missed.body)")
+        // What a responder needs, in the body.
+        for line in [
+            "Due: Mon 2 Mar 2026, 09:00 UTC (10h ago)", "Last check-in: Sun 1 Mar 2026, 09:00 UTC (1d 10h ago)",
+            "Phone: +442079460958",
+            "Emergency note: Diabetic; a spare key is with the neighbour at no. 12.", "What to do:",
+            "- Call Zoë on +442079460958.", "Reply to this e-mail to reach the others who watch over Zoë.",
+            "Notification \(missedID)",
+        ] {
+            #expect(missed.body.contains(line + "\n"), "\(line) in \(missed.body)")
+        }
         // The name's bytes arrived as UTF-8, not mangled on the way.
         #expect(missed.raw.range(of: Data("Zoë missed".utf8)) != nil)
         // Zoë's own "Missed Check-in" is in her feed; Sam's notification is not.
@@ -195,7 +226,9 @@ struct DeliveryTests {
         try #require(mails.count == 2)
         let clear = mails[1]
         #expect(clear.to == ["sam@example.org"])
-        #expect(clear.subject == "Dependent Checked In")
+        #expect(clear.subject == "Zoë checked in: all clear")
+        #expect(clear.header("In-Reply-To") == messageID, "threaded under the miss it clears")
+        #expect(clear.body.contains("Note: “Home safe”"), "\(clear.body)")
         #expect(clear.header("X-LifeSignal-Id") == clearID)
         #expect(clear.header("X-Priority") == nil)
         #expect(
@@ -240,19 +273,19 @@ struct DeliveryTests {
         try #require(requests.count == 4)
         let expected: [(title: String, priority: String, tags: String, body: String)] = [
             (
-                "Dependent Emergency Alert", "urgent", "rotating_light",
+                "Bea raised an emergency alert", "urgent", "rotating_light",
                 "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”."
             ),
             (
-                "Dependent Alert Resolved", "default", "bell",
+                "Bea ended the emergency alert", "default", "white_check_mark",
                 "Bea has deactivated their emergency alert - situation resolved."
             ),
             (
-                "Dependent Non-Responsive", "urgent", "rotating_light",
+                "Bea missed the 09:00 check-in", "urgent", "rotating_light",
                 "Bea missed their scheduled check-in, due 2026-03-02 09:00 UTC. Their last check-in note: “Walking to the bridge”. Noticed 30m after the deadline."
             ),
             (
-                "Dependent Checked In", "default", "bell",
+                "Bea checked in: all clear", "default", "white_check_mark",
                 "Bea has checked in again, at 2026-03-02 10:00 UTC, after missing the check-in due 2026-03-02 09:00 UTC."
             ),
         ]
@@ -264,8 +297,13 @@ struct DeliveryTests {
             #expect(request.header("Priority") == want.priority, "#\(index)")
             #expect(request.header("Tags") == want.tags, "#\(index)")
             #expect(request.header("X-LifeSignal-Id") == ids[index], "#\(index)")
-            #expect(request.bodyText == want.body, "#\(index)")
+            // The summary first, then the facts and what to do; the footer is ntfy's own.
+            #expect(request.bodyText.hasPrefix(want.body), "#\(index): \(request.bodyText)")
+            #expect(!request.bodyText.contains("Notification \(ids[index])"), "#\(index)")
         }
+        #expect(
+            requests[2].bodyText.contains("\nDue: Mon 2 Mar 2026, 09:00 UTC (30m ago)\n"), "\(requests[2].bodyText)")
+        #expect(requests[2].bodyText.contains("- If you cannot reach Bea, go and check"))
         #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T11:00:00Z", environment: env).code == 0)
         #expect(recorder.requests().count == 4)
     }
@@ -306,37 +344,44 @@ struct DeliveryTests {
         #expect(toSam.header("X-LifeSignal-Id") == samID)
         #expect(toBea.header("X-LifeSignal-Id") == ownID)
 
+        // The documented, versioned document (see MessageDocument and its JSON Schema).
         let samJSON = try #require(toSam.json, "not JSON: \(toSam.bodyText)")
-        #expect(Set(samJSON.keys) == ["id", "type", "title", "message", "at", "subject", "recipient"])
+        #expect(Set(samJSON.keys) == Set(MessageDocument.fields.map(\.name)))
+        #expect(samJSON["schema"] as? String == "lifesignal.notification/1")
         #expect(samJSON["id"] as? String == samID)
         #expect(samJSON["type"] as? String == "receive_dependent_manual_alert_active")
-        #expect(samJSON["title"] as? String == "Dependent Emergency Alert")
+        #expect(samJSON["severity"] as? String == "critical")
+        #expect(samJSON["status"] as? String == "triggered")
+        #expect(samJSON["title"] as? String == "Bea raised an emergency alert")
         #expect(
-            samJSON["message"] as? String
+            samJSON["summary"] as? String
                 == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell \"near\" the bridge (C:\\mill) ✓”."
         )
-        #expect(samJSON["at"] as? String == "2026-03-01T10:00:00Z")
-        #expect(samJSON["subject"] as? String == bea)
-        #expect(samJSON["recipient"] as? [String: String] == ["owner": bea, "external": sam])
+        #expect(samJSON["causeAt"] as? String == "2026-03-01T10:00:00+00:00")
+        #expect(samJSON["personId"] as? String == bea)
+        #expect(samJSON["personName"] as? String == "Bea")
+        #expect(samJSON["recipientName"] as? String == "Sam")
+        #expect(samJSON["dedupeKey"] as? String == samJSON["dedupeKey"] as? String)
+        #expect(samJSON["follows"] is NSNull)
 
         let beaJSON = try #require(toBea.json, "not JSON: \(toBea.bodyText)")
-        #expect(Set(beaJSON.keys) == ["id", "type", "title", "message", "at", "subject", "recipient"])
+        #expect(Set(beaJSON.keys) == Set(MessageDocument.fields.map(\.name)))
         #expect(beaJSON["id"] as? String == ownID)
         #expect(beaJSON["type"] as? String == "send_manual_alert_active")
-        #expect(beaJSON["title"] as? String == "Emergency Alert Activated")
-        #expect(beaJSON["at"] as? String == "2026-03-01T10:00:00Z")
-        #expect(beaJSON["subject"] as? String == bea)
-        #expect(beaJSON["recipient"] as? [String: String] == ["member": bea])
+        #expect(beaJSON["causeAt"] as? String == "2026-03-01T10:00:00+00:00")
+        #expect(beaJSON["personId"] as? String == bea)
+        #expect(beaJSON["dedupeKey"] as? String == samJSON["dedupeKey"] as? String, "one alert, one incident key")
 
-        // The missed check-in: "at" is the deadline, in RFC 3339 UTC.
+        // The missed check-in: its cause is the deadline.
         let late = h.run("bea", ["notify", "deliver", "--json"], now: "2026-03-02T12:00:00Z", environment: env)
         #expect(late.code == 0, "\(late.stderr)")
         let missed = try #require(
             recorder.waitForRequests(4).first {
                 $0.path == "/hook" && $0.json?["type"] as? String == "receive_non_responsive_dependent_alert"
             })
-        #expect(missed.json?["at"] as? String == "2026-03-02T09:00:00Z")
-        #expect(missed.json?["title"] as? String == "Dependent Non-Responsive")
+        #expect(missed.json?["causeAt"] as? String == "2026-03-02T09:00:00+00:00")
+        #expect(missed.json?["sentAt"] as? String == "2026-03-02T12:00:00+00:00")
+        #expect(missed.json?["title"] as? String == "Bea missed the 09:00 check-in")
         #expect(
             Self.delivered(jsonObject(late.stdout)).contains {
                 $0.id == missed.json?["id"] as? String && $0.channel == hook
@@ -367,13 +412,14 @@ struct DeliveryTests {
         try #require(requests.count == 2)
         #expect(requests.allSatisfy { $0.method == "POST" && $0.path == "/apprise" })
         let alert = try #require(requests[0].json, "not JSON: \(requests[0].bodyText)")
-        #expect(alert["title"] as? String == "Dependent Emergency Alert")
+        #expect(alert["title"] as? String == "Bea raised an emergency alert")
         #expect(
-            alert["message"] as? String
-                == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.")
+            (alert["message"] as? String)?.hasPrefix(
+                "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Fell near the bridge”.\n")
+                == true)
         #expect(alert["type"] as? String == "failure")
         let resolved = try #require(requests[1].json, "not JSON: \(requests[1].bodyText)")
-        #expect(resolved["title"] as? String == "Dependent Alert Resolved")
+        #expect(resolved["title"] as? String == "Bea ended the emergency alert")
         #expect(resolved["message"] as? String == "Bea has deactivated their emergency alert - situation resolved.")
         #expect(resolved["type"] as? String == "info")
 
@@ -474,7 +520,7 @@ struct DeliveryTests {
         #expect(first.stdout == "")
         #expect(
             first.stderr.hasPrefix(
-                "lifesignal: delivery of \"Dependent Non-Responsive\" through mailto:reject-sam@example.org failed: sendmail exited with status 65"
+                "lifesignal: delivery through mailto:reject-sam@example.org is failing (sendmail exited with status 65"
             ),
             "\(first.stderr)")
         #expect(first.stderr.contains("550 5.1.1"), "the server's reason reaches cron's mail: \(first.stderr)")
@@ -487,7 +533,7 @@ struct DeliveryTests {
         #expect((waiting["error"] as? String)?.contains("550") == true)
         let again = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:06:00Z", environment: env)
         #expect(again.code == 75)
-        #expect(again.stderr.contains("failed: sendmail exited with status 65"))
+        #expect(again.stderr == "", "said once, when it started failing")
         #expect(server.messages().isEmpty)
     }
 
@@ -641,8 +687,8 @@ struct DeliveryTests {
         let appriseTitles = requests.filter { $0.path == "/apprise" }.compactMap { $0.json?["title"] as? String }
         #expect(
             appriseTitles.sorted() == [
-                "Dependent Alert Resolved", "Dependent Checked In", "Dependent Emergency Alert",
-                "Dependent Non-Responsive",
+                "Bea checked in: all clear", "Bea ended the emergency alert", "Bea missed the 09:00 check-in",
+                "Bea raised an emergency alert",
             ])
         // notify deliver reported exactly what arrived (the alert and its end were sent by the
         // alert commands themselves, so cron's runs report only the later two).

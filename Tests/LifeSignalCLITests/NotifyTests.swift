@@ -258,7 +258,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(set.code == 0)
         #expect(
             set.stdout
-                == "Default filter  alerts, unread only\nYour channels   none (add one with 'lifesignal notify prefs --channel URI')\n"
+                == "Default filter  alerts, unread only\nYour channels   none (add one with 'lifesignal notify prefs --channel URI')\nE-mail from     your account at localhost (set a real sender with --mail-from you@example.org)\n"
         )
         // A later plain list applies it; options add to it; --all overrides it.
         #expect(
@@ -555,8 +555,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let sent = jsonObject(try String(contentsOfFile: out, encoding: .utf8))
         #expect(sent["type"] as? String == "receive_system_notification")
         #expect(
-            sent["message"] as? String
+            sent["summary"] as? String
                 == "This is a test from Ana's lifesignal. If you can read this, this channel works.")
+        #expect(sent["title"] as? String == "Test from Ana's lifesignal")
         // A test is not a notification: the feed stays empty.
         #expect(h.run("ana", ["notify", "list"], now: now).stdout == "No notifications.\n")
 
@@ -621,11 +622,11 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(stdinText.contains("é😀"), "UTF-8 as is, not escaped")
         let json = jsonObject(stdinText)
         #expect(
-            json["message"] as? String
+            json["summary"] as? String
                 == "ALERT: \(nasty) needs help! \(nasty) has activated their emergency alert. Message: “\(nasty)”.")
         #expect(json["type"] as? String == "receive_dependent_manual_alert_active")
-        #expect(json["title"] as? String == "Dependent Emergency Alert")
-        #expect(json["at"] as? String == "2026-03-01T09:00:00Z")
+        #expect(json["title"] as? String == "\(nasty) raised an emergency alert")
+        #expect(json["causeAt"] as? String == "2026-03-01T09:00:00+00:00")
         // No canary: nothing in the name or message ran.
         #expect(try FileManager.default.contentsOfDirectory(atPath: canaries) == [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("PWNED") } == [])
@@ -643,20 +644,25 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let documented: [String: String] = [
             "LIFESIGNAL_ID": try #require(json["id"] as? String),
             "LIFESIGNAL_TYPE": "receive_dependent_manual_alert_active",
-            "LIFESIGNAL_TITLE": "Dependent Emergency Alert",
-            "LIFESIGNAL_MESSAGE": try #require(json["message"] as? String),
+            "LIFESIGNAL_TITLE": "\(nasty) raised an emergency alert",
+            "LIFESIGNAL_MESSAGE": try #require(json["summary"] as? String),
+            "LIFESIGNAL_SEVERITY": "critical",
+            "LIFESIGNAL_STATUS": "triggered", "LIFESIGNAL_DEDUPE_KEY": try #require(json["dedupeKey"] as? String),
             "LIFESIGNAL_SUBJECT": member, "LIFESIGNAL_SUBJECT_NAME": nasty, "LIFESIGNAL_TIME": "2026-03-01T09:00:00Z",
             "LIFESIGNAL_URGENT": "1",
             "LIFESIGNAL_CATEGORY": "alerts", "LIFESIGNAL_CHANNEL": channel,
         ]
         for (key, value) in documented { #expect(env[key] == value, "\(key)") }
+        // The whole text spans lines (`env` prints them as they are): its first line here.
+        #expect(env["LIFESIGNAL_TEXT"] == json["summary"] as? String)
         let passedThrough: Set = [
             "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY",
             "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
         ]
         let setByTheShell: Set = ["PWD", "OLDPWD", "SHLVL", "_"]
         let unexpected = Set(env.keys).subtracting(documented.keys).subtracting(passedThrough).subtracting(
-            setByTheShell)
+            setByTheShell
+        ).subtracting(["LIFESIGNAL_TEXT"])
         #expect(unexpected.isEmpty, "unexpected variables: \(unexpected.sorted())")
         #expect(env["SECRET_TOKEN"] == nil)
         #expect(env["LIFESIGNAL_HOME"] == nil)

@@ -105,7 +105,7 @@ import Testing
         #expect(late.code == 0, "\(late.stderr)")
         let sent = recorder.requests().filter { $0.path == "/still" }
         #expect(sent.compactMap { $0.json?["type"] as? String } == ["receive_non_responsive_dependent_alert"])
-        #expect((sent.first?.json?["message"] as? String)?.contains("Noticed 2d 3h after the deadline") == true)
+        #expect((sent.first?.json?["summary"] as? String)?.contains("Noticed 2d 3h after the deadline") == true)
 
         // Missed, then checked in (and the interval lengthened): 51 hours later nothing stale goes.
         let ended = DeliveryTests.bea(samChannels: [recorder.url("/ended")])

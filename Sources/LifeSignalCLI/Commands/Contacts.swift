@@ -92,7 +92,13 @@ enum ContactsCommand {
         let text = line.text(argument: 0) ?? ""
         let view = try session.call(line.path) { app throws(AppError) in try app.contact(text) }
         let contact = view.contact
-        try session.output.json(["contact": Render.contactJSON(contact, status: .some(view.status))])
+        var json = Render.contactJSON(contact, status: .some(view.status))
+        if case .object(var object) = json, let details = view.details {
+            object["phone"] = .optional(details.phone)
+            object["emergencyNote"] = .optional(details.emergencyNote)
+            json = .object(object)
+        }
+        try session.output.json(["contact": json])
         var rows: [(String, String)] = [
             ("Name", contact.name), ("Id", contact.id),
             ("Kind", contact.kind == .member ? "member of your circle" : "external"),
@@ -108,6 +114,8 @@ enum ContactsCommand {
             rows.append(("Last check-in", checkIn.lastCheckIn.map { session.when($0.at) } ?? "Never"))
             if let deadline = checkIn.deadline { rows.append(("Deadline", session.when(deadline))) }
             rows.append(("Interval", checkIn.interval.description))
+            if let phone = view.details?.phone { rows.append(("Phone", phone)) }
+            if let note = view.details?.emergencyNote { rows.append(("Emergency note", note)) }
             if let sent = view.pingedByMe { rows.append(("You pinged", "\(session.when(sent.at)), pending")) }
             if let sent = view.pingedMe {
                 rows.append(

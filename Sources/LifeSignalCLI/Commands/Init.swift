@@ -13,6 +13,13 @@ enum InitCommand {
         "reminder", "duration", .durationOrOff, "How long before the deadline to remind you, or off (default 30m).")
     static let circle = OptionSpec.value(
         "circle", "dir", .directory, "The circle folder (default: 'circle' in the data directory).")
+    static let phone = OptionSpec.value(
+        "phone", "number", .phone, "Your phone number, for your responders' messages (e.g. +44 20 7946 0958).")
+    static let emergencyNote = OptionSpec.value(
+        "emergency-note", "text", .prose("emergency note"),
+        "What a responder should know in an emergency (at most 300 characters): medication, who has a key.")
+    static let noPhone = OptionSpec.flag("no-phone", "Remove your phone number.")
+    static let noEmergencyNote = OptionSpec.flag("no-emergency-note", "Remove your emergency note.")
     static let member = OptionSpec.value(
         "member", "code", .inviteCode,
         "Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle."
@@ -28,8 +35,9 @@ enum InitCommand {
 
             --member makes this data directory a second device of someone already in the circle (run 'lifesignal contacts code' on the first device to get the code): check-ins from either count toward one deadline.
             """,
-        options: [name, interval, reminder, circle, member],
+        options: [name, interval, reminder, circle, member, phone, emergencyNote, noPhone, noEmergencyNote],
         rules: [
+            .contradict("--phone", "--no-phone"), .contradict("--emergency-note", "--no-emergency-note"),
             .requires(
                 "--member", "--circle",
                 message: "--member needs --circle: give the circle folder the member's first device uses."),
@@ -47,6 +55,10 @@ enum InitCommand {
             name: line.text(name)?.trimmingWhitespace, interval: line.value(interval)?.span,
             joinCode: line.text(member).flatMap(App.inviteCode(in:)))
         if let value = line.value(reminder) { request.reminder = .some(value.span) }
+        if let number = line.text(phone) { request.phone = .some(Address.normalizedPhone(number)) }
+        if line.flag(noPhone) { request.phone = .some(nil) }
+        if let note = line.text(emergencyNote) { request.emergencyNote = .some(note.trimmingWhitespace) }
+        if line.flag(noEmergencyNote) { request.emergencyNote = .some(nil) }
         if let dir = line.text(circle) {
             if dir.hasPrefix("/") {
                 request.circle = Paths.normalize(dir)
@@ -77,11 +89,16 @@ enum InitCommand {
                     ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ])))
         try session.output.line(headline(done))
-        let rows = [
-            ("Data directory", done.dataDirectory), ("Circle", done.circle),
-            ("Interval", status.interval.description),
-            ("Reminder", status.reminder.map { "\($0) before the deadline" } ?? "off"),
-        ]
+        let rows =
+            [
+                ("Data directory", done.dataDirectory), ("Circle", done.circle),
+                ("Interval", status.interval.description),
+                ("Reminder", status.reminder.map { "\($0) before the deadline" } ?? "off"),
+            ]
+            + done.changes.flatMap { change -> [(String, String)] in
+                guard case .details(let details) = change else { return [] }
+                return [("Phone", details.phone ?? "none"), ("Emergency note", details.emergencyNote ?? "none")]
+            }
         for (label, value) in rows { try session.output.line("  " + label.padding(to: 16) + value) }
         if status.phase == .noCheckIn { try session.output.line("Check in now with 'lifesignal checkin'.") }
         return .ok
@@ -99,6 +116,7 @@ enum InitCommand {
             case .name(let name): return "name \(name)"
             case .interval(let span): return "interval \(span)"
             case .reminder(let lead): return lead.map { "reminder \($0)" } ?? "reminder off"
+            case .details: return "phone and emergency note"
             }
         }
         return "lifesignal is already set up here for \(done.name); changed \(changes.joined(separator: ", "))."

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 /// The manual page `man/lifesignal.1`, in mdoc(7), generated from the command table: the
 /// synopsis, every command with its options and arguments, the global options, the
 /// environment and the exit statuses come from `CommandTable` and `ExitCode`, so the page
@@ -15,8 +17,8 @@ enum ManPage {
 
     static func render() -> String {
         [
-            title(), synopsis(), descriptionSection(), commands(), globalOptions(), environment(), files,
-            exitStatus(), examples, shellCompletion, seeAlso,
+            title(), synopsis(), descriptionSection(), commands(), globalOptions(), webhooks(), environment(),
+            files, exitStatus(), examples, shellCompletion, seeAlso,
         ].joined()
     }
 
@@ -98,6 +100,29 @@ enum ManPage {
 
     static func environment() -> String {
         ".Sh ENVIRONMENT\n" + tagList(CommandTable.environment.map { (".It Ev \($0.name)", $0.help) })
+    }
+
+    /// The document a webhook receives (and an exec: command reads on stdin), field by field,
+    /// from the same description its JSON Schema file is generated from.
+    static func webhooks() -> String {
+        let intro = """
+            .Sh WEBHOOKS
+            An https:// channel receives a POST with one JSON object;
+            an exec: command reads the same object on standard input.
+            Its schema is versioned
+            .Pq Qq \(MessageDocument.schema)
+            and published as a JSON Schema file,
+            .Pa lifesignal-notification.schema.json ,
+            beside this page.
+            Times are ISO 8601 with the offset of the sending machine's zone.
+            Every field is always present; phone, emergencyNote and follows may be null.
+
+            """
+        return intro
+            + tagList(
+                MessageDocument.fields.map {
+                    (".It Cm \($0.name)", "(\($0.type)\($0.nullable ? " or null" : "")) \($0.about)")
+                })
     }
 
     static func exitStatus() -> String {

@@ -1,0 +1,142 @@
+/// Builds the `Message` a notification is delivered as: the wording lives here, once, for
+/// every channel.
+public enum Messages {
+    public static func make(
+        _ n: Notification, circle: CircleState, feed: Feed, sentAt: Timestamp, zone: Message.Zone
+    ) -> Message {
+        let subject = n.subject
+        let state = circle.members[subject] ?? MemberState()
+        let name = state.name?.value ?? "A member of your circle"
+        let toResponder = n.recipient != .member(subject)
+        let details = toResponder ? state.details?.value : nil
+        let person = Message.Person(
+            id: subject, name: name, phone: details?.phone, emergencyNote: details?.emergencyNote)
+        var message = Message(
+            id: n.id, type: n.kind.rawValue, severity: severity(n.kind), status: status(n.kind),
+            title: title(n, name: name, zone: zone), summary: n.message, person: person,
+            recipientName: recipientName(n.recipient, circle: circle), causeAt: n.at, sentAt: sentAt, details: [],
+            actions: [], alsoTold: [], thread: n.thread, follows: follows(n, feed: feed), zone: zone)
+        message.details = facts(n, state: state, person: person, sentAt: sentAt, zone: zone)
+        message.actions = actions(n, person: person)
+        message.alsoTold = alsoTold(n, circle: circle, sentAt: sentAt)
+        return message
+    }
+
+    static func severity(_ kind: Notification.Kind) -> String {
+        if kind.isEmergency { return "critical" }
+        switch kind {
+        case .checkInReminder, .pingReceived, .dependentUnreadable: return "warning"
+        default: return "info"
+        }
+    }
+
+    static func status(_ kind: Notification.Kind) -> String {
+        switch kind {
+        case .dependentAlert, .alertActivated, .dependentNonResponsive, .missedCheckIn: return "triggered"
+        case .dependentAlertUpdated, .alertUpdated, .acknowledged: return "updated"
+        case .dependentAlertResolved, .alertDeactivated, .dependentCheckedIn: return "resolved"
+        default: return "info"
+        }
+    }
+
+    static func title(_ n: Notification, name: String, zone: Message.Zone) -> String {
+        switch n.kind {
+        case .dependentNonResponsive: return "\(name) missed the \(zone.clock(n.at)) check-in"
+        case .missedCheckIn: return "You missed your \(zone.clock(n.at)) check-in"
+        case .checkInReminder:
+            if case .deadline(_, let at)? = n.thread.flatMap(Notification.Thread.init(key:)) {
+                return "Check in by \(zone.clock(at))"
+            }
+            return n.title
+        case .dependentAlert: return "\(name) raised an emergency alert"
+        case .dependentAlertUpdated: return "\(name)'s emergency alert: a new message"
+        case .dependentAlertResolved: return "\(name) ended the emergency alert"
+        case .dependentCheckedIn:
+            return n.message.hasPrefix("Correction:")
+                ? "Correction: \(name) did check in on time" : "\(name) checked in: all clear"
+        case .dependentPaused: return "\(name) paused check-ins"
+        case .dependentResumed: return "\(name) resumed check-ins"
+        case .acknowledged: return "Acknowledged: someone is on it for \(name)"
+        case .dependentUnreadable: return "\(name)'s records cannot be read"
+        default: return n.title
+        }
+    }
+
+    static func recipientName(_ recipient: Notification.Recipient, circle: CircleState) -> String {
+        switch recipient {
+        case .member(let id): return circle.members[id]?.name?.value ?? ""
+        case .external(let owner, let id): return circle.externals[owner]?[id]?.value?.name ?? ""
+        }
+    }
+
+    /// The notification this one follows in its thread (the alarm an update or all-clear is
+    /// about), for the same recipient.
+    static func follows(_ n: Notification, feed: Feed) -> String? {
+        guard let thread = n.thread,
+            DeliveryRules.ends(n.kind) || n.kind == .dependentAlertUpdated
+                || n.kind == .alertUpdated || n.kind == .acknowledged
+        else { return nil }
+        return feed.notifications.values.filter {
+            $0.thread == thread && $0.recipient == n.recipient && Messages.status($0.kind) == "triggered"
+        }.min { ($0.at, $0.id) < ($1.at, $1.id) }?.id
+    }
+
+    static func facts(
+        _ n: Notification, state: MemberState, person: Message.Person, sentAt: Timestamp, zone: Message.Zone
+    ) -> [(label: String, value: String)] {
+        var facts: [(label: String, value: String)] = []
+        func when(_ time: Timestamp) -> String {
+            let span = sentAt - time
+            return zone.text(time) + (span.seconds >= 60 ? " (\(span.short) ago)" : "")
+        }
+        switch n.kind {
+        case .dependentNonResponsive, .missedCheckIn:
+            facts.append(("Due", when(n.at)))
+            if let last = state.lastCheckIn(asOf: sentAt), last.at < n.at {
+                facts.append(("Last check-in", when(last.at)))
+                if let note = last.note, !n.message.includes(note) { facts.append(("Check-in note", "“\(note)”")) }
+            }
+        case .dependentAlert, .dependentAlertUpdated:
+            facts.append(("Raised", when(n.at)))
+        case .dependentCheckedIn:
+            if let last = state.lastCheckIn(asOf: sentAt) {
+                facts.append(("Checked in", when(last.at)))
+                if let note = last.note { facts.append(("Note", "“\(note)”")) }
+            }
+        default: break
+        }
+        if let phone = person.phone { facts.append(("Phone", phone)) }
+        if let note = person.emergencyNote { facts.append(("Emergency note", note)) }
+        return facts
+    }
+
+    static func actions(_ n: Notification, person: Message.Person) -> [String] {
+        let name = person.name
+        switch n.kind {
+        case .dependentNonResponsive, .dependentAlert, .dependentAlertUpdated:
+            var actions: [String] = []
+            if let phone = person.phone { actions.append("Call \(name) on \(phone).") }
+            actions.append(
+                "If you cannot reach \(name), go and check, or ask someone nearby to; if you think \(name) is in danger, call the local emergency number."
+            )
+            if case .member = n.recipient {
+                actions.append("Tell the others you are on it: lifesignal notify ack \(n.id.prefix(8))")
+            }
+            if n.kind == .dependentNonResponsive { actions.append("You will get an all-clear when \(name) checks in.") }
+            return actions
+        case .missedCheckIn, .checkInReminder: return ["Check in now: lifesignal checkin"]
+        default: return []
+        }
+    }
+
+    /// The others told of the same cause by `sentAt`.
+    static func alsoTold(_ n: Notification, circle: CircleState, sentAt: Timestamp) -> [String] {
+        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return [] }
+        let member = n.subject
+        var told = Notifications.responders(of: member, in: circle)
+        if case .deadline(_, let deadline) = thread {
+            told = Escalation.toldOfMiss(told, member: member, deadline: deadline, now: sentAt, in: circle)
+        }
+        return told.filter { $0 != n.recipient }.map { recipientName($0, circle: circle) }.filter { !$0.isEmpty }
+    }
+}
