@@ -21,6 +21,8 @@ public struct Context {
     public var clock: () -> Timestamp
     /// The local zone's offset from UTC at an instant, in seconds.
     public var utcOffset: (Timestamp) -> Int64
+    /// The local zone's abbreviation at an instant (`CET`, `BST`), when it has one.
+    public var zoneAbbreviation: (Timestamp) -> String? = { _ in nil }
     public var stdinIsTerminal: Bool
     public var stdoutIsTerminal: Bool
     /// The terminal's width when stdout is a terminal.

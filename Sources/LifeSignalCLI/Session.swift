@@ -133,7 +133,20 @@ struct Session {
         return "Me"
     }
 
-    func local(_ time: Timestamp) -> String { time.local(utcOffset: context.utcOffset(time)) }
+    /// `2026-11-23 09:00 CET`: the local time, labelled with the zone's abbreviation (or its
+    /// offset) so a reader elsewhere is not misled; left unlabelled only in UTC.
+    func local(_ time: Timestamp) -> String {
+        let offset = context.utcOffset(time)
+        let text = time.local(utcOffset: offset)
+        guard let zone = context.zoneAbbreviation(time), zone != "UTC"
+        else { return text }
+        if zone.first?.isLetter == true { return text + " " + zone }
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = offset.magnitude / 60
+        let hh = minutes / 60 < 10 ? "0\(minutes / 60)" : "\(minutes / 60)"
+        let mm = minutes % 60 < 10 ? "0\(minutes % 60)" : "\(minutes % 60)"
+        return text + " " + sign + hh + mm
+    }
 
     /// `2026-11-23 09:00 (in 22h)`.
     func when(_ time: Timestamp) -> String { "\(local(time)) (\(Relative.phrase(time, now: now)))" }

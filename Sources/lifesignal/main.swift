@@ -69,7 +69,7 @@ func run() -> Int32 {
     var size = winsize()
     let columns: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
 
-    let context = Context(
+    var context = Context(
         arguments: Array(CommandLine.arguments.dropFirst()),
         environment: environment,
         clock: {
@@ -90,6 +90,12 @@ func run() -> Int32 {
         workingDirectory: workingDirectory,
         write: writeOut,
         readLine: { Swift.readLine(strippingNewline: true) })
+    context.zoneAbbreviation = { time in
+        var seconds = time_t(time.seconds)
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil, let zone = local.tm_zone else { return nil }
+        return String(cString: zone)
+    }
 
     return LifeSignal.run(context)
 }

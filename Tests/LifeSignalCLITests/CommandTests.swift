@@ -260,13 +260,14 @@ private func initRows(
         #expect(run.stdout == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d).\n")
     }
 
+    /// Human times are local, labelled with the zone, so a reader elsewhere is not misled.
     @Test func humanTimesUseTheLocalZone() {
         let home = TempHome()
         // A POSIX zone one hour east of UTC, so no tz database is needed.
         let run = home.run(["checkin"], environment: ["TZ": "CET-1"])
         #expect(
             run.stdout
-                == "Checked in at 2026-03-01 10:00.\nNext deadline 2026-03-02 10:00 (in 1d); reminder at 2026-03-02 09:30.\n"
+                == "Checked in at 2026-03-01 10:00 CET.\nNext deadline 2026-03-02 10:00 CET (in 1d); reminder at 2026-03-02 09:30 CET.\n"
         )
         // JSON stays in UTC.
         let json = jsonObject(home.run(["checkin", "status", "--json"], environment: ["TZ": "CET-1"]).stdout)
