@@ -79,8 +79,11 @@ extension App {
         let wanted = prefix.lowercased()
         var seen: Set<String> = []
         return chosen.map(\.name).filter { name in
-            // One candidate per line: a name that could break a line is left out.
-            !name.isEmpty && !name.contains(where: \.isNewline) && name.lowercased().hasPrefix(wanted)
+            // One candidate per line: a name that could break a line, or drive the terminal
+            // the shell shows it on, is left out.
+            !name.isEmpty
+                && !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+                && name.lowercased().hasPrefix(wanted)
                 && seen.insert(name).inserted
         }
     }

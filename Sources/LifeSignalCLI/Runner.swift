@@ -79,7 +79,7 @@ public enum LifeSignal {
             text += "Usage: \(spec.usage(path: path))\n"
             text += "  See '\((["lifesignal"] + path).joined(separator: " ")) --help' for more information.\n"
         }
-        _ = context.write(.standardError, text)
+        _ = context.write(.standardError, TerminalText.safe(text))
         return code.rawValue
     }
 }

@@ -175,7 +175,7 @@ struct Output {
     /// One line of human output (nothing with `--json` or `--quiet`).
     mutating func line(_ text: String = "") throws(CLIError) {
         guard !global.json, !global.quiet else { return }
-        try emit(text + "\n")
+        try emit(TerminalText.safe(text) + "\n")
     }
 
     /// The JSON document of a command (only with `--json`, and not with `--quiet`).
@@ -221,7 +221,7 @@ struct Output {
             _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
             return
         }
-        _ = context.write(.standardError, "lifesignal: \(text)\n")
+        _ = context.write(.standardError, TerminalText.safe("lifesignal: \(text)\n"))
     }
 
     /// Doubts a command also lists in its `--json` document (`warnings`): on stderr for a
@@ -240,11 +240,11 @@ struct Output {
             _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
             return
         }
-        _ = context.write(.standardError, "lifesignal: warning: \(warning.message)\n")
+        _ = context.write(.standardError, TerminalText.safe("lifesignal: warning: \(warning.message)\n"))
     }
 
-    func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    func red(_ s: String) -> String { color ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
-    func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
-    func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { color ? TerminalText.style("1", s) : s }
+    func red(_ s: String) -> String { color ? TerminalText.style("31", s) : s }
+    func yellow(_ s: String) -> String { color ? TerminalText.style("33", s) : s }
+    func green(_ s: String) -> String { color ? TerminalText.style("32", s) : s }
 }

@@ -49,7 +49,7 @@ enum AlertCommand {
                     "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm.",
                 command: line.path)
         }
-        _ = session.context.write(.standardError, "\(question) [y/N] ")
+        _ = session.context.write(.standardError, TerminalText.safe("\(question) [y/N] "))
         let answer = session.context.readLine()?.trimmingWhitespace.lowercased() ?? ""
         return answer == "y" || answer == "yes"
     }
