@@ -259,6 +259,9 @@ extension ValueKind {
         switch self {
         case .text, .directory, .contact, .ping:
             if text.isEmpty { throw bad("it is empty.") }
+            if self == .directory, text.unicodeScalars.contains("\u{0}") {
+                throw bad("a path cannot contain a NUL character.")
+            }
         case .prose(let field):
             if let problem = Rules.problem(withText: text, field: field) { throw badProse(problem) }
         case .inviteCode:

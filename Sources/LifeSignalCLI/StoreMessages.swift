@@ -84,6 +84,9 @@ extension DataLocation.Problem {
         case .noHomeDirectory:
             return
                 "cannot tell where to keep data: HOME is not set and the account has no home directory; set LIFESIGNAL_HOME or pass --home DIR"
+        case .nulInPath(let name):
+            return
+                "\(name) holds a NUL character, which no path can contain (only the part before it would be used); set it to a plain path"
         }
     }
 }

@@ -18,6 +18,9 @@ public enum DataLocation {
         case relativeLifesignalHome(String)
         /// Neither `HOME` nor the account names a home directory.
         case noHomeDirectory
+        /// A path holds a NUL character, which no file name can: the system would silently
+        /// use only the part before it. What gave it.
+        case nulInPath(String)
     }
 
     public static var currentPlatform: Platform {
@@ -32,6 +35,13 @@ public enum DataLocation {
         homeFlag: String?, environment: [String: String], platform: Platform,
         accountHome: String?, workingDirectory: String?
     ) throws(Problem) -> String {
+        for (name, value) in [
+            ("--home", homeFlag), ("LIFESIGNAL_HOME", environment["LIFESIGNAL_HOME"]),
+            ("XDG_DATA_HOME", environment["XDG_DATA_HOME"]), ("HOME", environment["HOME"]),
+        ]
+        where value?.unicodeScalars.contains("\u{0}") ?? false {
+            throw .nulInPath(name)
+        }
         if let flag = homeFlag {
             guard !flag.isEmpty else { throw .emptyHomeFlag }
             if flag.hasPrefix("/") { return Paths.normalize(flag) }

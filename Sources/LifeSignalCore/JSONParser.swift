@@ -5,6 +5,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var line: Int
     public var column: Int
     public var message: String
+    /// The text is valid JSON, but beyond what lifesignal reads (too deep, a number out of
+    /// range): not damage, and said differently.
+    public var unsupported = false
 }
 
 public enum JSONParser {
@@ -135,7 +138,9 @@ public enum JSONParser {
         mutating func enter() throws(JSONSyntaxError) {
             depth += 1
             if depth > JSONParser.maximumDepth {
-                throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+                var tooDeep = error("nesting deeper than \(JSONParser.maximumDepth) levels")
+                tooDeep.unsupported = true
+                throw tooDeep
             }
         }
 
@@ -245,11 +250,17 @@ public enum JSONParser {
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             if isInteger {
-                guard let value = Int64(text) else { throw error("the number \(text) is too large", at: start) }
+                guard let value = Int64(text) else {
+                    var large = error("the integer \(text) is beyond 2^63", at: start)
+                    large.unsupported = true
+                    throw large
+                }
                 return .int(value)
             }
             guard let value = Double(text), value.isFinite else {
-                throw error("the number \(text) is out of range", at: start)
+                var range = error("the number \(text) is out of range", at: start)
+                range.unsupported = true
+                throw range
             }
             return .double(value)
         }

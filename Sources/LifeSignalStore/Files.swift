@@ -32,8 +32,10 @@ enum Files {
                 root = try JSONParser.parse(bytes)
             }
         } catch {
+            let what = error.unsupported ? "valid JSON, but not what lifesignal reads: " : ""
             throw .damaged(
-                path: path, problem: "line \(error.line), column \(error.column): \(error.message)", backup: backup)
+                path: path, problem: "line \(error.line), column \(error.column): \(what)\(error.message)",
+                backup: backup)
         }
         if case .object(let o) = root, case .int(let version)? = o["schemaVersion"], version > supported {
             throw .newerSchema(path: path, found: version, supported: supported)
@@ -107,6 +109,9 @@ extension Store {
         } catch {
             if error.operation == "create" {
                 throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            if error.operation == "fsync after rename" {
+                throw StoreError.notDurable(path: path, reason: error.reason)
             }
             throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
         }

@@ -40,8 +40,8 @@ public struct Identity: Equatable, Sendable {
                 member: try member.string(), device: try device.string(), circle: try o.optional("circle")?.string())
             guard Identifier.isValid(identity.member) else { throw member.fail("is not a lifesignal id") }
             guard Identifier.isValid(identity.device) else { throw device.fail("is not a lifesignal id") }
-            if let circle = identity.circle, !circle.hasPrefix("/") {
-                throw JSONShapeError(path: "circle", message: "must be an absolute path")
+            if let circle = identity.circle, !circle.hasPrefix("/") || circle.unicodeScalars.contains("\u{0}") {
+                throw JSONShapeError(path: "circle", message: "must be an absolute path, without NUL characters")
             }
             return identity
         } catch {

@@ -147,8 +147,22 @@ extension Store {
         } catch {
             return .damaged(error)
         }
-        if theirs.lastSeq < own.lastSeq { return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq) }
+        // Older is only a prefix of this history: the same event where both have it. One that
+        // differs there was written by another data directory with this device's identity.
+        if theirs.lastSeq < own.lastSeq, Self.samePrefix(theirs, own) {
+            return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq)
+        }
         throw .diverged(published: path, publishedSeq: theirs.lastSeq, own: ownLogPath, ownSeq: own.lastSeq)
+    }
+
+    /// Whether `older`'s last event is the one `own` has at that sequence number (true when
+    /// `own` no longer holds it in its log: archived events were written here).
+    static func samePrefix(_ older: DeviceLog, _ own: DeviceLog) -> Bool {
+        guard let theirs = older.events.last, let mine = own.events.first(where: { $0.seq == theirs.seq }) else {
+            return true
+        }
+        return theirs.at == mine.at && theirs.clock == mine.clock
+            && type(of: theirs.body).typeName == type(of: mine.body).typeName
     }
 
     /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the

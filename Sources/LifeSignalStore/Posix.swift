@@ -163,7 +163,14 @@ public enum Posix {
         }
         defer { closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
+        while true {
+            // readdir returns NULL both at the end and on an error; only errno tells them
+            // apart, and a listing cut short by an error must never pass for a whole one.
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { throw SystemError(operation: "readdir", path: path, code: errno) }
+                break
+            }
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
@@ -223,7 +230,14 @@ public enum Posix {
             _ = unlink(temp)
             throw error
         }
-        if durable { try syncDirectory(directory) }
+        // After the rename the new text is in place; only its durability is in doubt.
+        if durable {
+            do {
+                try syncDirectory(directory)
+            } catch {
+                throw SystemError(operation: "fsync after rename", path: error.path, code: error.code)
+            }
+        }
     }
 
     public static func syncDirectory(_ path: String) throws(SystemError) {

@@ -75,7 +75,8 @@ import Testing
         Bad(text: "\u{FEFF}{}", line: 1, column: 1, message: "a byte-order mark is not allowed"),
         Bad(text: "[01]", line: 1, column: 2, message: "a number cannot start with 0"),
         Bad(
-            text: "[99999999999999999999]", line: 1, column: 2, message: "the number 99999999999999999999 is too large"),
+            text: "[99999999999999999999]", line: 1, column: 2,
+            message: "the integer 99999999999999999999 is beyond 2^63"),
         Bad(text: "[\"\\x\"]", line: 1, column: 3, message: "unknown escape \\'x'"),
         Bad(text: "[\"\\ud800\"]", line: 1, column: 9, message: "a lone surrogate \\u escape"),
         Bad(text: "[tru]", line: 1, column: 5, message: "unexpected ']' where a value was expected"),
