@@ -37,8 +37,8 @@ _lifesignal_node() {
         ;;
     "checkin history")
         subs=()
-        options=(--limit --since --json --home --quiet -q --no-color --help -h --version)
-        valued=(--limit --since --home)
+        options=(--limit --since --until --json --home --quiet -q --no-color --help -h --version)
+        valued=(--limit --since --until --home)
         nargs=0
         ;;
     "checkin interval")
@@ -169,7 +169,7 @@ _lifesignal_node() {
         ;;
     "contacts remove")
         subs=()
-        options=(--json --home --quiet -q --no-color --help -h --version)
+        options=(--yes -y --json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=1
         ;;

@@ -40,7 +40,7 @@ function __lifesignal_valued
         case 'checkin status'
             printf '%s\n' '--home'
         case 'checkin history'
-            printf '%s\n' '--limit' '--since' '--home'
+            printf '%s\n' '--limit' '--since' '--until' '--home'
         case 'checkin interval'
             printf '%s\n' '--home'
         case 'checkin reminder'
@@ -301,7 +301,8 @@ complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show wh
 
 # lifesignal checkin history
 complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'limit' -x -d 'Show at most this many (default 20).'
-complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'since' -x -d 'Only check-ins at or after this time (RFC 3339, or a duration such as 7d meaning that long ago).'
+complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'since' -x -d 'Only check-ins at or after this time: a date (2026-11-01), a date and time (2026-11-01 18:30), RFC 3339, or a duration such as 7d meaning that long ago.'
+complete -c lifesignal -n '__lifesignal_at \'checkin history\'' -l 'until' -x -d 'Only check-ins before this time (the same forms as --since).'
 
 # lifesignal checkin interval
 complete -c lifesignal -n '__lifesignal_argument \'checkin interval\' 1' -a '8h 16h 24h 48h' -d 'The new interval, e.g. 8h, 16h, 24h, 48h, 1d12h.'
@@ -399,6 +400,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts remove
+complete -c lifesignal -n '__lifesignal_at \'contacts remove\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
 complete -c lifesignal -n '__lifesignal_argument \'contacts remove\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal ping

@@ -76,15 +76,15 @@ extension App {
         public var devices: Int
     }
 
-    /// My check-ins at or after `since`, at most `limit` of them; archive segments are read only
+    /// My check-ins at or after `since` and before `until`, at most `limit` of them; archive segments are read only
     /// as far back as that needs.
-    public func history(limit: Int, since: Timestamp?) throws(AppError) -> History {
+    public func history(limit: Int, since: Timestamp?, until: Timestamp? = nil) throws(AppError) -> History {
         let store = try openStore()
         let member = store.identity.member
         let read = try AppError.wrap { () throws(StoreError) in try store.readCircle() }
         notice(skipped: read.skipped, unknown: read.unknown)
         let checkIns = try AppError.wrap { () throws(StoreError) in
-            try store.checkIns(of: member, in: read, limit: limit, since: since)
+            try store.checkIns(of: member, in: read, limit: limit, since: since, until: until)
         }
         let total = read.state.members[member]?.checkInCount ?? 0
         return History(checkIns: checkIns, total: total, devices: read.logs.filter { $0.member == member }.count)

@@ -71,14 +71,22 @@ extension Refusal {
 }
 
 extension Rules.SettingError {
+    /// A reminder lead that an interval accepts: the default when it is shorter, else half the
+    /// interval in whole minutes.
+    static func fittingReminder(for interval: TimeSpan) -> TimeSpan {
+        if let lead = Rules.defaultReminder, lead < interval { return lead }
+        return TimeSpan(seconds: max(60, interval.seconds / 2 / 60 * 60))
+    }
+
     var message: String {
         switch self {
         case .intervalOutOfRange(let span):
             return
                 "an interval of \(span) is outside the accepted range \(Rules.intervalRange.lowerBound)–\(Rules.intervalRange.upperBound); choose e.g. 8h, 16h, 24h or 48h"
         case .reminderNotShorter(let reminder, let interval):
+            let fits = Self.fittingReminder(for: interval)
             return
-                "the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'"
+                "the reminder (\(reminder) before the deadline) must be shorter than the interval (\(interval)); set a shorter reminder first with 'lifesignal checkin reminder \(fits)' (with init: --reminder \(fits)), or turn it off with 'lifesignal checkin reminder off'"
         case .notInFuture(let time):
             return
                 "\(time.rfc3339) is not in the future; give a later time (2026-12-24T18:00:00Z) or a duration from now (3h, 14d)"

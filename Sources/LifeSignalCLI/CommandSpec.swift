@@ -159,13 +159,34 @@ enum TimeQuery: Equatable, Sendable {
     case at(Timestamp)
     case ago(TimeSpan)
     case fromNow(TimeSpan)
+    /// A date (its start) or a date and time on this machine's wall clock.
+    case wall(LocalDate, TimeOfDay)
 
-    func resolved(now: Timestamp) -> Timestamp {
+    /// The instant meant; `offset` is the local zone's offset at an instant.
+    func resolved(now: Timestamp, offset: (Timestamp) -> Int64 = { _ in 0 }) -> Timestamp {
         switch self {
         case .at(let time): return time
         case .ago(let span): return now - span
         case .fromNow(let span): return now + span
+        case .wall(let date, let time):
+            let asUTC = ZoneRules.utc.instant(date, time)
+            // The offset at the instant itself: a second look settles the hour a change moves.
+            let first = Timestamp(seconds: asUTC.seconds - offset(asUTC))
+            return Timestamp(seconds: asUTC.seconds - offset(first))
         }
+    }
+
+    /// `2026-11-01`, `2026-11-01 18:30` or `2026-11-01T18:30`, as a wall-clock time.
+    static func local(_ text: String) -> TimeQuery? {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
+        guard (1...2).contains(parts.count) else { return nil }
+        let numbers = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int64($0) }
+        guard numbers.count == 3, parts[0].utf8.count == 10, let year = numbers[0], let month = numbers[1],
+            let day = numbers[2], let date = LocalDate(year: year, month: month, day: day)
+        else { return nil }
+        guard parts.count == 2 else { return .wall(date, .midnight) }
+        guard let time = TimeOfDay(parsing: parts[1]) else { return nil }
+        return .wall(date, time)
     }
 }
 

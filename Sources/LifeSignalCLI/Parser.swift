@@ -54,7 +54,10 @@ private struct Line {
             optionsEnded = true
         } else if !optionsEnded, token.hasPrefix("--") {
             try takeLong(token.dropFirst(2))
-        } else if !optionsEnded, token.hasPrefix("-"), token.count > 1 {
+        } else if !optionsEnded, token.hasPrefix("-"), token.count > 1,
+            !(token.dropFirst().first.map { $0.isASCII && $0.isNumber } ?? false)
+        {
+            // No option is named by a digit: "-5h" is a value (a negative one), not "-5".
             try takeShort(Array(token.dropFirst()))
         } else {
             try takeWord(token)
@@ -272,21 +275,22 @@ extension ValueKind {
             if App.inviteCode(in: text) == nil, let problem = Rules.problem(withText: text, field: "name") {
                 throw badProse(problem)
             }
-        case .duration:
-            guard let span = TimeSpan(parsing: text) else { throw bad("give a duration such as 45m, 8h or 1d12h.") }
-            return .span(span)
-        case .durationOrOff:
-            if text == "off" { return .off }
-            guard let span = TimeSpan(parsing: text) else { throw bad("give a duration such as 30m or 2h, or 'off'.") }
+        case .duration, .durationOrOff:
+            if self == .durationOrOff, text == "off" { return .off }
+            guard let span = TimeSpan(parsing: text) else {
+                let example = self == .duration ? "45m, 8h or 1d12h" : "30m or 2h, or 'off'"
+                throw bad("\(TimeSpan.problem(parsing: text) ?? "not a duration"); give a duration such as \(example).")
+            }
             return .span(span)
         case .time, .later:
             let later = self == .later
             if let time = Timestamp(rfc3339: text) { return .time(.at(time)) }
+            if let local = TimeQuery.local(text) { return .time(local) }
             guard let span = TimeSpan(parsing: text) else {
                 throw bad(
                     later
-                        ? "give a duration from now such as 3h or 14d, or an RFC 3339 time such as 2026-12-24T18:00:00Z."
-                        : "give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago."
+                        ? "give a duration from now such as 3h or 14d, a date and time such as 2026-12-24 18:00, or an RFC 3339 time."
+                        : "give a date (2026-11-01), a date and time (2026-11-01 18:30), an RFC 3339 time, or a duration such as 7d meaning that long ago."
                 )
             }
             return .time(later ? .fromNow(span) : .ago(span))

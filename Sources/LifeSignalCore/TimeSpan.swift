@@ -16,6 +16,13 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// Parses `45m`, `8h`, `1d12h`, `90s`, `1d 12h`; nil for anything else, for zero, and for
     /// spans beyond 100 years (so no arithmetic on them can overflow).
     public init?(parsing text: String) {
+        guard let total = Self.total(parsing: text), total > 0, total <= 100 * 366 * 86_400 else { return nil }
+        seconds = total
+    }
+
+    /// The seconds `text` writes, whatever their amount; nil when it is not written as a
+    /// duration at all.
+    static func total(parsing text: String) -> Int64? {
         var total: Int64 = 0
         var number: Int64? = nil
         var sawUnit = false
@@ -51,8 +58,34 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
                 return nil
             }
         }
-        guard sawUnit, number == nil, total > 0, total <= 100 * 366 * 86_400 else { return nil }
-        seconds = total
+        guard sawUnit, number == nil else { return nil }
+        return total
+    }
+
+    /// Why `text` is no duration, for the message that refuses it; nil when it is one.
+    public static func problem(parsing text: String) -> String? {
+        if TimeSpan(parsing: text) != nil { return nil }
+        let trimmed = text.trimmingWhitespace
+        if trimmed.isEmpty { return "it is empty" }
+        if trimmed.hasPrefix("-") { return "a duration cannot be negative" }
+        if !trimmed.unicodeScalars.contains(where: { ("0"..."9").contains($0) }) { return "it is not a duration" }
+        if trimmed.unicodeScalars.contains(where: { $0 == "." || $0 == "," }) {
+            return "fractions are not accepted: write 1h30m, not 1.5h"
+        }
+        if trimmed.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+            return trimmed.allSatisfy({ $0 == "0" })
+                ? "a duration must be longer than zero"
+                : "it has no unit: add d, h, m or s, e.g. \(trimmed)m or \(trimmed)h"
+        }
+        if let odd = trimmed.unicodeScalars.first(where: {
+            !("0"..."9").contains($0) && !"dhms ".unicodeScalars.contains($0)
+        }) {
+            return "'\(Character(odd))' is not a unit: use d, h, m or s"
+        }
+        if let total = total(parsing: trimmed) {
+            return total == 0 ? "a duration must be longer than zero" : "it is longer than 100 years"
+        }
+        return "each unit comes once, largest first (1d12h, not 12h1d)"
     }
 
     /// Every non-zero unit, as settings are spoken of: `24h`, `48h`, `36h 30m`, `45m`; days

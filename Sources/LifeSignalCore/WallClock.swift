@@ -50,6 +50,14 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
         self.minute = minute
     }
 
+    /// 00:00, the start of a day.
+    public static let midnight = TimeOfDay(validHour: 0, minute: 0)
+
+    private init(validHour hour: Int64, minute: Int64) {
+        self.hour = hour
+        self.minute = minute
+    }
+
     /// `09:00` or `9:00`, 24-hour clock.
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

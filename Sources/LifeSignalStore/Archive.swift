@@ -126,13 +126,15 @@ extension Store {
 
     /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
     /// Reads the archive segments only as far back as the request needs.
-    public func checkIns(of member: String, in read: CircleRead, limit: Int?, since: Timestamp?) throws(StoreError)
-        -> [MemberState.CheckIn]
-    {
+    public func checkIns(
+        of member: String, in read: CircleRead, limit: Int?, since: Timestamp?, until: Timestamp? = nil
+    ) throws(StoreError) -> [MemberState.CheckIn] {
         var found: [MemberState.CheckIn] = []
         func take(_ events: [Event], device: String) {
             for event in events {
-                guard let checkIn = event.body as? CheckedIn, since.map({ event.at >= $0 }) ?? true else { continue }
+                guard let checkIn = event.body as? CheckedIn, since.map({ event.at >= $0 }) ?? true,
+                    until.map({ event.at < $0 }) ?? true
+                else { continue }
                 found.append(MemberState.CheckIn(stamp: event.stamp(device: device), note: checkIn.note))
             }
         }

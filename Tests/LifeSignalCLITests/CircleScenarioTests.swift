@@ -150,7 +150,7 @@ import Testing
         #expect(typo.stderr == "lifesignal: error: No contact matches 'Bae'. Did you mean 'Bea'?\n")
     }
 
-    @Test func externalContacts() {
+    @Test func externalContacts() throws {
         setUpFamily()
         let added = run(
             "ana",
@@ -184,7 +184,10 @@ import Testing
         #expect(
             run("ana", ["contacts", "show", "samuel"]).stdout.contains(
                 "Notify          apprise:tgram://bot/chat, mailto:sam@example.org\n"))
-        #expect(run("ana", ["contacts", "remove", "Samuel Lee"]).stdout == "Removed Samuel Lee from your contacts.\n")
+        let id = try #require(
+            (jsonObject(run("ana", ["contacts", "show", "Samuel Lee", "--json"]).stdout)["contact"] as? [String: Any])?[
+                "id"] as? String)
+        #expect(run("ana", ["contacts", "remove", id]).stdout == "Removed Samuel Lee from your contacts.\n")
         #expect(run("ana", ["contacts", "list"]).stdout.hasPrefix("No contacts yet."))
     }
 
@@ -313,7 +316,13 @@ import Testing
         setUpFamily()
         #expect(run("ana", ["contacts", "add", code("bea"), "--dependent"]).code == 0)
         #expect(run("ana", ["ping", "send", "Bea"]).code == 0)
-        let removed = run("bea", ["contacts", "remove", "Ana", "--json"])
+        // Without a terminal to ask on, a name is not enough: nothing is removed.
+        let refused = run("bea", ["contacts", "remove", "An"])
+        #expect(refused.code == 64)
+        #expect(refused.stderr.contains("Refusing to remove Ana ("), "\(refused.stderr)")
+        #expect(refused.stderr.contains("or give the full id: lifesignal contacts remove "))
+        #expect(run("bea", ["contacts", "list"]).stdout.contains("Ana "))
+        let removed = run("bea", ["contacts", "remove", "Ana", "--yes", "--json"])
         #expect(removed.code == 0)
         #expect(jsonObject(removed.stdout)["pingsCancelled"] as? Int == 1)
         #expect(run("ana", ["contacts", "list"]).stdout.hasPrefix("No contacts yet."))

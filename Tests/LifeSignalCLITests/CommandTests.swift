@@ -157,7 +157,7 @@ private func initRows(
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: error: the reminder (1h before the deadline) must be shorter than the interval (1h); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'\n"
+                == "lifesignal: error: the reminder (1h before the deadline) must be shorter than the interval (1h); set a shorter reminder first with 'lifesignal checkin reminder 30m' (with init: --reminder 30m), or turn it off with 'lifesignal checkin reminder off'\n"
         )
         #expect(!home.exists("identity.json"))
         // On an existing profile the check uses the value kept: 8h interval, new reminder 8h.
@@ -391,7 +391,7 @@ private func initRows(
             bad.stderr
                 == usageError(
                     "The value '0' is invalid for '--limit <n>': give a whole number from 1 to 1000000.",
-                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]",
+                    usage: "lifesignal checkin history [--limit <n>] [--since <time>] [--until <time>]",
                     command: "lifesignal checkin history"))
     }
 
@@ -431,8 +431,8 @@ private func initRows(
         #expect(
             run.stderr
                 == usageError(
-                    "The value 'yesterday' is invalid for '--since <time>': give an RFC 3339 time such as 2026-01-31T09:00:00Z, or a duration such as 7d meaning that long ago.",
-                    usage: "lifesignal checkin history [--limit <n>] [--since <time>]",
+                    "The value 'yesterday' is invalid for '--since <time>': give a date (2026-11-01), a date and time (2026-11-01 18:30), an RFC 3339 time, or a duration such as 7d meaning that long ago.",
+                    usage: "lifesignal checkin history [--limit <n>] [--since <time>] [--until <time>]",
                     command: "lifesignal checkin history"))
         // February 30 does not exist.
         #expect(threeCheckIns().run(["checkin", "history", "--since", "2026-02-30T00:00:00Z"]).code == 64)
@@ -532,7 +532,7 @@ private func initRows(
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: error: the reminder (30m before the deadline) must be shorter than the interval (30m); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'\n"
+                == "lifesignal: error: the reminder (30m before the deadline) must be shorter than the interval (30m); set a shorter reminder first with 'lifesignal checkin reminder 15m' (with init: --reminder 15m), or turn it off with 'lifesignal checkin reminder off'\n"
         )
         #expect(home.run(["checkin", "interval"]).stdout == "Check-in interval: 24h.\n")
         #expect(home.run(["checkin", "interval", "31m"]).code == 0)
@@ -544,7 +544,7 @@ private func initRows(
         #expect(
             run.stderr
                 == usageError(
-                    "The value '3x' is invalid for '<duration>': give a duration such as 45m, 8h or 1d12h.",
+                    "The value '3x' is invalid for '<duration>': 'x' is not a unit: use d, h, m or s; give a duration such as 45m, 8h or 1d12h.",
                     usage: "lifesignal checkin interval [<duration>]", command: "lifesignal checkin interval"))
     }
 }
@@ -580,7 +580,7 @@ private func initRows(
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: error: the reminder (8h before the deadline) must be shorter than the interval (8h); set a shorter reminder first with 'lifesignal checkin reminder 30m', or turn it off with 'lifesignal checkin reminder off'\n"
+                == "lifesignal: error: the reminder (8h before the deadline) must be shorter than the interval (8h); set a shorter reminder first with 'lifesignal checkin reminder 30m' (with init: --reminder 30m), or turn it off with 'lifesignal checkin reminder off'\n"
         )
         #expect(home.run(["checkin", "reminder"]).stdout == "Reminder: 30m before the deadline.\n")
         #expect(home.run(["checkin", "reminder", "7h59m"]).code == 0)
@@ -592,7 +592,7 @@ private func initRows(
         #expect(
             run.stderr
                 == usageError(
-                    "The value 'soon' is invalid for '<lead>': give a duration such as 30m or 2h, or 'off'.",
+                    "The value 'soon' is invalid for '<lead>': it is not a duration; give a duration such as 30m or 2h, or 'off'.",
                     usage: "lifesignal checkin reminder [<lead>]", command: "lifesignal checkin reminder"))
     }
 }
@@ -762,7 +762,7 @@ private func initRows(
         #expect(
             dashed.stderr
                 == usageError(
-                    "The value '-5m' is invalid for '<duration>': give a duration such as 45m, 8h or 1d12h.",
+                    "The value '-5m' is invalid for '<duration>': a duration cannot be negative; give a duration such as 45m, 8h or 1d12h.",
                     usage: "lifesignal checkin interval [<duration>]", command: "lifesignal checkin interval"))
         // Nor is "--json" after -- the flag: the error is text, not JSON.
         let json = home.run(["checkin", "interval", "--", "--json"])
@@ -857,7 +857,7 @@ private func initRows(
         #expect(
             run.stderr
                 == usageError(
-                    "The value '1d1d' is invalid for '--interval <duration>': give a duration such as 45m, 8h or 1d12h.",
+                    "The value '1d1d' is invalid for '--interval <duration>': each unit comes once, largest first (1d12h, not 12h1d); give a duration such as 45m, 8h or 1d12h.",
                     usage:
                         "lifesignal init [--name <name>] [--interval <duration>] [--reminder <duration>] [--circle <dir>] [--member <code>] [--phone <number>] [--emergency-note <text>] [--no-phone] [--no-emergency-note]",
                     command: "lifesignal init"))

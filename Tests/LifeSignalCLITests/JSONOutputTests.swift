@@ -247,7 +247,9 @@ private let checkInKeys: Set<String> = [
             message: "Unknown option '--nte'. Did you mean '--note'?")
         expectJSONError(
             home.run(["checkin", "interval", "3x", "--json"]), code: 64,
-            message: "The value '3x' is invalid for '<duration>': give a duration such as 45m, 8h or 1d12h.")
+            message:
+                "The value '3x' is invalid for '<duration>': 'x' is not a unit: use d, h, m or s; give a duration such as 45m, 8h or 1d12h."
+        )
         expectJSONError(
             home.run(["status", "--json"]), code: 66,
             message:

@@ -38,15 +38,17 @@ enum AlertCommand {
         abstract: "List your alerts: start, end and duration.",
         run: history)
 
-    /// Asks on the terminal; without one, refuses unless --yes was given.
-    static func confirm(_ question: String, action: String, line: Invocation, session: Session) throws(CLIError)
-        -> Bool
-    {
-        if line.flag(yes) { return true }
+    /// Asks on the terminal; without one, refuses unless --yes was given (`otherwise` says
+    /// what else would do).
+    static func confirm(
+        _ question: String, action: String, line: Invocation, session: Session, yes: Bool? = nil,
+        otherwise: String = ""
+    ) throws(CLIError) -> Bool {
+        if yes ?? line.flag(Self.yes) { return true }
         guard session.context.stdinIsTerminal else {
             throw .usage(
                 message:
-                    "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm.",
+                    "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm\(otherwise).",
                 command: line.path)
         }
         _ = session.context.write(.standardError, TerminalText.safe("\(question) [y/N] "))

@@ -159,26 +159,38 @@ enum HistoryCommand {
     static let limit = OptionSpec.value("limit", "n", .count, "Show at most this many (default 20).")
     static let since = OptionSpec.value(
         "since", "time", .time,
-        "Only check-ins at or after this time (RFC 3339, or a duration such as 7d meaning that long ago).")
+        "Only check-ins at or after this time: a date (2026-11-01), a date and time (2026-11-01 18:30), RFC 3339, or a duration such as 7d meaning that long ago."
+    )
+    static let until = OptionSpec.value(
+        "until", "time", .time, "Only check-ins before this time (the same forms as --since).")
 
     static let spec = CommandSpec(
-        name: "history", abstract: "List your check-ins, newest first.", options: [limit, since], run: run)
+        name: "history", abstract: "List your check-ins, newest first.", options: [limit, since, until], run: run)
 
     struct Options {
         var limit: Int
         var since: TimeQuery?
+        var until: TimeQuery?
 
         init(_ line: Invocation) {
             limit = line.value(HistoryCommand.limit)?.count ?? 20
             since = line.value(HistoryCommand.since)?.time
+            until = line.value(HistoryCommand.until)?.time
         }
     }
 
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let options = Options(line)
-        let since = options.since?.resolved(now: session.now)
+        let since = options.since?.resolved(now: session.now, offset: session.context.utcOffset)
+        let until = options.until?.resolved(now: session.now, offset: session.context.utcOffset)
+        if let since, let until, until <= since {
+            throw .usage(
+                message:
+                    "--until (\(session.local(until))) must be after --since (\(session.local(since))); --until is the first moment left out.",
+                command: line.path)
+        }
         let history = try session.call(line.path) { app throws(AppError) in
-            try app.history(limit: options.limit, since: since)
+            try app.history(limit: options.limit, since: since, until: until)
         }
         try session.output.json(
             .object(

@@ -53,10 +53,15 @@ enum ContactEditCommands {
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
         run: edit)
 
+    static let yes = OptionSpec.flag("yes", short: "y", "Do not ask for confirmation (for scripts).")
+
     static let removeSpec = CommandSpec(
         name: "remove",
         abstract: "Remove a contact (on both sides, for a member).",
+        discussion:
+            "Asks first on a terminal, naming whom the argument matched; scripts pass --yes or the contact's full id.",
         arguments: [ContactsCommand.contactArgument],
+        options: [yes],
         run: remove)
 
     static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -168,7 +173,22 @@ enum ContactEditCommands {
 
     static func remove(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let text = line.text(argument: 0) ?? ""
-        let (contact, cancelled) = try session.call(line.path) { app throws(AppError) in try app.removeContact(text) }
+        let found = try session.call(line.path) { app throws(AppError) in try app.contact(text) }.contact
+        // A full id says exactly whom; anything less is confirmed first.
+        if text.lowercased() != found.id.lowercased() {
+            let kind = found.kind == .member ? "member" : "external"
+            let question = "Remove \(found.name) (\(found.roles.text.lowercased()), \(kind)) from your contacts?"
+            guard
+                try AlertCommand.confirm(
+                    question, action: "remove \(found.name) (\(found.id))", line: line, session: session,
+                    yes: line.flag(yes), otherwise: ", or give the full id: lifesignal contacts remove \(found.id)")
+            else {
+                try session.output.line("Nothing was removed.")
+                return .ok
+            }
+        }
+        let id = found.id
+        let (contact, cancelled) = try session.call(line.path) { app throws(AppError) in try app.removeContact(id) }
         try session.output.json(["removed": Render.contactJSON(contact), "pingsCancelled": .int(Int64(cancelled))])
         try session.output.line(
             "Removed \(contact.name) from your contacts."

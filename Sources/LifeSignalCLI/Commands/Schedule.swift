@@ -169,7 +169,7 @@ enum ScheduleCommand {
     }
 
     static func pause(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
-        let end = line.value(until)?.time?.resolved(now: session.now) ?? session.now
+        let end = line.value(until)?.time?.resolved(now: session.now, offset: session.context.utcOffset) ?? session.now
         let note = line.text(pauseNote)
         let long = line.flag(yes)
         let change = try session.call(line.path) { app throws(AppError) in
@@ -193,7 +193,8 @@ enum ScheduleCommand {
     }
 
     static func trip(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
-        let deadline = line.argument(0)?.time?.resolved(now: session.now) ?? session.now
+        let deadline =
+            line.argument(0)?.time?.resolved(now: session.now, offset: session.context.utcOffset) ?? session.now
         let note = line.text(tripNote)
         let change = try session.call(line.path) { app throws(AppError) in try app.trip(until: deadline, note: note) }
         change.delivery?.tellFailures(session)
