@@ -60,8 +60,6 @@ public enum SetUpRefusal: Equatable, Sendable {
     case unknownJoinCode(circle: String)
     /// `init --member` on a data directory that already has a profile.
     case alreadySetUp(member: String)
-    /// `init --circle` naming another circle than the one this directory uses.
-    case otherCircle(current: String)
 }
 
 public enum ContactRefusal: Equatable, Sendable {

@@ -49,6 +49,8 @@ extension App {
         public var dataDirectory: String
         public var circle: String
         public var status: CheckInStatus
+        /// This device's records moved to another circle folder.
+        public var moved: Store.CircleMove?
     }
 
     public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
@@ -65,13 +67,11 @@ extension App {
             reminder: request.reminder ?? Rules.defaultReminder, circle: request.circle, joining: joining)
         try Self.check(interval: profile.interval, reminder: profile.reminder)
         let now = self.now
-        return try write(creating: .with(profile)) { transaction throws(AppError) in
+        let moved = try moveIfAsked(request.circle, joining: joining)
+        var result = try write(creating: .with(profile)) { transaction throws(AppError) in
             let created = transaction.createdProfile
             let store = transaction.store
             if !created, joining != nil { throw .refused(.setUp(.alreadySetUp(member: transaction.member))) }
-            if let circle = request.circle, store.identity.circle != circle, store.circleDirectory != circle {
-                throw .refused(.setUp(.otherCircle(current: store.circleDirectory)))
-            }
             var changes = created ? [] : try Self.apply(request, to: &transaction, at: now)
             if let details = try Self.details(request, current: transaction.memberState) {
                 transaction.record(DetailsSet(details: details), at: now)
@@ -82,7 +82,21 @@ extension App {
                 created: created, joined: created && joining != nil, changes: changes, member: store.identity.member,
                 name: state.name?.value ?? profile.name, device: store.identity.device,
                 dataDirectory: store.dataDirectory, circle: store.circleDirectory,
-                status: CheckInStatus(member: state, now: now))
+                status: CheckInStatus(member: state, now: now), moved: nil)
+        }
+        result.moved = moved
+        return result
+    }
+
+    /// `init --circle DIR` on an existing profile whose records are elsewhere: moves them.
+    private func moveIfAsked(_ circle: String?, joining: String?) throws(AppError) -> Store.CircleMove? {
+        guard let circle, joining == nil, Store.hasProfile(dataDirectory), !dryRun else { return nil }
+        let store = try openStore()
+        guard store.circleDirectory != circle else { return nil }
+        let directory = dataDirectory
+        let timeout = lockTimeout
+        return try AppError.wrap { () throws(StoreError) in
+            try Store.moveCircle(dataDirectory: directory, to: circle, lockTimeout: timeout)
         }
     }
 

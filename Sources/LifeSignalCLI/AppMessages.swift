@@ -114,9 +114,6 @@ extension SetUpRefusal {
         case .alreadySetUp(let member):
             return
                 "this data directory is already set up (member \(member)); use a new data directory (--home) for another device"
-        case .otherCircle(let current):
-            return
-                "this data directory already keeps its records in the circle \(current); moving to another circle is not supported. Use another data directory (--home) for the new circle"
         }
     }
 }

@@ -65,9 +65,11 @@ import Testing
         #expect(!changed.created)
         #expect(changed.changes == [.reminder(nil)])
         #expect(changed.status.reminder == nil)
-        #expect(
-            refusal { () throws(AppError) in try box.app("ana", at: t0).setUp(App.SetUp(circle: box.circle)) }
-                == .refused(.setUp(.otherCircle(current: box.directory("ana") + "/circle"))))
+        // Another circle: the records move there.
+        let moved = try box.app("ana", at: t0).setUp(App.SetUp(circle: box.circle))
+        #expect(moved.circle == box.circle)
+        #expect(moved.moved?.from == box.directory("ana") + "/circle")
+        #expect(moved.moved?.cleanedUp == true)
     }
 
     @Test func historyIsNewestFirstAndCounted() throws {

@@ -129,25 +129,21 @@ private func initRows(
                 + "/sync/shared")
     }
 
-    @Test func aDifferentCircleIsRefused() {
+    @Test func aDifferentCircleTakesTheRecordsAlong() {
         let home = TempHome()
         let shared = TempHome()
         home.run(["init", "--name", "Ann", "--circle", shared.path + "/a"])
+        home.run(["checkin", "--quiet"])
         let run = home.run(["init", "--circle", shared.path + "/b"])
-        #expect(run.code == 65)
-        #expect(run.stdout == "")
+        #expect(run.code == 0, "\(run.stderr)")
         #expect(
-            run.stderr
-                == "lifesignal: error: this data directory already keeps its records in the circle \(shared.path)/a; moving to another circle is not supported. Use another data directory (--home) for the new circle\n"
-        )
+            run.stdout.hasPrefix(
+                "lifesignal is set up here for Ann.\nMoved your records from \(shared.path)/a to \(shared.path)/b; your history came with them.\nThe copy in \(shared.path)/a was left for anyone who still reads that folder;"
+            ), "\(run.stdout)")
         // The same circle again is fine.
-        let same = home.run(["init", "--circle", shared.path + "/a"])
+        let same = home.run(["init", "--circle", shared.path + "/b"])
         #expect(same.code == 0)
         #expect(same.stdout.hasPrefix("lifesignal is already set up here for Ann; nothing changed.\n"))
-        // A profile made by the first check-in lives in the default circle; moving it is refused too.
-        let other = TempHome()
-        other.run(["checkin", "--quiet"])
-        #expect(other.run(["init", "--circle", shared.path + "/c"]).code == 65)
     }
 
     @Test func reminderNotShorterThanIntervalCreatesNothing() {

@@ -35,6 +35,7 @@ private let checkInKeys: Set<String> = [
         #expect(
             keys(json) == [
                 "created", "member", "device", "dataDirectory", "circle", "intervalSeconds", "reminderSeconds",
+                "movedFrom",
             ])
         #expect(json["created"] as? Bool == true)
         let member = json["member"] as? [String: Any]

@@ -80,7 +80,7 @@ enum InitCommand {
         try session.output.json(
             .object(
                 JSONObject([
-                    ("created", .bool(done.created)),
+                    ("created", .bool(done.created)), ("movedFrom", .optional(done.moved?.from)),
                     ("member", .object(JSONObject([("id", .string(done.member)), ("name", .string(done.name))]))),
                     ("device", .string(done.device)),
                     ("dataDirectory", .string(done.dataDirectory)),
@@ -89,6 +89,15 @@ enum InitCommand {
                     ("reminderSeconds", .optional(status.reminder?.seconds)),
                 ])))
         try session.output.line(headline(done))
+        if let moved = done.moved {
+            try session.output.line(
+                "Moved your records from \(moved.from) to \(moved.to); your history came with them.")
+            if !moved.cleanedUp {
+                try session.output.line(
+                    "The copy in \(moved.from) was left for anyone who still reads that folder; ask the people you share it with to move too ('lifesignal init --circle \(moved.to)' once the new folder syncs to them)."
+                )
+            }
+        }
         let rows =
             [
                 ("Data directory", done.dataDirectory), ("Circle", done.circle),
@@ -110,6 +119,7 @@ enum InitCommand {
                 "Set up this directory as another device of \(done.name); check-ins from any of their devices count toward one deadline."
         }
         if done.created { return "Set up lifesignal for \(done.name)." }
+        if done.moved != nil, done.changes.isEmpty { return "lifesignal is set up here for \(done.name)." }
         if done.changes.isEmpty { return "lifesignal is already set up here for \(done.name); nothing changed." }
         let changes = done.changes.map { change in
             switch change {
