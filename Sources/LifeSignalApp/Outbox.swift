@@ -9,6 +9,10 @@ import LifeSignalStore
 extension App {
     /// Seconds one channel may take before its process group is ended.
     public static let channelTimeout: Double = 10
+    /// The `LIFESIGNAL_*` variables a channel's program gets, and what each holds.
+    public static let channelVariables = Delivery.variables
+    /// The variables of lifesignal's own environment a channel's program gets, when set.
+    public static let channelPassedThrough = Delivery.passedThrough
 
     /// One notification to send through one channel.
     public struct DeliveryJob: Sendable {

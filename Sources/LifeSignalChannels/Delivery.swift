@@ -55,9 +55,28 @@ public enum Delivery {
         }
     }
 
+    /// The variables a channel's program gets about the message, and what each holds (the
+    /// man page's CHANNELS section lists them from here).
+    public static let variables: [(name: String, meaning: String)] = [
+        ("LIFESIGNAL_ID", "the notification's id, the same on every retry and machine"),
+        ("LIFESIGNAL_TYPE", "what happened, e.g. receive_non_responsive_dependent_alert"),
+        ("LIFESIGNAL_CATEGORY", "alerts, check-ins, pings, contacts or system"),
+        ("LIFESIGNAL_SEVERITY", "critical, warning or info"),
+        ("LIFESIGNAL_STATUS", "triggered, updated, resolved or info"),
+        ("LIFESIGNAL_DEDUPE_KEY", "the same for an alarm, its updates and its all-clear"),
+        ("LIFESIGNAL_TITLE", "one line, leading with the person's name"),
+        ("LIFESIGNAL_MESSAGE", "the summary"),
+        ("LIFESIGNAL_TEXT", "the whole message as plain text"),
+        ("LIFESIGNAL_SUBJECT", "the id of the member it is about"),
+        ("LIFESIGNAL_SUBJECT_NAME", "their name"),
+        ("LIFESIGNAL_TIME", "when it happened, RFC 3339 UTC"),
+        ("LIFESIGNAL_URGENT", "1 for an alert or a missed check-in, else 0"),
+        ("LIFESIGNAL_CHANNEL", "the channel URI"),
+    ]
+
     /// Variables passed through from lifesignal's own environment, when set: what programs
     /// need to find each other and reach a desktop session, nothing else (no tokens, no keys).
-    static let passedThrough = [
+    public static let passedThrough = [
         "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "DISPLAY", "WAYLAND_DISPLAY",
         "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
     ]

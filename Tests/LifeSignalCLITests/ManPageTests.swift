@@ -71,7 +71,8 @@ import Testing
         let headings = Self.page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) }
         #expect(
             headings == [
-                "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "WEBHOOKS", "ENVIRONMENT", "FILES",
+                "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "CHANNELS", "WEBHOOKS", "ENVIRONMENT",
+                "FILES",
                 "EXIT STATUS",
                 "EXAMPLES", "SHELL COMPLETION", "SEE ALSO",
             ])

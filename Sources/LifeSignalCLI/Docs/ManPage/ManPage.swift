@@ -1,3 +1,4 @@
+import LifeSignalApp
 import LifeSignalCore
 
 /// The manual page `man/lifesignal.1`, in mdoc(7), generated from the command table: the
@@ -17,7 +18,8 @@ enum ManPage {
 
     static func render() -> String {
         [
-            title(), synopsis(), descriptionSection(), commands(), globalOptions(), webhooks(), environment(),
+            title(), synopsis(), descriptionSection(), commands(), globalOptions(), channels(), webhooks(),
+            environment(),
             files, exitStatus(), examples, shellCompletion, seeAlso,
         ].joined()
     }
@@ -100,6 +102,40 @@ enum ManPage {
 
     static func environment() -> String {
         ".Sh ENVIRONMENT\n" + tagList(CommandTable.environment.map { (".It Ev \($0.name)", $0.help) })
+    }
+
+    /// The channel contract: what each kind runs, what it gets, what its exit status means.
+    static func channels() -> String {
+        let retries = DeliveryState.backoff.map(\.short).joined(separator: ", ")
+        let schemes: [(String, String)] = [
+            (".It Cm desktop\\&:", "notify-send, critical urgency for alerts and missed check-ins."),
+            (".It Cm mailto\\&: Ns Ar address", "An RFC 5322 message through sendmail -t (msmtp or any sendmail)."),
+            (".It Cm ntfy\\&: Ns Ar url", "curl, with ntfy's Title, Priority and Tags headers."),
+            (".It Cm https:// Ns Ar …", "curl, POSTing the document described under WEBHOOKS."),
+            (".It Cm apprise\\&: Ns Ar url", "The apprise command, for any Apprise URL."),
+            (
+                ".It Cm exec\\&: Ns Ar command",
+                "The command, run by /bin/sh -c, with the WEBHOOKS document on standard input."
+            ),
+        ]
+        let intro = """
+            .Sh CHANNELS
+            What leaves the machine goes through a channel.
+            A channel runs in its own session with an allow-listed environment
+            .Po
+            \(App.channelPassedThrough.joined(separator: ",\n")), when set
+            .Pc
+            and the variables below; nothing is ever spliced into a command line.
+            Exit status 0 means delivered.
+            Anything else, or running longer than \(Int(App.channelTimeout)) seconds
+            (the process group is then sent SIGTERM, then SIGKILL), is a failure,
+            retried on later runs after \(retries), then every \(DeliveryState.backoff.last?.short ?? "4h").
+            Delivery is at least once: a crash between sending and recording sends again,
+            with the same id.
+
+            """
+        return intro + tagList(schemes) + ".Pp\nThe variables:\n"
+            + tagList(App.channelVariables.map { (".It Ev \($0.name)", $0.meaning + ".") })
     }
 
     /// The document a webhook receives (and an exec: command reads on stdin), field by field,

@@ -62,17 +62,31 @@ extension ManPage {
         .It Pa lock
         Held by a command while it writes, so that cron and a shell running at the same
         moment lose nothing.
+        .It Pa own/log.json , Pa own/feed.json , Pa own/archive/
+        The authoritative copy of this device's records, its notification feed and its
+        older events: the circle holds a published copy, which is put back from here
+        when a sync engine deletes, rolls back or damages it.
+        .It Pa cache.bin
+        The circle's folded state, so that a run need not read every log.
+        Derived: it may be deleted at any time and is rebuilt.
+        .It Pa health.json
+        How each channel and heartbeat URL has been doing on this machine, for
+        .Cm status
+        and
+        .Cm doctor .
+        Not durable; losing it loses only that history.
         .It Pa circle/
         The circle: where members' records live, unless
         .Nm
         .Cm init Fl -circle
         chose another folder (one that a sync tool keeps in step between machines).
         .It Pa circle/members/ Ns Ar member Ns Pa / Ns Ar device Ns Pa /log.json
-        The events this device recorded for this member (check-ins, settings).
-        Only this device writes it; everyone in the circle reads it.
-        .It Pa circle/members/ Ns Ar member Ns Pa / Ns Ar device Ns Pa /archive/
-        Older events of that log, in segments, so that a run's cost does not grow with
-        history.
+        The events this device recorded for this member (check-ins, settings), and
+        .Pa feed.json
+        and
+        .Pa archive/
+        beside it.
+        Only this device writes them; everyone in the circle reads them.
         .It Pa *.bak
         The last good copy of a file, kept next to it
         .Po
@@ -80,8 +94,20 @@ extension ManPage {
         .Pa log.json.bak
         .Pc .
         A damaged file is never overwritten: a command that finds one stops, names the
-        file, line and column, and points at its backup.
+        file, line and column, and points at its best backup.
+        .It Pa .*.tmp.*
+        A file being written; one left behind by a crash is removed by the next writer.
         .El
+        .Pp
+        Only
+        .Pa cache.bin
+        may be deleted at any time (and a temporary file once no lifesignal is running):
+        everything else is a record, or the only copy of one.
+        A sync engine must not carry the backups, temporary files, the lock or the
+        caches:
+        .Nm
+        .Cm circle sync
+        writes the ignore patterns for git and Syncthing.
 
         """
 
@@ -120,10 +146,20 @@ extension ManPage {
         .Xr flock 1
         around it.
         .Bd -literal -offset indent
-        PATH=/usr/local/bin:/usr/bin:/bin
+        PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin
         LIFESIGNAL_HOME=/home/alice/.local/share/lifesignal
+        */5 * * * * lifesignal notify deliver
         0 8,20 * * * lifesignal status --quiet || lifesignal status
         .Ed
+        .Pp
+        The first line delivers what is due: missed check-ins, alerts, reminders and
+        all-clears.
+        For a circle kept in git, make it
+        .Dl */5 * * * * lifesignal circle sync && lifesignal notify deliver
+        and run
+        .Nm
+        .Cm doctor
+        once in cron's environment to see what cron sees.
         .Pp
         Read one value with
         .Xr jq 1 :
