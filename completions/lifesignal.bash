@@ -412,6 +412,20 @@ _lifesignal_directories() {
 # typed so far, perhaps quoted ('Sam L, "Sam L or Sam\ L).
 _lifesignal_callback() {
     local cur=$2 prefix="" line quoted i
+    # The profile the line names with --home DIR (or --home=DIR), ~ expanded.
+    local -a home=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        if [[ ${COMP_WORDS[i]} == --home ]]; then
+            if [[ ${COMP_WORDS[i + 1]} == "=" ]]; then
+                home=(--home "${COMP_WORDS[i + 2]}")
+            else
+                home=(--home "${COMP_WORDS[i + 1]}")
+            fi
+        fi
+    done
+    if ((${#home[@]} == 2)); then
+        [[ ${home[1]} == "~"* ]] && home[1]=$HOME${home[1]:1}
+    fi
     case $cur in
     \'* | \"*)
         prefix=${cur:1}
@@ -432,7 +446,7 @@ _lifesignal_callback() {
             printf -v quoted '%q' "$line"
             COMPREPLY+=("$quoted")
         fi
-    done < <("${COMP_WORDS[0]}" __complete "$1" -- ${prefix:+"$prefix"} 2>/dev/null)
+    done < <("${COMP_WORDS[0]}" "${home[@]}" __complete "$1" -- ${prefix:+"$prefix"} 2>/dev/null)
     return 0
 }
 

@@ -524,6 +524,38 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         }
     }
 
+    /// `--home DIR` on the line: the names come from that profile, not the default one.
+    @Test(
+        .enabled(if: DocTools.exists("bash") && DocTools.exists("zsh") && DocTools.exists("fish"), "a shell is missing")
+    )
+    func everyShellAsksTheProfileTheLineNames() throws {
+        let circle = ContactCircle()
+        // The environment points nowhere; only --home names Ana's profile.
+        var environment = circle.shellEnvironment
+        environment["LIFESIGNAL_HOME"] = circle.root.path + "/nobody"
+        for line in [
+            "lifesignal --home \(circle.ana) contacts show Sa", "lifesignal contacts show --home=\(circle.ana) Sa",
+        ] {
+            #expect(
+                bashComplete(line, home: circle.root, withBashCompletion: false, environment: environment) == [
+                    "Sam\\ Lee"
+                ],
+                "bash: \(line)")
+        }
+        let zsh = try zshComplete(
+            ["lifesignal --home \(circle.ana) contacts show Sa"], mode: "autoload", home: circle.root,
+            environment: environment)
+        #expect(zsh[0] == Set(["Sam Lee"]), "zsh: \(zsh)")
+        let fish = DocTools.run(
+            "fish",
+            [
+                "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"),
+                "lifesignal --home \(circle.ana) contacts show Sa",
+            ],
+            environment: environment, home: circle.root)
+        #expect(fish.stdout.hasPrefix("Sam Lee"), "fish: \(fish.stdout) \(fish.stderr)")
+    }
+
     /// What TAB puts on the line: one word "Sam Lee", however it is quoted.
     @Test(.enabled(if: DocTools.exists("zsh"), "zsh is not installed"))
     func zshInsertsANameWithASpaceAsOneWord() throws {

@@ -65,8 +65,17 @@ extension Completions {
             # line; they may hold spaces). All are asked for: fish matches them against the token
             # itself (ignoring case, and inside names).
             function __lifesignal_callback
-                set -l command (commandline -opc)[1]
-                command $command __complete $argv[1] 2>/dev/null
+                set -l tokens (commandline -opc)
+                set -l home
+                # The profile the line names with --home DIR (or --home=DIR), ~ expanded.
+                for i in (seq 2 (count $tokens))
+                    if test "$tokens[$i]" = --home; and test $i -lt (count $tokens)
+                        set home --home (string replace -r '^~' $HOME -- $tokens[(math $i + 1)])
+                    else if string match -q -- '--home=*' $tokens[$i]
+                        set home --home (string replace -r '^~' $HOME -- (string replace -- '--home=' '' $tokens[$i]))
+                    end
+                end
+                command $tokens[1] $home __complete $argv[1] 2>/dev/null
             end
 
             """

@@ -97,9 +97,21 @@ extension Completions {
             # are compadd options from _arguments. All names are asked for and compadd matches
             # them against the word (ignoring case), so a matcher-list the user set still works.
             __lifesignal_callback() {
-                local what=${@[-1]}
-                local -a names
-                names=(${(f)"$("${__lifesignal_command:-lifesignal}" __complete "$what" 2>/dev/null)"})
+                local what=${@[-1]} i dir
+                local -a names home line
+                # The profile the line names with --home DIR (or --home=DIR), ~ expanded. The
+                # whole line: _arguments narrows $words to the subcommand's.
+                line=(${(z)BUFFER})
+                for ((i = 2; i < ${#line}; i++)); do
+                    case $line[i] in
+                    (--home) dir=${(Q)line[i+1]} ;;
+                    (--home=*) dir=${(Q)line[i]#--home=} ;;
+                    (*) continue ;;
+                    esac
+                    [[ $dir == '~'* ]] && dir=$HOME${dir:1}
+                    home=(--home "$dir")
+                done
+                names=(${(f)"$("${__lifesignal_command:-lifesignal}" "${home[@]}" __complete "$what" 2>/dev/null)"})
                 compadd "${@[1,-2]}" -M 'm:{[:lower:][:upper:]}={[:upper:][:lower:]}' -a names
             }
 
