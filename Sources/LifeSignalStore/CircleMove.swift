@@ -27,15 +27,12 @@ extension Store {
     public static func moveCircle(dataDirectory: String, to circle: String, lockTimeout: Int) throws(StoreError)
         -> CircleMove
     {
-        let lock: FileLock
-        do {
-            lock = try FileLock.acquire(lockPath(dataDirectory), timeout: lockTimeout)
-        } catch let busy as FileLock.Busy {
-            throw StoreError.lockBusy(path: busy.path, waitedSeconds: busy.waitedSeconds)
-        } catch {
-            throw StoreError.io(path: lockPath(dataDirectory), operation: "lock", reason: "\(error)")
-        }
-        defer { lock.release() }
+        try holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
+            Result { () throws(StoreError) in try move(dataDirectory: dataDirectory, to: circle) }
+        }.get()
+    }
+
+    private static func move(dataDirectory: String, to circle: String) throws(StoreError) -> CircleMove {
         let store = try Store.open(dataDirectory: dataDirectory)
         let from = store.circleDirectory
         try checkWritable(circle)
