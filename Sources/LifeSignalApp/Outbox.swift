@@ -125,8 +125,13 @@ extension App {
         let attempts =
             report.delivered.map { ($0.channel, String?.none) } + report.failures.map { ($0.job.channel, $0.error) }
         var changes: [String: ChannelChange] = [:]
+        var waiting: [String: Int] = [:]
+        for problem in report.failures + report.waiting { waiting[problem.job.channel, default: 0] += 1 }
         Store.updateHealth(dataDirectory: dataDirectory) { health in
             health.lastDeliver = now
+            for channel in Set(attempts.map(\.0) + waiting.keys) {
+                health.channels[channel, default: LinkHealth()].waiting = waiting[channel] ?? 0
+            }
             for (channel, error) in attempts {
                 let before = health.channels[channel]?.failingSince
                 health.channels[channel, default: LinkHealth()].record(error: error, at: now)

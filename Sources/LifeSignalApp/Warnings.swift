@@ -25,8 +25,8 @@ public enum Warning: Equatable, Sendable {
     case respondersUnreachable([String])
     /// No device of mine has run `notify deliver` within `within` (nil `last`: never).
     case noDelivery(last: Timestamp?, within: TimeSpan)
-    /// A delivery channel has been failing since `since`.
-    case channelFailing(channel: String, since: Timestamp, error: String)
+    /// A delivery channel has been failing since `since`, with `waiting` notifications for it.
+    case channelFailing(channel: String, since: Timestamp, error: String, waiting: Int)
     /// A heartbeat URL failed (and has been failing since `since`).
     case heartbeatFailing(url: String, since: Timestamp, error: String)
     /// A member I am linked with has not changed anything seen here for over two of their
@@ -102,7 +102,9 @@ extension App {
         }
         for (channel, link) in health.channels.sorted(by: { $0.key < $1.key }) {
             if let since = link.failingSince, now - since > LinkHealth.failingWarning {
-                warnings.append(.channelFailing(channel: channel, since: since, error: link.lastError ?? "failed"))
+                warnings.append(
+                    .channelFailing(
+                        channel: channel, since: since, error: link.lastError ?? "failed", waiting: link.waiting))
             }
         }
         let urls = Set(state.heartbeats?.value.all.map(\.url) ?? [])

@@ -220,9 +220,10 @@ extension Warning {
             let when = last.map { "since \(Self.utc($0))" } ?? "ever"
             return
                 "no device of yours has run 'lifesignal notify deliver' \(when) (expected within \(within.short)), so nothing due is sent; add it to your crontab (see 'man lifesignal', EXAMPLES) or run 'lifesignal doctor'."
-        case .channelFailing(let channel, let since, let error):
+        case .channelFailing(let channel, let since, let error, let waiting):
+            let what = waiting == 1 ? "1 notification waits" : "\(waiting) notifications wait"
             return
-                "delivery through \(channel) has been failing since \(Self.utc(since)) (\(error)); notifications for it are pending. Check it with 'lifesignal notify test'."
+                "delivery through \(channel) has been failing since \(Self.utc(since)) (\(error)); \(what) for it. Check it with 'lifesignal notify test'."
         case .staleRecords(let name, let last):
             return
                 "\(name)'s records here last changed \(Self.utc(last)): is the sync running? Check the folder your circle syncs (or 'lifesignal circle sync'), and ask \(name)."

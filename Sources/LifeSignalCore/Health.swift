@@ -17,15 +17,18 @@ public struct LinkHealth: Equatable, Sendable {
     public var lastFailure: Timestamp?
     public var failingSince: Timestamp?
     public var lastError: String?
+    /// How many notifications wait for it (a channel's only).
+    public var waiting = 0
 
     public init(
         lastSuccess: Timestamp? = nil, lastFailure: Timestamp? = nil, failingSince: Timestamp? = nil,
-        lastError: String? = nil
+        lastError: String? = nil, waiting: Int = 0
     ) {
         self.lastSuccess = lastSuccess
         self.lastFailure = lastFailure
         self.failingSince = failingSince
         self.lastError = lastError
+        self.waiting = waiting
     }
 
     /// A channel failing this long is worth a warning on every `status`.

@@ -32,7 +32,7 @@ extension Store {
                             (key, .string(name)), ("lastSuccess", .optional(link.lastSuccess?.rfc3339)),
                             ("lastFailure", .optional(link.lastFailure?.rfc3339)),
                             ("failingSince", .optional(link.failingSince?.rfc3339)),
-                            ("lastError", .optional(link.lastError)),
+                            ("lastError", .optional(link.lastError)), ("waiting", .int(Int64(link.waiting))),
                         ]))
                 })
         }
@@ -53,7 +53,8 @@ extension Store {
                 lastSuccess: try? o.optional("lastSuccess")?.timestamp(),
                 lastFailure: try? o.optional("lastFailure")?.timestamp(),
                 failingSince: try? o.optional("failingSince")?.timestamp(),
-                lastError: try? o.optional("lastError")?.string())
+                lastError: try? o.optional("lastError")?.string(),
+                waiting: Int((try? o.optional("waiting")?.int()) ?? 0))
         }
         return links
     }

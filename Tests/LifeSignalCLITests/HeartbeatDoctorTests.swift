@@ -108,7 +108,7 @@ import Testing
         let plain = home.run(["status"], now: "2026-03-02T10:10:00Z")
         #expect(
             plain.stderr
-                == "lifesignal: warning: delivery through exec:exit 3 has been failing since 2026-03-02 09:05 UTC (sh exited with status 3); notifications for it are pending. Check it with 'lifesignal notify test'.\n"
+                == "lifesignal: warning: delivery through exec:exit 3 has been failing since 2026-03-02 09:05 UTC (sh exited with status 3); 1 notification waits for it. Check it with 'lifesignal notify test'.\n"
         )
         let doctor = home.run(["doctor", "--json"], now: "2026-03-02T10:10:00Z")
         #expect(doctor.code == 7)

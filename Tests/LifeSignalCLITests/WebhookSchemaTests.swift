@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import LifeSignalCore
+
 // The webhook and exec: document is public: a JSON Schema file checked into man/, generated
 // from the one description of its fields, and every document lifesignal really sends is
 // validated against it by an independent validator (Python's jsonschema).
@@ -127,5 +129,55 @@ import Testing
         }
         let body = lines[(blank + 1)...].joined(separator: "\n")
         #expect(mail.body.hasPrefix(body + "\n"), "README:\n\(body)\n\nsent:\n\(mail.body)")
+    }
+}
+
+/// One golden document per notification type, built by the real message code from a fixed
+/// circle (Bea, with a phone and an emergency note; Ana, a member who watches over her; Sam, an
+/// external responder), each validated against the committed schema:
+///
+///     LIFESIGNAL_UPDATE_GOLDEN=1 swift test --filter WebhookGoldenTests
+@Suite struct WebhookGoldenTests {
+    static let t0 = Timestamp(rfc3339: "2026-07-02T07:30:00Z") ?? Timestamp(seconds: 0)
+
+    static func circle() -> CircleState {
+        var circle = CircleState()
+        func stamp(_ seq: Int64) -> Stamp { Stamp(clock: seq, at: Self.t0 - .days(1), device: "d", seq: seq) }
+        var bea = MemberState()
+        bea.name = Stamped("Bea", stamp(1))
+        bea.details = Stamped(
+            ProfileDetails(phone: "+442079460958", emergencyNote: "Diabetic; a spare key is at no. 12."), stamp(2))
+        bea.apply(Event(seq: 3, at: Self.t0 - .days(1), body: CheckedIn(note: "Coast path")), device: "d")
+        circle.members["bea"] = bea
+        var ana = MemberState()
+        ana.name = Stamped("Ana", stamp(4))
+        circle.members["ana"] = ana
+        circle.relations[Pair("ana", "bea")] = Stamped(Roles(responder: false, dependent: true), stamp(5))
+        circle.externals["bea"] = [
+            "sam": Stamped(
+                ExternalContact(name: "Sam", notify: ["mailto:sam@example.org"], email: [], phone: []), stamp(6))
+        ]
+        return circle
+    }
+
+    @Test func everyTypeHasAGoldenDocumentThatValidates() throws {
+        let circle = Self.circle()
+        let zone = Message.Zone(
+            name: "Europe/London", rules: (try? ZoneRules(posixTZ: "GMT0BST,M3.5.0/1,M10.5.0")) ?? .utc)
+        var documents: [String] = []
+        for kind in LifeSignalCore.Notification.Kind.allCases {
+            let toSam = LifeSignalCore.Notification.Recipient.external(owner: "bea", id: "sam")
+            let recipient: LifeSignalCore.Notification.Recipient =
+                kind.rawValue.hasPrefix("receive_dependent") || kind == .dependentNonResponsive || kind == .acknowledged
+                ? toSam : .member("bea")
+            let n = LifeSignalCore.Notification(
+                kind: kind, cause: "golden", message: "The summary of a \(kind.title.lowercased()).", at: Self.t0,
+                subject: "bea", recipient: recipient, thread: .deadline(member: "bea", at: Self.t0))
+            let message = Messages.make(n, circle: circle, feed: Feed(), sentAt: Self.t0 + .minutes(45), zone: zone)
+            let text = MessageDocument.json(message).serialized(pretty: true) + "\n"
+            Golden.check(text, file: "webhook/\(kind.rawValue).json")
+            documents.append(text)
+        }
+        if WebhookSchemaTests.validator != nil { #expect(try WebhookSchemaTests.invalid(documents) == []) }
     }
 }
