@@ -342,8 +342,14 @@ _lifesignal_values() {
     "checkin escalation|@1")
         _lifesignal_words "$3" 8h 16h 24h 48h
         ;;
+    "contacts add|--notify")
+        _lifesignal_prefixes desktop: mailto: ntfy:https:// https:// apprise: exec:
+        ;;
     "contacts show|@1")
         _lifesignal_callback contacts "$3"
+        ;;
+    "contacts edit|--notify")
+        _lifesignal_prefixes desktop: mailto: ntfy:https:// https:// apprise: exec:
         ;;
     "contacts edit|@1")
         _lifesignal_callback contacts "$3"
@@ -369,6 +375,9 @@ _lifesignal_values() {
     "notify prefs|--category")
         _lifesignal_words "$3" alerts pings contacts check-ins system all
         ;;
+    "notify prefs|--channel")
+        _lifesignal_prefixes desktop: mailto: ntfy:https:// https:// apprise: exec:
+        ;;
     "notify test|@1")
         _lifesignal_callback contacts "$3"
         ;;
@@ -391,6 +400,25 @@ _lifesignal_words() {
     for candidate in "$@"; do
         [[ $candidate == "$word"* ]] && COMPREPLY+=("$candidate")
     done
+    return 0
+}
+
+# Adds to COMPREPLY each of $@ that starts with the word being typed, and no space
+# after it. The word is read from the line itself, since bash splits it at ':'; each
+# candidate is cut to the part after the last ':' typed, which is what bash replaces.
+_lifesignal_prefixes() {
+    local line=${COMP_LINE:0:COMP_POINT} candidate word
+    word=${line##*[[:space:]]}
+    word=${word#--*=}
+    for candidate in "$@"; do
+        if [[ $candidate == "$word"* ]]; then
+            [[ $word == *:* ]] && candidate=${candidate#"${word%:*}:"}
+            COMPREPLY+=("$candidate")
+        fi
+    done
+    if type compopt &>/dev/null; then
+        compopt -o nospace 2>/dev/null
+    fi
     return 0
 }
 
@@ -453,7 +481,7 @@ _lifesignal_callback() {
 _lifesignal() {
     local -a words=() subs=() options=() valued=()
     local i j word cword=0 glue=0 nargs=0
-    # Put '--option=value' back together: bash splits words at '=' (COMP_WORDBREAKS).
+    # Put '--option=value' back together: bash splits words at '=' and ':' (COMP_WORDBREAKS).
     for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
         word=${COMP_WORDS[i]}
         if ((glue)); then
@@ -462,6 +490,10 @@ _lifesignal() {
         elif [[ $word == "=" && ${#words[@]} -gt 0 && ${words[${#words[@]} - 1]} == --?* && ${words[${#words[@]} - 1]} != *=* ]]; then
             words[${#words[@]} - 1]+="="
             ((i < COMP_CWORD)) && glue=1
+        elif [[ $word == ":" && ${#words[@]} -gt 1 && ${words[${#words[@]} - 1]} != --* ]]; then
+            # And 'ntfy:https://…', split at each ':' the same way.
+            words[${#words[@]} - 1]+=":"
+            glue=1
         else
             words+=("$word")
         fi

@@ -385,7 +385,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts code\'' -l 'reset' -d 'Iss
 # lifesignal contacts add
 complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'responder' -d 'They watch over you: they are told of your alerts and missed check-ins.'
 complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'dependent' -d 'You watch over them and may ping them (members only).'
-complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'notify' -x -a 'desktop: mailto: ntfy:https:// https:// apprise: exec:' -d 'A channel to reach an external contact (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts add\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
 
@@ -402,7 +402,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'dependent' -d 
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'no-responder' -d 'Remove the responder role.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'no-dependent' -d 'Remove the dependent role.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'name' -x -d 'A new name (external contacts only; members name themselves).'
-complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -d 'A channel to reach an external contact (repeatable).'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -a 'desktop: mailto: ntfy:https:// https:// apprise: exec:' -d 'A channel to reach an external contact (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
@@ -471,7 +471,7 @@ complete -c lifesignal -n '__lifesignal_at \'notify clear\'' -l 'category' -x -a
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'category' -x -a 'alerts pings contacts check-ins system all' -d 'The category \'notify list\' shows by default (all for every one).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'unread-only' -d '\'notify list\' shows only unread notifications by default.'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'include-read' -d '\'notify list\' shows read notifications too (the default).'
-complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'channel' -x -d 'A channel for your own notifications (repeatable; replaces the list).'
+complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'channel' -x -a 'desktop: mailto: ntfy:https:// https:// apprise: exec:' -d 'A channel for your own notifications (repeatable; replaces the list).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-channels' -d 'Send your own notifications nowhere (they stay in the feed).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'mail-from' -x -d 'The From address of the e-mail your devices send (default: you@localhost).'
 complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'reply-to' -x -d 'Where replies to that e-mail go, e.g. a family list that reaches every responder.'

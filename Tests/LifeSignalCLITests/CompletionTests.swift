@@ -524,6 +524,37 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
         }
     }
 
+    /// After --notify and --channel the channel schemes are offered, and the word is left open.
+    @Test(
+        .enabled(if: DocTools.exists("bash") && DocTools.exists("zsh") && DocTools.exists("fish"), "a shell is missing")
+    )
+    func channelOptionsOfferTheSchemes() throws {
+        let home = TempHome()
+        let all = ["desktop:", "mailto:", "ntfy:https://", "https://", "apprise:", "exec:"]
+        #expect(
+            Set(bashComplete("lifesignal contacts add Sam --notify ", home: home, withBashCompletion: false))
+                == Set(all))
+        #expect(
+            bashComplete("lifesignal notify prefs --channel nt", home: home, withBashCompletion: false) == [
+                "ntfy:https://"
+            ])
+        // bash replaces only what follows the last ':' it split at: the rest of the scheme.
+        let words = ["lifesignal", "contacts", "add", "Sam", "--notify", "ntfy", ":", ""]
+        #expect(
+            bashComplete(
+                "lifesignal contacts add Sam --notify ntfy:", home: home, withBashCompletion: false, words: words)
+                == ["https://"])
+        let zsh = try zshComplete(["lifesignal notify prefs --channel "], mode: "autoload", home: home)
+        #expect(zsh[0] == Set(all), "zsh: \(zsh)")
+        let fish = DocTools.run(
+            "fish",
+            [
+                "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path("completions/lifesignal.fish"),
+                "lifesignal contacts add Sam --notify ma",
+            ], environment: [:], home: home)
+        #expect(fish.stdout.hasPrefix("mailto:\t"), "\(fish.stdout)")
+    }
+
     /// `--home DIR` on the line: the names come from that profile, not the default one.
     @Test(
         .enabled(if: DocTools.exists("bash") && DocTools.exists("zsh") && DocTools.exists("fish"), "a shell is missing")

@@ -100,6 +100,7 @@ extension Completions {
             switch values {
             case .none: return nil
             case .words(let words): return "_lifesignal_words \"$3\" " + words.map(shellWord).joined(separator: " ")
+            case .prefixes(let words): return "_lifesignal_prefixes " + words.map(shellWord).joined(separator: " ")
             case .directories: return "_lifesignal_directories \"$3\""
             case .callback(let source): return "_lifesignal_callback \(shellWord(source.rawValue)) \"$3\""
             }
@@ -114,6 +115,25 @@ extension Completions {
                 for candidate in "$@"; do
                     [[ $candidate == "$word"* ]] && COMPREPLY+=("$candidate")
                 done
+                return 0
+            }
+
+            # Adds to COMPREPLY each of $@ that starts with the word being typed, and no space
+            # after it. The word is read from the line itself, since bash splits it at ':'; each
+            # candidate is cut to the part after the last ':' typed, which is what bash replaces.
+            _lifesignal_prefixes() {
+                local line=${COMP_LINE:0:COMP_POINT} candidate word
+                word=${line##*[[:space:]]}
+                word=${word#--*=}
+                for candidate in "$@"; do
+                    if [[ $candidate == "$word"* ]]; then
+                        [[ $word == *:* ]] && candidate=${candidate#"${word%:*}:"}
+                        COMPREPLY+=("$candidate")
+                    fi
+                done
+                if type compopt &>/dev/null; then
+                    compopt -o nospace 2>/dev/null
+                fi
                 return 0
             }
 
@@ -185,7 +205,7 @@ extension Completions {
             _lifesignal() {
                 local -a words=() subs=() options=() valued=()
                 local i j word cword=0 glue=0 nargs=0
-                # Put '--option=value' back together: bash splits words at '=' (COMP_WORDBREAKS).
+                # Put '--option=value' back together: bash splits words at '=' and ':' (COMP_WORDBREAKS).
                 for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
                     word=${COMP_WORDS[i]}
                     if ((glue)); then
@@ -194,6 +214,10 @@ extension Completions {
                     elif [[ $word == "=" && ${#words[@]} -gt 0 && ${words[${#words[@]} - 1]} == --?* && ${words[${#words[@]} - 1]} != *=* ]]; then
                         words[${#words[@]} - 1]+="="
                         ((i < COMP_CWORD)) && glue=1
+                    elif [[ $word == ":" && ${#words[@]} -gt 1 && ${words[${#words[@]} - 1]} != --* ]]; then
+                        # And 'ntfy:https://…', split at each ':' the same way.
+                        words[${#words[@]} - 1]+=":"
+                        glue=1
                     else
                         words+=("$word")
                     fi

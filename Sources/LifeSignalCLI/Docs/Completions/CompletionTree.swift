@@ -37,6 +37,9 @@ extension Completions {
         /// Free text (a note, a name, a number, a time): nothing to offer.
         case none
         case words([String])
+        /// The starts of a value (`mailto:`, `ntfy:https://`): offered without the space that
+        /// would end the word.
+        case prefixes([String])
         case directories
         /// Known only at run time (contact names): the script asks the binary being completed,
         /// `lifesignal __complete <source> [<prefix>]`, which prints one name per line.
@@ -55,8 +58,9 @@ extension Completions {
         // A ping is named by its id or by the person; the names are what one types.
         case .contact, .ping: return .callback(.contacts)
         case .weekdays: return .words(["weekdays", "weekends"] + DailySchedule.dayNames)
-        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .channel, .email, .phone, .url,
-            .timeOfDay:
+        // A channel starts with its scheme; the rest is the user's.
+        case .channel: return .prefixes(["desktop:", "mailto:", "ntfy:https://", "https://", "apprise:", "exec:"])
+        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .email, .phone, .url, .timeOfDay:
             return .none
         }
     }

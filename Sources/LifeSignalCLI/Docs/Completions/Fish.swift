@@ -236,6 +236,8 @@ extension Completions {
             switch values {
             case .none: return ""
             case .words(let words): return " -a " + fishQuote(words.joined(separator: " "))
+            // Each ends in ':' or '/', after which fish adds no space.
+            case .prefixes(let words): return " -a " + fishQuote(words.joined(separator: " "))
             case .directories: return " -a '(__fish_complete_directories)'"
             case .callback(let source): return " -a " + fishQuote("(__lifesignal_callback \(source.rawValue))")
             }

@@ -206,6 +206,10 @@ extension Completions {
             // A lone space: nothing to complete, but the value's name is shown.
             case .none: return " "
             case .words(let words): return "(" + words.joined(separator: " ") + ")"
+            // In an _arguments spec a ':' starts another argument: each is escaped.
+            case .prefixes(let words):
+                return "{compadd -S '' -- "
+                    + words.map { $0.replacingEvery(":", with: "\\:") }.joined(separator: " ") + "}"
             case .directories: return "_files -/"
             case .callback(let source): return "__lifesignal_callback " + source.rawValue
             }
