@@ -10,7 +10,7 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'circle' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation' 'pause-limit'
         case 'checkin schedule'
             printf '%s\n' 'daily' 'interval'
         case 'alert'
@@ -60,6 +60,8 @@ function __lifesignal_valued
         case 'checkin grace'
             printf '%s\n' '--home'
         case 'checkin escalation'
+            printf '%s\n' '--home'
+        case 'checkin pause-limit'
             printf '%s\n' '--home'
         case 'alert'
             printf '%s\n' '--home'
@@ -294,6 +296,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'trip' -d 
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
@@ -305,6 +308,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'trip' -d 'Set a
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -322,7 +326,7 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin reminder\' 1' -a '30m
 # lifesignal checkin pause
 complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -l 'until' -x -d 'When the pause ends: a duration from now (14d) or an RFC 3339 time.'
 complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -l 'note' -x -d 'Why, for your responders (e.g. "on holiday with Sam").'
-complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -s 'y' -l 'yes' -d 'Allow a pause longer than 30d.'
+complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -s 'y' -l 'yes' -d 'Allow a pause longer than the limit (default 30d).'
 
 # lifesignal checkin trip
 complete -c lifesignal -n '__lifesignal_at \'checkin trip\'' -l 'note' -x -d 'Where you are going ("west ridge, car at the north lot"): told to your responders only if you miss the deadline.'
@@ -344,6 +348,9 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin grace\' 1' -a '30m 1h
 
 # lifesignal checkin escalation
 complete -c lifesignal -n '__lifesignal_argument \'checkin escalation\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30m or 1h.'
+
+# lifesignal checkin pause-limit
+complete -c lifesignal -n '__lifesignal_argument \'checkin pause-limit\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30d or 60d.'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'

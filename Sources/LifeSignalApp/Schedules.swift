@@ -15,8 +15,16 @@ extension App {
     public func pause(until: Timestamp, note: String?, long: Bool) throws(AppError) -> ScheduleChange {
         let now = self.now
         guard until > now else { throw .refused(.setting(.notInFuture(until))) }
-        guard long || until - now <= Pause.longest else { throw .refused(.setting(.pauseTooLong(until - now))) }
+        let limit = try readMine().pauseLimit?.value ?? Pause.longest
+        guard long || until - now <= limit else {
+            throw .refused(.setting(.pauseTooLong(until - now, limit: limit)))
+        }
         return try scheduleChange(PauseSet(pause: Pause(until: until, note: note)))
+    }
+
+    /// Sets the longest pause allowed without confirmation.
+    public func setPauseLimit(_ limit: TimeSpan) throws(AppError) -> ScheduleChange {
+        try scheduleChange(PauseLimitSet(limit: limit))
     }
 
     /// Ends the pause in force now; the countdown restarts from now.

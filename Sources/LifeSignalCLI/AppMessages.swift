@@ -90,9 +90,9 @@ extension Rules.SettingError {
         case .notInFuture(let time):
             return
                 "\(time.rfc3339) is not in the future; give a later time (2026-12-24T18:00:00Z) or a duration from now (3h, 14d)"
-        case .pauseTooLong(let span):
+        case .pauseTooLong(let span, let limit):
             return
-                "a pause of \(span.short) is longer than \(Pause.longest.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes"
+                "a pause of \(span.short) is longer than \(limit.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes (or raise the limit with 'lifesignal checkin pause-limit')"
         case .notPaused:
             return "your check-ins are not paused; see where you stand with 'lifesignal checkin status'"
         case .emergencyNoteTooLong(let count):

@@ -36,6 +36,8 @@ public struct CheckInStatus: Equatable, Sendable {
     /// How long after a missed deadline only the member is told, and the delay between tiers.
     public var grace: TimeSpan?
     public var escalation: TimeSpan
+    /// The longest pause allowed without confirmation.
+    public var pauseLimit: TimeSpan
 
     /// The instant this status is for.
     public var now: Timestamp
@@ -51,6 +53,7 @@ public struct CheckInStatus: Equatable, Sendable {
         schedule = member.schedule?.value
         grace = member.grace?.value
         escalation = member.escalation?.value ?? Escalation.defaultDelay
+        pauseLimit = member.pauseLimit?.value ?? Pause.longest
         guard pause == nil, let last = lastCheckIn else {
             phase = pause == nil ? .noCheckIn : .paused
             deadline = nil

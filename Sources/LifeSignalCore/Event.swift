@@ -119,6 +119,7 @@ public enum EventTypes {
         case DeliverRan.typeName: return DeliverRan.self
         case PauseSet.typeName: return PauseSet.self
         case TripSet.typeName: return TripSet.self
+        case PauseLimitSet.typeName: return PauseLimitSet.self
         case ScheduleSet.typeName: return ScheduleSet.self
         case GraceSet.typeName: return GraceSet.self
         case EscalationSet.typeName: return EscalationSet.self

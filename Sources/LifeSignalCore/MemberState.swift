@@ -18,6 +18,8 @@ public struct MemberState: Equatable, Sendable {
     /// The latest pause (or resume) and trip set (see `Schedules.swift`).
     public var pause: Stamped<Pause>?
     public var trip: Stamped<Trip>?
+    /// The longest pause without `--yes` (nil: `Pause.longest`).
+    public var pauseLimit: Stamped<TimeSpan>?
     /// Fixed times of day instead of the interval (nil value: the interval).
     public var schedule: Stamped<DailySchedule?>?
     /// Grace after a missed deadline, the delay between tiers, and my responders' tiers.
@@ -68,6 +70,7 @@ public struct MemberState: Equatable, Sendable {
         if let theirs = other.deliverRun, deliverRun.map({ $0.at < theirs.at }) ?? true { deliverRun = theirs }
         pause = Stamped.latest(pause, other.pause)
         trip = Stamped.latest(trip, other.trip)
+        pauseLimit = Stamped.latest(pauseLimit, other.pauseLimit)
         schedule = Stamped.latest(schedule, other.schedule)
         grace = Stamped.latest(grace, other.grace)
         escalation = Stamped.latest(escalation, other.escalation)

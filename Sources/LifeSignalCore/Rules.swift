@@ -19,8 +19,8 @@ public enum Rules {
         case reminderNotShorter(reminder: TimeSpan, interval: TimeSpan)
         /// A pause or trip must end after now.
         case notInFuture(Timestamp)
-        /// A pause longer than `Pause.longest` without `--yes`.
-        case pauseTooLong(TimeSpan)
+        /// A pause longer than the member's limit without `--yes`.
+        case pauseTooLong(TimeSpan, limit: TimeSpan)
         /// `checkin resume` with no pause in force.
         case notPaused
         /// An emergency note longer than `ProfileDetails.noteLimit`.

@@ -64,6 +64,23 @@ public struct PauseSet: EventBody {
     }
 }
 
+/// The longest pause I may set without `--yes` (default `Pause.longest`).
+public struct PauseLimitSet: EventBody {
+    public static var typeName: String { "pauseLimitSet" }
+    public var limit = Pause.longest
+
+    public init() {}
+    public init(limit: TimeSpan) { self.limit = limit }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.span("seconds", &limit)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.pauseLimit.keepLatest(Stamped(limit, stamp)) }
+    }
+}
+
 /// I set out on a trip: a one-off deadline until my next check-in.
 public struct TripSet: EventBody {
     public static var typeName: String { "tripSet" }

@@ -71,6 +71,9 @@ extension MemberState {
         }
         try c.stamped("pause", &pause, seed: Pause()) { c, v throws(C.Failure) in try c.record("value", &v) }
         try c.stamped("trip", &trip, seed: Trip()) { c, v throws(C.Failure) in try c.record("value", &v) }
+        try c.stamped("pauseLimit", &pauseLimit, seed: Pause.longest) { c, v throws(C.Failure) in
+            try c.span("seconds", &v)
+        }
         try c.stamped("schedule", &schedule, seed: nil) { c, v throws(C.Failure) in try c.record("value", &v, .null) }
         try c.stamped("grace", &grace, seed: nil) { c, v throws(C.Failure) in try c.optionalSpan("seconds", &v, .null) }
         try c.stamped("escalation", &escalation, seed: Escalation.defaultDelay) { c, v throws(C.Failure) in

@@ -186,7 +186,9 @@ private let reminderPresetWords = Rules.reminderPresets.map { $0.description.fil
             case .bash: #expect(script.contains("\"\(key)\")"), "bash script has no entry for '\(key)'")
             case .zsh:
                 #expect(
-                    script.contains((["_lifesignal"] + path).joined(separator: "_") + "() {"),
+                    script.contains(
+                        (["_lifesignal"] + path).joined(separator: "_").replacingOccurrences(of: "-", with: "_")
+                            + "() {"),
                     "zsh script has no function for '\(key)'")
             case .fish: #expect(script.contains("'\(key)'"), "fish script has no entry for '\(key)'")
             }

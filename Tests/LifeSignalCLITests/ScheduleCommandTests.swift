@@ -74,6 +74,12 @@ import Testing
         #expect(long.code == 65)
         #expect(long.stderr.contains("a pause of 40d is longer than 30d"))
         #expect(long.stderr.contains("add --yes"))
+        // The limit is the member's to set: 60 days, and 40 are fine without --yes.
+        #expect(home.run(["checkin", "pause-limit", "60d", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
+        #expect(
+            home.run(["checkin", "pause-limit"], now: "2026-03-01T10:00:00Z").stdout
+                == "Longest pause without --yes: 60d.\n")
+        #expect(home.run(["checkin", "pause-limit", "30d", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
         #expect(received().isEmpty, "nothing recorded, nothing told")
         #expect(
             home.run(["checkin", "pause", "--until", "40d", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)

@@ -19,7 +19,7 @@ enum CheckinCommand {
         subcommands: [
             statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec, ScheduleCommand.pauseSpec,
             ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec, ScheduleCommand.scheduleSpec,
-            ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec,
+            ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec, ScheduleCommand.pauseLimitSpec,
         ],
         run: checkin)
 

@@ -7,7 +7,8 @@ enum ScheduleCommand {
         "note", "text", .prose("note"), "Why, for your responders (e.g. \"on holiday with Sam\").")
     static let until = OptionSpec.value(
         "until", "time", .later, "When the pause ends: a duration from now (14d) or an RFC 3339 time.")
-    static let yes = OptionSpec.flag("yes", short: "y", "Allow a pause longer than \(Pause.longest.short).")
+    static let yes = OptionSpec.flag(
+        "yes", short: "y", "Allow a pause longer than the limit (default \(Pause.longest.short)).")
     static let tripNote = OptionSpec.value(
         "note", "text", .prose("note"),
         "Where you are going (\"west ridge, car at the north lot\"): told to your responders only if you miss the deadline."
@@ -17,7 +18,7 @@ enum ScheduleCommand {
         name: "pause",
         abstract: "Pause your check-ins until a time; the countdown restarts when it ends.",
         discussion: """
-            While paused there is no deadline and no reminder. Your responders are told now that the pause started and when it ends, so a pause is never a silent switch-off; when it ends the countdown restarts from that moment. A pause longer than \(Pause.longest.short) needs --yes. 'lifesignal checkin resume' ends it early.
+            While paused there is no deadline and no reminder. Your responders are told now that the pause started and when it ends, so a pause is never a silent switch-off; when it ends the countdown restarts from that moment. A pause longer than \(Pause.longest.short) (or the limit set with 'lifesignal checkin pause-limit') needs --yes. 'lifesignal checkin resume' ends it early.
             """,
         options: [until, pauseNote, yes],
         rules: [
@@ -115,6 +116,26 @@ enum ScheduleCommand {
         var text = describe(change.status)
         if let deadline = change.status.deadline { text += " Next deadline \(session.when(deadline))." }
         try session.output.line(text)
+        return .ok
+    }
+
+    static let pauseLimitSpec = CommandSpec(
+        name: "pause-limit",
+        abstract: "Show or set the longest pause allowed without --yes.",
+        discussion: "Default \(Pause.longest.short). A longer pause is how a switch gets left off by mistake.",
+        arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30d or 60d.")],
+        run: pauseLimit)
+
+    static func pauseLimit(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        guard let limit = line.argument(0)?.span else {
+            let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
+            try session.output.json(Render.checkInJSON(status))
+            try session.output.line("Longest pause without --yes: \(status.pauseLimit.short).")
+            return .ok
+        }
+        let change = try session.call(line.path) { app throws(AppError) in try app.setPauseLimit(limit) }
+        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.line("Longest pause without --yes is now \(limit.short).")
         return .ok
     }
 
