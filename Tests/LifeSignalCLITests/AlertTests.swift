@@ -216,18 +216,16 @@ import Testing
         home.run(["checkin", "--quiet"])
         let no = Self.onTerminal(home, "alert activate --message 'On the trail'", input: "n\n")
         #expect(no.code == 0)
-        #expect(
-            no.stdout.contains(
-                "Activate an emergency alert? All your responders will be told at once. [y/N] No alert was raised.\n"))
+        // The terminal may echo the answer after the question, or not, depending on when it came.
+        #expect(no.stdout.contains("Activate an emergency alert? All your responders will be told at once. [y/N] "))
+        #expect(no.stdout.contains("No alert was raised.\n"))
         #expect(home.run(["alert", "status"]).code == 0, "'n' raised nothing")
         #expect(home.run(["alert", "history"]).stdout == "No alerts yet.\n")
 
         let yes = Self.onTerminal(home, "alert activate --message 'On the trail'", input: "y\n")
         #expect(yes.code == 0)
-        #expect(
-            yes.stdout.contains(
-                "Activate an emergency alert? All your responders will be told at once. [y/N] Emergency alert recorded, but nobody will be told: you have no responders."
-            ))
+        #expect(yes.stdout.contains("Activate an emergency alert? All your responders will be told at once. [y/N] "))
+        #expect(yes.stdout.contains("Emergency alert recorded, but nobody will be told: you have no responders."))
         let status = home.run(["alert", "status"])
         #expect(status.code == 5)
         #expect(status.stdout.hasPrefix("Emergency alert active since 2026-03-01 09:00 (now): “On the trail”\n"))
