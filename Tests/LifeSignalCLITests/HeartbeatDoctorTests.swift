@@ -133,7 +133,7 @@ import Testing
         #expect(doctor.stdout.contains("FAIL  you watch over Bea but have no channel"))
         #expect(
             doctor.stdout.contains(
-                "FAIL  'notify deliver' ran never on this machine\n      fix: add '*/5 * * * * lifesignal notify deliver' to your crontab"
+                "FAIL  'notify deliver' has not run on this machine yet\n      fix: add '*/5 * * * * lifesignal notify deliver' to your crontab"
             ))
         #expect(doctor.stdout.contains("ok    member Bea: last change seen 2026-03-01 09:00"))
         #expect(

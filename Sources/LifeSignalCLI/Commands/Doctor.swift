@@ -180,11 +180,13 @@ struct DoctorFindings {
     }
 
     var delivery: Finding {
-        let here = checkup.lastDeliverHere.map { "on this machine \(session.when($0))" } ?? "never on this machine"
+        let here =
+            checkup.lastDeliverHere.map { "ran on this machine \(session.when($0))" }
+            ?? "has not run on this machine yet"
         let anywhere = checkup.lastDeliverAnywhere.map { "; recorded on your devices \(session.when($0))" } ?? ""
         let missing = warning("no-delivery-runs") != nil
         return Finding(
-            check: "delivery", ok: !missing, message: "'notify deliver' ran \(here)\(anywhere)",
+            check: "delivery", ok: !missing, message: "'notify deliver' \(here)\(anywhere)",
             fix: missing
                 ? "add '*/5 * * * * lifesignal notify deliver' to your crontab (with LIFESIGNAL_HOME if your data is not in the default place)"
                 : nil,
