@@ -85,7 +85,21 @@ extension App {
                 status: CheckInStatus(member: state, now: now), moved: nil)
         }
         result.moved = moved
+        try writeIgnoreFile()
         return result
+    }
+
+    /// A circle in a git work tree or a Syncthing folder gets its ignore patterns at once, so
+    /// that no backup, temporary file, lock or cache is ever shared (`circle sync` commits the
+    /// `.gitignore` before anything else).
+    private func writeIgnoreFile() throws(AppError) {
+        guard !dryRun else { return }
+        let store = try openStore()
+        let circle = store.circleDirectory
+        for (marker, file) in [(".git", ".gitignore"), (".stfolder", ".stignore")]
+        where Posix.exists(Paths.join(circle, marker)) {
+            _ = try AppError.wrap { () throws(StoreError) in try store.ensureIgnoreFile(file) }
+        }
     }
 
     /// `init --circle DIR` on an existing profile whose records are elsewhere: moves them.

@@ -65,6 +65,7 @@ struct GitSyncTests {
         let circle = GitCircle()
         let (a, b) = (circle.clone("a"), circle.clone("b"))
         #expect(circle.run("ana", ["init", "--name", "Ana", "--circle", a, "--quiet"]).code == 0)
+        #expect(FileManager.default.fileExists(atPath: a + "/.gitignore"), "init writes the ignore patterns at once")
         #expect(circle.run("ana", ["checkin", "--quiet"]).code == 0)
         let first = circle.run("ana", ["circle", "sync", "--json"])
         #expect(first.code == 0, "\(first.stderr)")
