@@ -3,10 +3,13 @@ import LifeSignalStore
 
 // lifesignal-bench-seed: writes a benchmark store through the real store code.
 //
-//     lifesignal-bench-seed <data-dir> typical|ten-year
+//     lifesignal-bench-seed <data-dir> typical|one-year|ten-year|circle-<N>
 //
-// typical   one year of daily check-ins (365), a note on some of them; 300 notifications
-// ten-year  ten years of hourly check-ins (87,600); 10,000 notifications
+// typical    one year of daily check-ins (365), a note on some of them; 300 notifications
+// one-year   one year of hourly check-ins (8,760); 1,000 notifications
+// ten-year   ten years of hourly check-ins (87,600); 10,000 notifications
+// circle-N   a circle of N members, each with a year of daily check-ins: the typical member
+//            (whose data directory this is) is a responder of 100 of the others (see Circle.swift)
 //
 // Both have the design's 20 contacts: 10 members of the circle (each with its own device log
 // holding a year of daily check-ins, written from its own data directory under
@@ -44,6 +47,9 @@ enum Seed {
     static let shapes: [String: Shape] = [
         "typical": Shape(
             name: "typical", count: 365, step: .days(1), lastBeforeNow: .minutes(30), noteEvery: 5, notifications: 300),
+        "one-year": Shape(
+            name: "one-year", count: 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24,
+            notifications: 1_000),
         "ten-year": Shape(
             name: "ten-year", count: 10 * 365 * 24, step: .hours(1), lastBeforeNow: .minutes(20), noteEvery: 24,
             notifications: 10_000),
@@ -91,8 +97,11 @@ func usage(of path: String) -> (files: Int, bytes: Int64, segments: Int) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 2, let shape = Seed.shapes[arguments[1]], arguments[0].hasPrefix("/") else {
-    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|ten-year")
+let circleSize = arguments.count == 2 && arguments[1].hasPrefix("circle-") ? Int(arguments[1].dropFirst(7)) : nil
+guard arguments.count == 2, let shape = Seed.shapes[circleSize == nil ? arguments[1] : "typical"],
+    arguments[0].hasPrefix("/")
+else {
+    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|one-year|ten-year|circle-<N>")
 }
 let dataDirectory = arguments[0]
 guard let now = Timestamp(rfc3339: Seed.nowText) else { fail("bad built-in now") }
@@ -171,6 +180,15 @@ do {
     }
 } catch {
     fail("adding the contacts failed: \(error)")
+}
+
+// circle-N: the rest of the N members, in the same circle folder.
+if let circleSize {
+    do {
+        try BulkCircle.add(max(circleSize - 11, 0), to: dataDirectory, peerRoot: peerRoot, now: now)
+    } catch {
+        fail("adding the circle's members failed: \(error)")
+    }
 }
 
 // The last month, as it happens: cron's run in each morning's reminder window notices the
