@@ -81,7 +81,8 @@ extension App {
     public func history(limit: Int, since: Timestamp?, until: Timestamp? = nil) throws(AppError) -> History {
         let store = try openStore()
         let member = store.identity.member
-        let read = try AppError.wrap { () throws(StoreError) in try store.readCircle() }
+        // Only this member's logs are read in full; the count comes from the circle's state.
+        let read = try AppError.wrap { () throws(StoreError) in try store.readMember() }
         notice(skipped: read.skipped, unknown: read.unknown)
         let checkIns = try AppError.wrap { () throws(StoreError) in
             try store.checkIns(of: member, in: read, limit: limit, since: since, until: until)

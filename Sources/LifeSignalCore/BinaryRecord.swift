@@ -19,7 +19,11 @@ public struct BinaryWriter: FieldCoder {
     /// that were written (names, notes, channel paths).
     private struct Bytes: Hashable {
         let text: String
-        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            var x = a.text
+            var y = b.text
+            return x.withUTF8 { x in y.withUTF8 { y in x.elementsEqual(y) } }
+        }
         func hash(into hasher: inout Hasher) {
             var text = self.text
             text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -4,23 +4,34 @@ import LifeSignalCore
 /// form (LifeSignalCore's BinaryRecord.swift) — the same description a log's JSON comes from,
 /// so the cache cannot drift from the logs; `CacheCodecTests` round-trips every field.
 ///
-/// Header: the magic `LSCACHE`, a format byte, an FNV-1a checksum of everything after it. A
+/// Header: the magic `LSCACHE`, a format byte, a checksum of everything after it. A
 /// cache of another format, or one that does not check out, is simply not used: that only
 /// costs one full read of the circle, after which it is rebuilt.
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
-    /// 2: fields in the order of the record schema; 3: and the logs' unknown records.
-    static let format: UInt8 = 4
+    /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
+    /// word-wise checksum.
+    static let format: UInt8 = 5
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
     typealias Damaged = BinaryReader.Damaged
 
-    /// FNV-1a, 64 bits: enough to tell a damaged or truncated file from a whole one.
+    /// A 64-bit multiply-xor hash over 8-byte words (then the rest byte by byte): enough to
+    /// tell a damaged or truncated file from a whole one, and about eight times faster than a
+    /// byte-at-a-time hash over a large circle's cache.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+                hash ^= hash >> 29
+            }
+            for i in (words * 8)..<raw.count {
+                hash = (hash ^ UInt64(raw[i])) &* 0x0000_0100_0000_01b3
+            }
         }
         return hash
     }

@@ -10,10 +10,27 @@ import LifeSignalCore
 /// full read. It is never written from a read that skipped an unreadable log, so warnings
 /// about that log keep appearing. Losing it costs one full read, so it is written without fsync.
 struct CircleCache {
-    /// A path relative to the circle, and the key it had when the cache was built.
+    /// A path relative to the circle, and the key it had when the cache was built. For another
+    /// device's log, also its last sequence number and its member's check-in count in it: what
+    /// a refresh needs to fold in a newer version of that log alone (see CircleRefresh.swift).
     struct Entry {
         var path: String
         var key: Posix.FileKey
+        var seq: Int64 = 0
+        var count: Int64 = 0
+
+        init(path: String, key: Posix.FileKey) {
+            self.path = path
+            self.key = key
+        }
+
+        /// The entry of another device's log (nil: none there yet).
+        init(logOf member: String, device: String, key: Posix.FileKey, log: DeviceLog?) {
+            path = "members/\(member)/\(device)/log.json"
+            self.key = key
+            seq = log?.lastSeq ?? 0
+            count = log?.memberState.checkInCount ?? 0
+        }
     }
 
     var circle: String
@@ -103,12 +120,18 @@ extension BinaryWriter {
         count(list.count)
         for entry in list {
             string(entry.path)
-            uint(entry.key.device)
-            uint(entry.key.inode)
-            int(entry.key.size)
-            int(entry.key.modified)
-            int(entry.key.changed)
+            key(entry.key)
+            int(entry.seq)
+            int(entry.count)
         }
+    }
+
+    mutating func key(_ key: Posix.FileKey) {
+        uint(key.device)
+        uint(key.inode)
+        int(key.size)
+        int(key.modified)
+        int(key.changed)
     }
 
     mutating func unknownRecords(_ list: [UnknownRecords]) {
@@ -131,12 +154,16 @@ extension BinaryReader {
         var list: [CircleCache.Entry] = []
         list.reserveCapacity(n)
         for _ in 0..<n {
-            let path = try string()
-            let key = Posix.FileKey(
-                device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
-            list.append(CircleCache.Entry(path: path, key: key))
+            var entry = CircleCache.Entry(path: try string(), key: try key())
+            entry.seq = try int(in: 0...Limits.counter)
+            entry.count = try int(in: 0...Limits.counter)
+            list.append(entry)
         }
         return list
+    }
+
+    mutating func key() throws(CacheCodec.Damaged) -> Posix.FileKey {
+        Posix.FileKey(device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
     }
 
     mutating func unknownRecords() throws(CacheCodec.Damaged) -> [UnknownRecords] {

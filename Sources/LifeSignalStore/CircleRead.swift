@@ -36,7 +36,10 @@ extension Store {
         return try readLog(member: member, device: device, key: &key)
     }
 
-    func readLog(member: String, device: String, key: inout Posix.FileKey) throws(StoreError) -> DeviceLog? {
+    /// With `stateOnly`, the log's tail of events is not decoded (see `DeviceLog.decodeState`).
+    func readLog(member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool = false)
+        throws(StoreError) -> DeviceLog?
+    {
         let path = logPath(member: member, device: device)
         let backup = path + ".bak"
         let result: Posix.ReadResult
@@ -52,8 +55,11 @@ extension Store {
             }
             return nil
         case .contents(let bytes):
-            return try DeviceLog.decode(
-                bytes, path: path, member: member, device: device, backup: Posix.exists(backup) ? backup : nil)
+            let backup = Posix.exists(backup) ? backup : nil
+            if stateOnly {
+                return try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: backup)
+            }
+            return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: backup)
         }
     }
 
@@ -125,22 +131,40 @@ extension Store {
     /// The circle's state for reading, from the private cache when no file changed since it
     /// was built, else from every log (and then the cache is rebuilt).
     public func snapshot() throws(StoreError) -> Snapshot {
-        if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: false) {
+        let cache = CircleCache.load(self)
+        if let cache, cache.isCurrent(exceptOwn: false) {
             return Snapshot(
                 own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
                 unknown: cache.unknown, unread: cache.currentUnread)
+        }
+        // A log changed, but the feeds may not have: their count is kept while they are not.
+        let unread = cache?.currentUnread
+        if var cache, let refreshed = refreshed(cache, exceptOwn: false) {
+            cache = refreshed
+            cache.unread = unread
+            if unread == nil { cache.feedEntries = [] }
+            cache.save(dataDirectory)
+            return Snapshot(
+                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
+                unknown: cache.unknown, unread: unread)
         }
         let read = try readCircle()
         let snapshot = split(read)
         // A cache built while something is wrong would hide it from the next runs.
         if read.skipped.isEmpty, read.publication == .current {
-            CircleCache(
+            var fresh = CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
                 own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
-                unknown: snapshot.unknown
-            ).save(dataDirectory)
+                unknown: snapshot.unknown)
+            if let unread, let cache {
+                fresh.unread = unread
+                fresh.feedEntries = cache.feedEntries
+            }
+            fresh.save(dataDirectory)
         }
-        return snapshot
+        var result = snapshot
+        result.unread = unread
+        return result
     }
 
     /// Separates this device's log from the others'.
@@ -164,7 +188,7 @@ extension Store {
     }
 
     /// Every log in the circle. This device's own log must be readable; another device's log
-    /// that is not is reported in `skipped`.
+    /// that is not is reported in `skipped`. Other devices' logs are read for their state only.
     public func readCircle() throws(StoreError) -> CircleRead {
         if !identity.member.isEmpty { try checkCircleExists() }
         var read = CircleRead()
@@ -182,19 +206,36 @@ extension Store {
                 continue
             }
             for device in devices where !isOwn(member: member, device: device) {
-                let relative = "members/\(member)/\(device)"
-                read.entries.append(
-                    CircleCache.Entry(path: relative, key: Posix.key(deviceDirectory(member: member, device: device))))
                 var key = Posix.FileKey.missing
                 do {
-                    if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
-                    read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: key))
+                    let log = try readLog(member: member, device: device, key: &key, stateOnly: true)
+                    if let log { read.logs.append(log) }
+                    read.entries.append(CircleCache.Entry(logOf: member, device: device, key: key, log: log))
                 } catch {
                     read.skip(error, member: member, since: Posix.key(logPath(member: member, device: device)))
                 }
             }
         }
         if !identity.member.isEmpty { try readOwn(into: &read) }
+        return read
+    }
+
+    /// This member's logs only, each with its tail of events (what their history needs): this
+    /// device's from its private copy, their other devices' from the circle (skipped and
+    /// reported when unreadable).
+    public func readMember() throws(StoreError) -> CircleRead {
+        try checkCircleExists()
+        var read = CircleRead()
+        let member = identity.member
+        for device in try devices(of: member) where !isOwn(member: member, device: device) {
+            var key = Posix.FileKey.missing
+            do {
+                if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
+            } catch {
+                read.skip(error, member: member, since: key)
+            }
+        }
+        try readOwn(into: &read)
         return read
     }
 

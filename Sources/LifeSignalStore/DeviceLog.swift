@@ -101,9 +101,9 @@ public struct DeviceLog: Equatable, Sendable {
     /// Parses and checks a log file read from `path`, which must belong to `member`/`device`.
     /// With `member` and `device` nil (a private copy, which lies in no member's folder), the
     /// file names them itself.
-    static func decode(_ bytes: [UInt8], path: String, member: String?, device: String?, backup: String?)
-        throws(StoreError) -> DeviceLog
-    {
+    static func decode(
+        _ bytes: [UInt8], path: String, member: String?, device: String?, backup: String?, events: Bool = true
+    ) throws(StoreError) -> DeviceLog {
         let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
@@ -113,12 +113,57 @@ public struct DeviceLog: Equatable, Sendable {
             if !state.unknownKeys.isEmpty {
                 log.keptState = Files.rawFields(state.unknownKeys, under: "state", in: bytes, parsed: o)
             }
-            log.events = try Files.events(o.required("events"), in: bytes)
-            try log.checkSequence()
+            if events {
+                log.events = try Files.events(o.required("events"), in: bytes)
+                try log.checkSequence()
+            }
             return log
         } catch {
             throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
+    }
+
+    /// The log's header and state, without decoding its tail of events: what a reader of the
+    /// circle's state needs (the state is the fold of every event), at a cost that does not
+    /// grow with the tail. `events` stays empty.
+    ///
+    /// It takes the text before the top-level `"events"` line that `encoded()` writes, and
+    /// checks that the file still ends as written (a cut-off copy is read in full, and so
+    /// reported). Anything else — another layout, a log written by a newer lifesignal (whose
+    /// tail may hold records to warn about), a prefix that does not parse — is read in full,
+    /// so a damaged file is reported exactly as before.
+    static func decodeState(_ bytes: [UInt8], path: String, member: String, device: String, backup: String?)
+        throws(StoreError) -> DeviceLog
+    {
+        guard let cut = stateEnd(in: bytes),
+            let log = try? decode(
+                Array(bytes[..<cut]) + Array("\n}\n".utf8), path: path, member: member,
+                device: device, backup: backup, events: false),
+            Release.isNotNewer(log.writer)
+        else {
+            return try decode(bytes, path: path, member: member, device: device, backup: backup)
+        }
+        return log
+    }
+
+    /// Where the text before `,\n"events": [` ends, when the file also ends as `encoded()`
+    /// ends it. A newline cannot occur inside a JSON string, so the marker at a line's start is
+    /// the top-level key.
+    private static func stateEnd(in bytes: [UInt8]) -> Int? {
+        let ending = Array("]\n}\n".utf8)
+        guard bytes.count > 64, bytes.suffix(ending.count).elementsEqual(ending) else { return nil }
+        let marker = Array(",\n\"events\": [".utf8)
+        var i = 0
+        let last = bytes.count - marker.count
+        while i <= last {
+            if bytes[i] == UInt8(ascii: ","), bytes[i + 1] == UInt8(ascii: "\n"),
+                bytes[(i + 2)..<(i + marker.count)].elementsEqual(marker[2...])
+            {
+                return i
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The fields before the state, checked against the folder the file lies in.

@@ -251,7 +251,9 @@ extension Store {
     /// log is read by the writer itself, strictly).
     private func othersForWriting() throws(StoreError) -> OthersRead {
         let own = "members/\(identity.member)/\(identity.device)"
-        if let cache = CircleCache.load(self), cache.isCurrent(exceptOwn: true) {
+        if let loaded = CircleCache.load(self),
+            let cache = loaded.isCurrent(exceptOwn: true) ? loaded : refreshed(loaded, exceptOwn: true)
+        {
             let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
             return OthersRead(
                 snapshot: Snapshot(

@@ -169,11 +169,22 @@ import Testing
         #expect(
             try store.snapshot().state.members[beaId]?.name?.value == "CACHED",
             "an unchanged circle is read from the cache")
-        // Bea checks in: her log changes, so Ana's next read ignores the cache.
+        // Bea checks in: her log grew, so Ana's next read reads that log alone and folds it in.
         try checkIn(bea, "Bea", note: "b2")
-        let fresh = try store.snapshot().state
-        #expect(fresh.members[beaId]?.name?.value == "Bea")
-        #expect(fresh.members[beaId]?.lastCheckIn?.note == "b2")
+        let grown = try store.snapshot().state
+        #expect(grown.members[beaId]?.lastCheckIn?.note == "b2")
+        #expect(grown.members[beaId]?.checkInCount == 2, "her count is not taken twice")
+        #expect(grown.members[beaId]?.name?.value == "CACHED", "only the changed log was read")
+        // A sync puts back an earlier copy of her log: not growth, so everything is read again.
+        let path = store.logPath(member: beaId, device: try Store.open(dataDirectory: bea).identity.device)
+        let earlier = try Data(contentsOf: URL(fileURLWithPath: path))
+        try checkIn(bea, "Bea", note: "b3")
+        #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b3")
+        try earlier.write(to: URL(fileURLWithPath: path), options: .atomic)
+        let rebuilt = try store.snapshot().state
+        #expect(rebuilt.members[beaId]?.name?.value == "Bea", "a log that went back means a full read")
+        #expect(rebuilt.members[beaId]?.lastCheckIn?.note == "b2")
+        #expect(rebuilt.members[beaId]?.checkInCount == 2)
     }
 
     @Test func aNewMemberInvalidatesIt() throws {
