@@ -114,7 +114,7 @@ extension App {
     /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
     /// is created first when there is none (and said so in `notices`).
     func write<T>(
-        creating creation: Creation = .never, feed: Bool = false,
+        creating creation: Creation = .never, feed: Store.FeedUse = .none,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
         // The default name may need the password database (NSS, LDAP): it is looked up only

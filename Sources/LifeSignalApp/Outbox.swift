@@ -75,13 +75,13 @@ extension App {
         }
         let jobs: [DeliveryJob]
         do {
-            jobs = try write(feed: true, pick)
+            jobs = try write(feed: .digest, pick)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
             // Nothing can be recorded: work out what is due without writing, and send it.
             dryRun = true
             defer { dryRun = false }
             report = DeliveryReport()
-            let due = try write(feed: true, pick)
+            let due = try write(feed: .whole, pick)
             dryRun = false
             let sent = send(due).attempts.filter { $0.1.succeeded }.count
             throw .sentButNotRecorded(error, sent: sent)
@@ -99,7 +99,7 @@ extension App {
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
         crashAfterSend?()
         do {
-            try write(feed: true) { transaction throws(AppError) in
+            try write(feed: .whole) { transaction throws(AppError) in
                 for (job, attempt) in attempts {
                     Self.record(attempt, of: job, in: &transaction, at: now, report: &report)
                 }

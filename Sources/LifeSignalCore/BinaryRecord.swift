@@ -50,6 +50,16 @@ public struct BinaryWriter: FieldCoder {
     public mutating func count(_ value: Int) { uint(UInt64(value)) }
     public mutating func bool(_ value: Bool) { body.append(value ? 1 : 0) }
 
+    /// A count, then each word as 8 little-endian bytes: a list of hashes read back in one
+    /// pass, without a varint per entry.
+    public mutating func words(_ values: [UInt64]) {
+        count(values.count)
+        body.reserveCapacity(body.count + values.count * 8)
+        for value in values {
+            for shift in stride(from: 0, to: 64, by: 8) { body.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+    }
+
     public mutating func string(_ value: String) {
         if let i = index[Bytes(text: value)] {
             count(i)
@@ -195,6 +205,16 @@ public struct BinaryReader: FieldCoder {
         let value = try int()
         guard range.contains(value) else { throw Damaged() }
         return value
+    }
+
+    public mutating func words() throws(Damaged) -> [UInt64] {
+        let n = try count()
+        guard n <= (bytes.count - position) / 8 else { throw Damaged() }
+        let start = position
+        position += n * 8
+        return bytes.withUnsafeBytes { raw in
+            (0..<n).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + $0 * 8, as: UInt64.self)) }
+        }
     }
 
     public mutating func bool() throws(Damaged) -> Bool {

@@ -42,19 +42,44 @@ public enum DeliveryRules {
         switch n.recipient {
         case .member(let id): return id == me
         case .external(let owner, _):
-            return owner == me
-                || (isRelayed(n.kind) && (circle.roles(of: me, toward: owner)?.dependent ?? false))
+            return owner == me || (isRelayed(n.kind) && relays(to: n.recipient, me: me, circle: circle))
         }
     }
 
     /// The channels `n` goes through from `me`'s device.
     public static func channels(for n: Notification, me: String, circle: CircleState) -> [String] {
-        switch n.recipient {
+        channels(to: n.recipient, me: me, circle: circle)
+    }
+
+    /// The channels that reach `recipient` from `me`'s device.
+    static func channels(to recipient: Notification.Recipient, me: String, circle: CircleState) -> [String] {
+        switch recipient {
         case .member(let id): return circle.members[id]?.effectivePreferences.channels ?? []
         case .external(let owner, let id):
             let channels = circle.externals[owner]?[id]?.value?.channels ?? []
             return owner == me ? channels : channels.filter(runsForOthers)
         }
+    }
+
+    /// Whether `me`'s device relays to `recipient`, someone else's external contact (see `serves`).
+    static func relays(to recipient: Notification.Recipient, me: String, circle: CircleState) -> Bool {
+        guard case .external(let owner, _) = recipient, owner != me else { return false }
+        return circle.roles(of: me, toward: owner)?.dependent ?? false
+    }
+
+    /// Whether `n` can still lead to a delivery from `me`'s device while the feed, the
+    /// recipient's channels and what this device relays stay as they are, and time goes on:
+    /// it is served here and not delivered through one of its channels, and it is not a lone
+    /// notification past the horizon or a reminder past its deadline (those never go again).
+    static func mayAct(on n: Notification, feed: Feed, me: String, circle: CircleState, now: Timestamp) -> Bool {
+        guard serves(n, me: me, circle: circle),
+            channels(for: n, me: me, circle: circle).contains(where: {
+                !(feed.deliveries[DeliveryKey(notification: n.id, channel: $0)]?.isDelivered ?? false)
+            })
+        else { return false }
+        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return n.at >= now - horizon }
+        if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread { return now <= deadline }
+        return true
     }
 
     /// One notification to send through one channel.

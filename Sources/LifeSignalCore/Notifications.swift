@@ -131,6 +131,11 @@ public enum Notifications {
     /// Relations of mine that were added, changed or removed (by either side).
     static func relations(circle: CircleState, feed: Feed, me: String, since horizon: Timestamp) -> [Notification] {
         var found: [Notification] = []
+        // When each member was first told of a link: one pass over the feed, not one per relation.
+        var firstLinked: [String: Timestamp] = [:]
+        for n in feed.notifications.values where n.kind == .contactAdded || n.kind == .roleChanged {
+            firstLinked[n.subject] = min(firstLinked[n.subject] ?? n.at, n.at)
+        }
         for (pair, record) in circle.relations where (pair.low == me || pair.high == me) && record.stamp.at >= horizon {
             let other = pair.other(than: me)
             let who = name(other, in: circle)
@@ -143,9 +148,7 @@ public enum Notifications {
                 continue
             }
             let roles = (me == pair.low ? value : value.reciprocal).text.lowercased()
-            let known = feed.notifications.values.contains {
-                ($0.kind == .contactAdded || $0.kind == .roleChanged) && $0.subject == other && $0.at < record.stamp.at
-            }
+            let known = firstLinked[other].map { $0 < record.stamp.at } ?? false
             let (kind, message) =
                 known
                 ? (Notification.Kind.roleChanged, "Your link with \(who) changed: \(who) is now your \(roles).")
@@ -186,6 +189,12 @@ public enum Notifications {
                     thread: .deadline(member: subject, at: deadline)))
         }
         return found
+    }
+
+    /// The id of the all-clear or correction that follows `miss`, a missed check-in told.
+    static func allClearID(of miss: Notification) -> String {
+        Notification.id(
+            kind: .dependentCheckedIn, cause: "\(miss.at.seconds)", subject: miss.subject, recipient: miss.recipient)
     }
 
     /// Whether `checkIn`, stamped at or before `deadline`, came after the check-in that set it:

@@ -13,7 +13,7 @@ struct CircleCache {
     /// A path relative to the circle, and the key it had when the cache was built. For another
     /// device's log, also its last sequence number and its member's check-in count in it: what
     /// a refresh needs to fold in a newer version of that log alone (see CircleRefresh.swift).
-    struct Entry {
+    struct Entry: Equatable {
         var path: String
         var key: Posix.FileKey
         var seq: Int64 = 0
@@ -45,14 +45,19 @@ struct CircleCache {
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
+    /// The digest of this member's feed (see `FeedDigest`), valid on the same terms.
+    var digest: FeedDigest? = nil
     var feedEntries: [Entry] = []
 
     /// The unread count, when the feed files it was counted from are unchanged.
-    var currentUnread: Int? {
-        guard let unread, feedEntries.allSatisfy({ Posix.key(location($0.path)) == $0.key }) else {
-            return nil
-        }
-        return unread
+    var currentUnread: Int? { feedIsUnchanged ? unread : nil }
+
+    /// The feed's digest, when the feed files it was made from are unchanged.
+    var currentDigest: FeedDigest? { feedIsUnchanged ? digest : nil }
+
+    private var feedIsUnchanged: Bool {
+        let keys = Posix.KeyReader(circle)
+        return !feedEntries.isEmpty && feedEntries.allSatisfy { keys.key($0.path) == $0.key }
     }
 
     /// Where an entry's file is: relative paths are in the circle; this device's private
@@ -67,12 +72,21 @@ struct CircleCache {
     /// True when every directory and log still has the key it had. With `exceptOwn`, this
     /// device's own directory and log are not checked (a writer reads its log itself).
     func isCurrent(exceptOwn: Bool) -> Bool {
-        entries.allSatisfy { entry in
+        let keys = Posix.KeyReader(circle)
+        return entries.allSatisfy { entry in
             // This device's published folder and its private copies (absolute paths).
-            if exceptOwn, entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/") { return true }
-            return Posix.key(location(entry.path)) == entry.key
+            if exceptOwn, isOwn(entry) { return true }
+            return keys.key(entry.path) == entry.key
         }
     }
+
+    /// True when this device's own directory, log and private copies still have their keys.
+    var ownIsCurrent: Bool {
+        let keys = Posix.KeyReader(circle)
+        return entries.allSatisfy { !isOwn($0) || keys.key($0.path) == $0.key }
+    }
+
+    private func isOwn(_ entry: Entry) -> Bool { entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/") }
 
     static func load(_ store: Store) -> CircleCache? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
@@ -89,6 +103,7 @@ struct CircleCache {
                 others: try r.circle(), othersClock: try r.int(in: 0...Limits.counter))
             cache.unknown = try r.unknownRecords()
             cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
+            cache.digest = try r.digest()
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
             return cache
@@ -109,6 +124,7 @@ struct CircleCache {
         w.unknownRecords(unknown)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
+        w.digest(digest)
         w.entries(feedEntries)
         // Best effort: a cache that cannot be written only means the next run reads everything.
         try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)

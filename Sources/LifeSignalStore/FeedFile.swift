@@ -137,17 +137,12 @@ extension Store {
     public func unreadCount() throws(StoreError) -> (count: Int, skipped: [StoreError]) {
         var cache = CircleCache.load(self)
         if let unread = cache?.currentUnread { return (unread, []) }
-        var feedEntries: [CircleCache.Entry] = []
-        for device in try devices(of: identity.member) {
-            let path = feedPath(member: identity.member, device: device)
-            feedEntries.append(
-                CircleCache.Entry(path: "members/\(identity.member)/\(device)/feed.json", key: Posix.key(path)))
-        }
-        feedEntries.append(CircleCache.Entry(path: ownFeedPath, key: Posix.key(ownFeedPath)))
+        let feedEntries = try self.feedEntries()
         let loaded = try memberFeed()
         let count = loaded.feed.unreadCount(for: .member(identity.member))
         if loaded.skipped.isEmpty, cache != nil {
             cache?.unread = count
+            if cache?.feedEntries != feedEntries { cache?.digest = nil }
             cache?.feedEntries = feedEntries
             cache?.save(dataDirectory)
         }

@@ -120,8 +120,7 @@ extension Store {
     /// Temporary files exist only while a writer holds the lock, so any found after taking
     /// it were left by a writer that died (kill -9, power loss) and can go.
     static func sweepTemporaryFiles(in directory: String) {
-        guard let names = try? Posix.list(directory) else { return }
-        for name in names where name.hasPrefix(".") && name.includes(".tmp.") {
+        for name in Posix.hiddenNames(directory) where name.includes(".tmp.") {
             Posix.remove(Paths.join(directory, name))
         }
     }

@@ -33,10 +33,15 @@ public struct Transaction {
     public internal(set) var publication: Store.Publication = .current
     var changed = false
     /// This member's feed, merged from all their devices, and this device's own part of it;
-    /// loaded only for transactions that asked for it (`feed: true`).
+    /// loaded only for transactions that asked for it (see `Store.FeedUse`). With `digest`
+    /// set, `feed` is only the digest's part (nothing in it is to be noticed or sent).
     public internal(set) var feed = Feed()
     public internal(set) var ownFeed = Feed()
     var feedLoaded = false
+    var digest: FeedDigest?
+    /// The keys of the feed's files before they were read, when every one of them was read:
+    /// what a digest made from this feed is valid for.
+    var feedRead: [CircleCache.Entry]?
     var feedChanged = false
 
     /// Logs holding records of a newer lifesignal (kept, not counted), this device's included.
@@ -48,7 +53,9 @@ public struct Transaction {
     /// Adds a notification to this device's feed unless the member's feed has it already.
     @discardableResult
     public mutating func notice(_ notification: Notification) -> Bool {
-        guard feed.notifications[notification.id] == nil else { return false }
+        guard feed.notifications[notification.id] == nil, !(digest?.has(notification.id) ?? false) else {
+            return false
+        }
         feed.add(notification)
         ownFeed.add(notification)
         feedChanged = true
@@ -100,10 +107,17 @@ public struct Transaction {
 
     /// Reads this member's feed into the transaction, for one that notices or records delivery.
     mutating func loadFeed() throws(StoreError) {
+        let keys = try store.feedEntries()
         let loaded = try store.memberFeed()
+        // What this transaction added to its own part before the whole feed was needed.
+        var own = loaded.own
+        own.merge(ownFeed)
         feed = loaded.feed
-        ownFeed = loaded.own
+        feed.merge(ownFeed)
+        ownFeed = own
         feedLoaded = true
+        digest = nil
+        feedRead = loaded.skipped.isEmpty ? keys : nil
     }
 
     /// Records a fact, with a Lamport clock above every clock in the circle as read.
@@ -125,8 +139,18 @@ extension Store {
     /// crash-safely. Returns the body's value and whether a new profile was created.
     /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
     /// what a command would do, shown without doing it.
+    /// How much of the member's feed a transaction reads.
+    public enum FeedUse: Sendable {
+        case none
+        /// All of it: for a transaction that lists, marks, notices or records deliveries.
+        case whole
+        /// Its digest, when that is current and shows nothing to notice or send (a delivery
+        /// run with nothing to do); else all of it.
+        case digest
+    }
+
     public static func update<T>(
-        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: Bool = false,
+        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
         dryRun: Bool = false, _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile.
@@ -153,7 +177,21 @@ extension Store {
         if let log = own.log, let bytes = own.bytes {
             transaction.publication = try store.publication(of: log, bytes: bytes)
         }
-        if feed { try transaction.loadFeed() }
+        switch feed {
+        case .none: break
+        case .whole: try transaction.loadFeed()
+        case .digest:
+            if let digest = others.digest,
+                digest.showsNothingToDo(
+                    me: store.identity.member, circle: transaction.circle, now: now,
+                    unreadable: transaction.unreadable)
+            {
+                transaction.feed = digest.part
+                transaction.digest = digest
+            } else {
+                try transaction.loadFeed()
+            }
+        }
         if created, case .ifMissing(let profile) = creation, profile.joining == nil {
             var generator = SystemRandomNumberGenerator()
             transaction.record(NameSet(name: profile.name), at: now)
@@ -164,7 +202,7 @@ extension Store {
         let value = try body(&transaction)
         if dryRun { return (value, created) }
         try store.commit(&transaction, own: own, now: now)
-        if !created, own.log != nil { store.refreshCache(after: transaction, others: others) }
+        if !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
         return (value, created)
     }
 
@@ -244,7 +282,10 @@ extension Store {
         /// The cached unread count stays valid only while no feed file changes; its own keys
         /// say so, so it can be carried over by a write that does not touch the feed.
         var unread: Int?
+        var digest: FeedDigest?
         var feedEntries: [CircleCache.Entry]
+        /// The cache, when it was current as loaded (not refreshed).
+        var current: CircleCache? = nil
     }
 
     /// Everyone else's logs: from the cache when none changed, else read (this device's own
@@ -252,7 +293,8 @@ extension Store {
     private func othersForWriting() throws(StoreError) -> OthersRead {
         let own = "members/\(identity.member)/\(identity.device)"
         if let loaded = CircleCache.load(self),
-            let cache = loaded.isCurrent(exceptOwn: true) ? loaded : refreshed(loaded, exceptOwn: true)
+            case let isCurrent = loaded.isCurrent(exceptOwn: true),
+            let cache = isCurrent ? loaded : refreshed(loaded, exceptOwn: true)
         {
             let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
             return OthersRead(
@@ -260,15 +302,15 @@ extension Store {
                     own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
                     unknown: unknown),
                 entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
-                unread: cache.unread,
-                feedEntries: cache.feedEntries)
+                unread: cache.unread, digest: cache.currentDigest,
+                feedEntries: cache.feedEntries, current: isCurrent ? cache : nil)
         }
         let read = try readCircle()
         var snapshot = split(read)
         snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
         let entries =
             read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
-        return OthersRead(snapshot: snapshot, entries: entries, unread: nil, feedEntries: [])
+        return OthersRead(snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [])
     }
 
     /// Writes what the transaction recorded: the log (privately and durably, then published),
@@ -284,7 +326,8 @@ extension Store {
         }
         if transaction.publication != .current || own.adopted { try publishMissingSegments() }
         // Only a transaction that loaded the feed may write it (else it would replace the
-        // feed with the few entries it added).
+        // feed with the few entries it added); one that used the digest loads it now.
+        if transaction.feedChanged, transaction.digest != nil { try transaction.loadFeed() }
         if transaction.feedChanged, transaction.feedLoaded {
             // The feed after the log: a crash in between can only mean a notification noticed
             // again (and delivered again), never a fact lost.
@@ -299,8 +342,15 @@ extension Store {
     /// this device's directory and log as they are now. The directories above this device's
     /// keep their earlier keys (a write does not change them), except on the first write,
     /// which creates them — then the next read rebuilds the cache instead.
-    private func refreshCache(after transaction: Transaction, others: OthersRead) {
+    private func refreshCache(after transaction: Transaction, others: OthersRead, now: Timestamp) {
         guard transaction.skipped.isEmpty, !others.entries.isEmpty else { return }
+        // A run that read nothing new and wrote nothing (a quiet delivery run): the cache
+        // already says all this, and this device's files still have the keys it holds.
+        if let current = others.current, transaction.feedRead == nil, !transaction.feedChanged,
+            current.ownIsCurrent
+        {
+            return
+        }
         let member = identity.member
         let device = identity.device
         let own = "members/\(member)/\(device)"
@@ -312,8 +362,15 @@ extension Store {
         var cache = CircleCache(
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)
-        if !transaction.feedChanged {
+        if let read = transaction.feedRead {
+            // The feed as this transaction left it, for the next runs.
+            // (A write prunes the feed's old entries: the count is made again from the files.)
+            cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
+            cache.digest = FeedDigest(of: transaction.feed, me: member, circle: transaction.circle, now: now)
+            cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
+        } else if !transaction.feedChanged {
             cache.unread = others.unread
+            cache.digest = others.digest
             cache.feedEntries = others.feedEntries
         }
         cache.save(dataDirectory)
