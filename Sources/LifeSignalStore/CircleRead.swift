@@ -121,32 +121,46 @@ extension Store {
         /// How the circle's copy of this device's log stands against its private copy.
         public var publication: Publication = .current
 
+        /// The state `own` and `others` make together, when it was made once already.
+        var merged: CircleState? = nil
+
         public var state: CircleState {
+            if let merged { return merged }
             var state = others
             state.merge(own)
             return state
+        }
+
+        /// A snapshot for reading: `others` is merged with `own` in place, without copying a
+        /// large circle's state, and left empty (only `state` is read).
+        static func forReading(_ cache: consuming CircleCache, unread: Int?) -> Snapshot {
+            var state = cache.others
+            cache.others = CircleState()
+            state.merge(cache.own)
+            var snapshot = Snapshot(
+                own: cache.own, others: CircleState(), othersClock: cache.othersClock, skipped: [],
+                unknown: cache.unknown, unread: unread)
+            snapshot.merged = state
+            return snapshot
         }
     }
 
     /// The circle's state for reading, from the private cache when no file changed since it
     /// was built, else from every log (and then the cache is rebuilt).
     public func snapshot() throws(StoreError) -> Snapshot {
-        let cache = CircleCache.load(self)
-        if let cache, cache.isCurrent(exceptOwn: false) {
-            return Snapshot(
-                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
-                unknown: cache.unknown, unread: cache.currentUnread)
+        var cache = CircleCache.load(self)
+        if cache?.isCurrent(exceptOwn: false) ?? false, let current = cache.take() {
+            let unread = current.currentUnread
+            return .forReading(consume current, unread: unread)
         }
         // A log changed, but the feeds may not have: their count is kept while they are not.
         let unread = cache?.currentUnread
-        if var cache, let refreshed = refreshed(cache, exceptOwn: false) {
-            cache = refreshed
-            cache.unread = unread
-            if unread == nil { cache.feedEntries = [] }
-            cache.save(dataDirectory)
-            return Snapshot(
-                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
-                unknown: cache.unknown, unread: unread)
+        if let loaded = cache, var refreshed = refreshed(loaded, exceptOwn: false) {
+            cache = nil
+            refreshed.unread = unread
+            if unread == nil { refreshed.feedEntries = [] }
+            refreshed.save(dataDirectory)
+            return .forReading(refreshed, unread: unread)
         }
         let read = try readCircle()
         let snapshot = split(read)

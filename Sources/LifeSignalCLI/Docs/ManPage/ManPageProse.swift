@@ -67,7 +67,8 @@ extension ManPage {
         older events: the circle holds a published copy, which is put back from here
         when a sync engine deletes, rolls back or damages it.
         .It Pa cache.bin
-        The circle's folded state, so that a run need not read every log.
+        The circle's folded state and a digest of the notification feed, each with the
+        identity of every file it was made from, so that a run reads only what changed.
         Derived: it may be deleted at any time and is rebuilt.
         .It Pa health.json
         How each channel and heartbeat URL has been doing on this machine, for
