@@ -77,10 +77,11 @@ extension App {
         return try AppError.wrap { () throws(StoreError) in try Store.open(dataDirectory: directory) }
     }
 
-    /// The circle as this device sees it (from the private cache when nothing changed).
-    func read() throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
+    /// The circle as this device sees it (from the private cache when nothing changed). With
+    /// `dashboardOnly`, possibly only the members the dashboard reads (see `Store.snapshot`).
+    func read(dashboardOnly: Bool = false) throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
         let store = try openStore()
-        let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot() }
+        let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot(dashboardOnly: dashboardOnly) }
         notice(skipped: snapshot.skipped, unknown: snapshot.unknown)
         if let problem = PublishedCopy(snapshot.publication) {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))

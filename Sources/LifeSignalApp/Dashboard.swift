@@ -22,7 +22,7 @@ extension App {
     }
 
     public func dashboard() throws(AppError) -> Dashboard {
-        let (store, snapshot) = try read()
+        let (store, snapshot) = try read(dashboardOnly: true)
         let me = store.identity.member
         let circle = snapshot.state
         let state = circle.members[me] ?? MemberState()

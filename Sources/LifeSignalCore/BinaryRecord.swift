@@ -76,6 +76,24 @@ public struct BinaryWriter: FieldCoder {
         writing { () throws(CannotFail) in try fields.code(&self) }
     }
 
+    /// The circle's facts, then each member's state as a record with a string table of its
+    /// own, so that a reader can decode only the members it needs (`circleByMember(wanted:)`).
+    public mutating func circleByMember(_ circle: CircleState) {
+        var facts = circle
+        writing { () throws(CannotFail) in try facts.codeFacts(&self) }
+        count(circle.members.count)
+        for (id, state) in circle.members {
+            string(id)
+            var member = BinaryWriter()
+            var fields = state
+            writing { () throws(CannotFail) in try fields.code(&member) }
+            var record: [UInt8] = []
+            member.write(to: &record)
+            count(record.count)
+            body.append(contentsOf: record)
+        }
+    }
+
     /// The string table, then the fields, appended to `file`.
     public func write(to file: inout [UInt8]) {
         file.reserveCapacity(file.count + body.count + table.count * 40)
@@ -237,6 +255,31 @@ public struct BinaryReader: FieldCoder {
         if idChecked[i] == 0 { idChecked[i] = Identifier.isValid(table[i]) ? 1 : 2 }
         guard idChecked[i] == 1 else { throw Damaged() }
         return table[i]
+    }
+
+    /// A circle written by `circleByMember`. With `wanted`, only the members it names are
+    /// decoded (it is given the circle's facts, to choose by them); the others are skipped.
+    public mutating func circleByMember(wanted: ((CircleState) -> Set<String>)? = nil) throws(Damaged)
+        -> CircleState
+    {
+        var circle = CircleState()
+        try circle.codeFacts(&self)
+        let chosen = wanted?(circle)
+        let n = try count()
+        circle.members.reserveCapacity(chosen?.count ?? n)
+        for _ in 0..<n {
+            let member = try id()
+            let length = try count()
+            let start = position
+            position += length
+            guard chosen?.contains(member) ?? true else { continue }
+            guard circle.members[member] == nil else { throw Damaged() }
+            var record = try BinaryReader(Array(bytes[start..<position]), from: 0)
+            // Decoded in place: a member's state is large (see `MemberEntry.read`).
+            try circle.members[member, default: MemberState()].code(&record)
+            guard record.atEnd else { throw Damaged() }
+        }
+        return circle
     }
 
     /// The whole circle's state (see `CircleState.code`).

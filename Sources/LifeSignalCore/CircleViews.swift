@@ -38,6 +38,15 @@ extension CircleState {
 
     /// Every ping `me` sent or received whose start is known, newest first, with the other
     /// person's name (from `contacts` when given, else their profile).
+    /// The members whose state `me`'s dashboard reads: me, everyone linked to me, and the
+    /// other side of each of my pings.
+    public func dashboardMembers(of me: String) -> Set<String> {
+        var wanted = Set(linkedMembers(of: me))
+        wanted.insert(me)
+        for (ping, _) in pings(involving: me) { wanted.formUnion([ping.from, ping.to]) }
+        return wanted
+    }
+
     public func pingViews(of me: String, contacts: [Contact]? = nil) -> [PingView] {
         var names: [String: String] = [:]
         for contact in contacts ?? self.contacts(of: me) where names[contact.id] == nil {

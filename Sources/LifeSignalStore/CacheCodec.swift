@@ -10,8 +10,8 @@ import LifeSignalCore
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
     /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
-    /// word-wise checksum; 6: the feed's digest.
-    static let format: UInt8 = 6
+    /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own.
+    static let format: UInt8 = 7
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

@@ -9,11 +9,11 @@ import LifeSignalCore
 /// still matches; anything else — a changed or new file, a damaged or newer cache — means a
 /// full read. It is never written from a read that skipped an unreadable log, so warnings
 /// about that log keep appearing. Losing it costs one full read, so it is written without fsync.
-struct CircleCache {
+struct CircleCache: Sendable {
     /// A path relative to the circle, and the key it had when the cache was built. For another
     /// device's log, also its last sequence number and its member's check-in count in it: what
     /// a refresh needs to fold in a newer version of that log alone (see CircleRefresh.swift).
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var path: String
         var key: Posix.FileKey
         var seq: Int64 = 0
@@ -48,6 +48,8 @@ struct CircleCache {
     /// The digest of this member's feed (see `FeedDigest`), valid on the same terms.
     var digest: FeedDigest? = nil
     var feedEntries: [Entry] = []
+    /// Decoded for a dashboard only: `others` lacks the members it does not read.
+    var partial = false
 
     /// The unread count, when the feed files it was counted from are unchanged.
     var currentUnread: Int? { feedIsUnchanged ? unread : nil }
@@ -88,8 +90,27 @@ struct CircleCache {
 
     private func isOwn(_ entry: Entry) -> Bool { entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/") }
 
-    static func load(_ store: Store) -> CircleCache? {
+    static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, dashboardOnly: false)?.cache }
+
+    /// The cache, and whether every key it holds still matches (see `isCurrent`). The keys of
+    /// a large circle take thousands of `stat` calls: they are checked on a second thread
+    /// while the rest of the cache is decoded. With `dashboardOnly`, only the members this
+    /// member's dashboard reads are decoded (`partial`: such a cache is never saved).
+    static func load(_ store: Store, checkingExceptOwn exceptOwn: Bool, dashboardOnly: Bool = false) -> (
+        cache: CircleCache, isCurrent: Bool
+    )? {
+        guard let (cache, current) = decode(store, checking: exceptOwn, dashboardOnly: dashboardOnly) else {
+            return nil
+        }
+        return (cache, current ?? false)
+    }
+
+    private static func decode(_ store: Store, checking exceptOwn: Bool?, dashboardOnly: Bool) -> (
+        cache: CircleCache, current: Bool?
+    )? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
+        var check: Background?
+        defer { _ = check?.join() }
         do throws(CacheCodec.Damaged) {
             var r = try CacheCodec.reader(bytes)
             let circle = try r.string()
@@ -98,28 +119,54 @@ struct CircleCache {
             guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device
             else { return nil }
             let entries = try r.entries()
+            // Half the keys on the second thread; the rest here once decoded.
+            let split = entries.count / 2
+            if let exceptOwn {
+                let keys = CircleCache(
+                    circle: circle, member: member, device: device, entries: Array(entries[..<split]),
+                    own: CircleState(), others: CircleState(), othersClock: 0)
+                check = Background { keys.isCurrent(exceptOwn: exceptOwn) }
+            }
+            let own = try r.circle()
+            let wanted: ((CircleState) -> Set<String>)? =
+                dashboardOnly
+                ? { facts in
+                    var circle = facts
+                    circle.merge(own)
+                    return circle.dashboardMembers(of: member)
+                } : nil
             var cache = CircleCache(
-                circle: circle, member: member, device: device, entries: entries, own: try r.circle(),
-                others: try r.circle(), othersClock: try r.int(in: 0...Limits.counter))
+                circle: circle, member: member, device: device, entries: entries, own: own,
+                others: try r.circleByMember(wanted: wanted), othersClock: try r.int(in: 0...Limits.counter))
+            cache.partial = dashboardOnly
             cache.unknown = try r.unknownRecords()
             cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             cache.digest = try r.digest()
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
-            return cache
+            var current: Bool?
+            if let exceptOwn {
+                let rest = CircleCache(
+                    circle: circle, member: member, device: device, entries: Array(entries[split...]),
+                    own: CircleState(), others: CircleState(), othersClock: 0)
+                current = rest.isCurrent(exceptOwn: exceptOwn) && (check?.join() ?? false)
+            }
+            check = nil
+            return (cache, current)
         } catch {
             return nil
         }
     }
 
     func save(_ dataDirectory: String) {
+        guard !partial else { return }
         var w = BinaryWriter()
         w.string(circle)
         w.string(member)
         w.string(device)
         w.entries(entries)
         w.circle(own)
-        w.circle(others)
+        w.circleByMember(others)
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.bool(unread != nil)

@@ -147,12 +147,18 @@ extension Store {
 
     /// The circle's state for reading, from the private cache when no file changed since it
     /// was built, else from every log (and then the cache is rebuilt).
-    public func snapshot() throws(StoreError) -> Snapshot {
-        var cache = CircleCache.load(self)
-        if cache?.isCurrent(exceptOwn: false) ?? false, let current = cache.take() {
+    ///
+    /// With `dashboardOnly`, a current cache is decoded only for the members `me`'s dashboard
+    /// reads (`CircleState.dashboardMembers`): a large circle's other members are skipped.
+    public func snapshot(dashboardOnly: Bool = false) throws(StoreError) -> Snapshot {
+        var loaded = CircleCache.load(self, checkingExceptOwn: false, dashboardOnly: dashboardOnly)
+        let isCurrent = loaded?.isCurrent ?? false
+        var cache = loaded.take()?.cache
+        if isCurrent, let current = cache.take() {
             let unread = current.currentUnread
             return .forReading(consume current, unread: unread)
         }
+        if dashboardOnly { cache = CircleCache.load(self) }
         // A log changed, but the feeds may not have: their count is kept while they are not.
         let unread = cache?.currentUnread
         if let loaded = cache, var refreshed = refreshed(loaded, exceptOwn: false) {

@@ -292,8 +292,7 @@ extension Store {
     /// log is read by the writer itself, strictly).
     private func othersForWriting() throws(StoreError) -> OthersRead {
         let own = "members/\(identity.member)/\(identity.device)"
-        if let loaded = CircleCache.load(self),
-            case let isCurrent = loaded.isCurrent(exceptOwn: true),
+        if let (loaded, isCurrent) = CircleCache.load(self, checkingExceptOwn: true),
             let cache = isCurrent ? loaded : refreshed(loaded, exceptOwn: true)
         {
             let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }

@@ -190,4 +190,30 @@ import Testing
         #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b1")
         #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b1")
     }
+
+    @Test func aDashboardDecodesOnlyTheMembersItReadsAndNeverSavesThat() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        try checkIn(root + "/carl", "Carl", note: "c1")
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let carlId = try Store.open(dataDirectory: root + "/carl").identity.member
+        // Ana watches over Bea; Carl shares the circle but not with Ana.
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+        }
+        let store = try Store.open(dataDirectory: ana)
+        let whole = try store.snapshot().state
+        #expect(whole.members[carlId]?.name?.value == "Carl")
+        let loaded = try #require(CircleCache.load(store, checkingExceptOwn: false, dashboardOnly: true))
+        #expect(loaded.isCurrent)
+        #expect(Set(loaded.cache.others.members.keys) == [beaId], "Carl's state is skipped, not decoded")
+        let dashboard = try store.snapshot(dashboardOnly: true).state
+        #expect(dashboard.members[beaId] == whole.members[beaId])
+        #expect(dashboard.members[store.identity.member] == whole.members[store.identity.member])
+        #expect(dashboard.relations == whole.relations)
+        // A cache decoded for a dashboard is never written back in place of the whole one.
+        loaded.cache.save(ana)
+        #expect(CircleCache.load(store)?.others.members[carlId]?.name?.value == "Carl")
+    }
 }
