@@ -57,6 +57,14 @@ struct CircleCache: Sendable {
     /// The feed's digest, when the feed files it was made from are unchanged.
     var currentDigest: FeedDigest? { feedIsUnchanged ? digest : nil }
 
+    /// Keeps an unread count made from the feed files with `feedEntries`; the digest stays
+    /// only if it was made from those same files.
+    mutating func remember(unread count: Int, feedEntries entries: [Entry]) {
+        unread = count
+        if feedEntries != entries { digest = nil }
+        feedEntries = entries
+    }
+
     private var feedIsUnchanged: Bool {
         let keys = Posix.KeyReader(circle)
         return !feedEntries.isEmpty && feedEntries.allSatisfy { keys.key($0.path) == $0.key }

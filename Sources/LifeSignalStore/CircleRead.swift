@@ -160,11 +160,17 @@ extension Store {
         }
         if dashboardOnly { cache = CircleCache.load(self) }
         // A log changed, but the feeds may not have: their count is kept while they are not.
-        let unread = cache?.currentUnread
+        // A dashboard needs the count anyway: it is made here, to go into the cache saved now.
+        var unread = cache?.currentUnread
+        var counted: (count: Int, entries: [CircleCache.Entry])?
+        if unread == nil, dashboardOnly, let made = try? countUnread(), made.skipped.isEmpty {
+            counted = (made.count, made.entries)
+            unread = made.count
+        }
         if let loaded = cache, var refreshed = refreshed(loaded, exceptOwn: false) {
             cache = nil
+            if let counted { refreshed.remember(unread: counted.count, feedEntries: counted.entries) }
             refreshed.unread = unread
-            if unread == nil { refreshed.feedEntries = [] }
             refreshed.save(dataDirectory)
             return .forReading(refreshed, unread: unread)
         }
@@ -176,9 +182,14 @@ extension Store {
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
                 own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
                 unknown: snapshot.unknown)
-            if let unread, let cache {
-                fresh.unread = unread
+            if let cache {
+                fresh.digest = cache.digest
                 fresh.feedEntries = cache.feedEntries
+            }
+            if let counted {
+                fresh.remember(unread: counted.count, feedEntries: counted.entries)
+            } else {
+                fresh.unread = unread
             }
             fresh.save(dataDirectory)
         }

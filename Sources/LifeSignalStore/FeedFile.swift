@@ -137,16 +137,20 @@ extension Store {
     public func unreadCount() throws(StoreError) -> (count: Int, skipped: [StoreError]) {
         var cache = CircleCache.load(self)
         if let unread = cache?.currentUnread { return (unread, []) }
-        let feedEntries = try self.feedEntries()
-        let loaded = try memberFeed()
-        let count = loaded.feed.unreadCount(for: .member(identity.member))
-        if loaded.skipped.isEmpty, cache != nil {
-            cache?.unread = count
-            if cache?.feedEntries != feedEntries { cache?.digest = nil }
-            cache?.feedEntries = feedEntries
+        let counted = try countUnread()
+        if counted.skipped.isEmpty, cache != nil {
+            cache?.remember(unread: counted.count, feedEntries: counted.entries)
             cache?.save(dataDirectory)
         }
-        return (count, loaded.skipped)
+        return (counted.count, counted.skipped)
+    }
+
+    /// This member's unread count from their feeds, and the keys of the feed files it was
+    /// counted from (taken before they were read).
+    func countUnread() throws(StoreError) -> (count: Int, skipped: [StoreError], entries: [CircleCache.Entry]) {
+        let entries = try feedEntries()
+        let loaded = try memberFeed()
+        return (loaded.feed.unreadCount(for: .member(identity.member)), loaded.skipped, entries)
     }
 
     /// This member's feed, merged from all their devices: this device's must be readable,
