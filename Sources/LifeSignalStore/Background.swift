@@ -7,15 +7,37 @@
 #endif
 
 /// One piece of work on a second thread while the caller goes on: checking the key of every
-/// file of a large circle (thousands of `stat` calls) while the cache is decoded. A plain
-/// POSIX thread, so the binary links no concurrency runtime; when no thread can be made the
-/// work runs in `join` instead.
-final class Background: @unchecked Sendable {
-    private let work: @Sendable () -> Bool
-    private var result = false
-    private var thread: pthread_t?
+/// file of a large circle (thousands of `stat` calls) while the cache is decoded, reading half
+/// of a large circle's logs. A plain POSIX thread, so the binary links no concurrency runtime;
+/// when no thread can be made the work runs in `join` instead.
+struct Background<T: Sendable> {
+    private let result = Slot<T>()
+    private let thread: PlainThread
 
-    init(_ work: @escaping @Sendable () -> Bool) {
+    init(_ work: @escaping @Sendable () -> T) {
+        let slot = result
+        thread = PlainThread { slot.value = work() }
+    }
+
+    /// Waits for the work and gives its result (nil only if it never ran, which `join`
+    /// prevents by running it itself when no thread could be made).
+    func join() -> T? {
+        thread.join()
+        return result.value
+    }
+}
+
+/// Where the second thread leaves its result; read only after `join`.
+private final class Slot<T: Sendable>: @unchecked Sendable {
+    var value: T?
+}
+
+private final class PlainThread: @unchecked Sendable {
+    private let work: @Sendable () -> Void
+    private var thread: pthread_t?
+    private var done = false
+
+    init(_ work: @escaping @Sendable () -> Void) {
         self.work = work
         #if canImport(Darwin)
             var made: pthread_t?
@@ -27,26 +49,28 @@ final class Background: @unchecked Sendable {
             &made, nil,
             { context in
                 #if canImport(Darwin)
-                    let job = Unmanaged<Background>.fromOpaque(context).takeRetainedValue()
+                    let job = Unmanaged<PlainThread>.fromOpaque(context).takeRetainedValue()
                 #else
                     guard let context else { return nil }
-                    let job = Unmanaged<Background>.fromOpaque(context).takeRetainedValue()
+                    let job = Unmanaged<PlainThread>.fromOpaque(context).takeRetainedValue()
                 #endif
-                job.result = job.work()
+                job.work()
                 return nil
             }, context)
         if status == 0 {
             thread = made
         } else {
-            Unmanaged<Background>.fromOpaque(context).release()
+            Unmanaged<PlainThread>.fromOpaque(context).release()
         }
     }
 
-    /// Waits for the work and gives its result.
-    func join() -> Bool {
-        guard let thread else { return work() }
-        pthread_join(thread, nil)
-        self.thread = nil
-        return result
+    func join() {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        } else if !done {
+            work()
+        }
+        done = true
     }
 }

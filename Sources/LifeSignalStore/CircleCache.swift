@@ -117,7 +117,7 @@ struct CircleCache: Sendable {
         cache: CircleCache, current: Bool?
     )? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
-        var check: Background?
+        var check: Background<Bool>?
         defer { _ = check?.join() }
         do throws(CacheCodec.Damaged) {
             var r = try CacheCodec.reader(bytes)
@@ -157,7 +157,7 @@ struct CircleCache: Sendable {
                 let rest = CircleCache(
                     circle: circle, member: member, device: device, entries: Array(entries[split...]),
                     own: CircleState(), others: CircleState(), othersClock: 0)
-                current = rest.isCurrent(exceptOwn: exceptOwn) && (check?.join() ?? false)
+                current = rest.isCurrent(exceptOwn: exceptOwn) && (check.flatMap { $0.join() } ?? false)
             }
             check = nil
             return (cache, current)

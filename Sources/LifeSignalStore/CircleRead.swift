@@ -87,6 +87,14 @@ extension Store {
         /// The key of every directory and log read, for the cache.
         var entries: [CircleCache.Entry] = []
 
+        /// What another part of the same read found.
+        mutating func add(_ part: CircleRead) {
+            logs += part.logs
+            skipped += part.skipped
+            unreadable.merge(part.unreadable, uniquingKeysWith: min)
+            entries += part.entries
+        }
+
         mutating func skip(_ error: StoreError, member: String, since key: Posix.FileKey) {
             skipped.append(error)
             let changed = Timestamp(seconds: key == .missing ? 0 : key.modified / 1_000_000_000)
@@ -160,22 +168,30 @@ extension Store {
         }
         if dashboardOnly { cache = CircleCache.load(self) }
         // A log changed, but the feeds may not have: their count is kept while they are not.
-        // A dashboard needs the count anyway: it is made here, to go into the cache saved now.
+        // A dashboard needs the count anyway: it is made here (on a second thread while the
+        // logs are read), to go into the cache saved now.
         var unread = cache?.currentUnread
-        var counted: (count: Int, entries: [CircleCache.Entry])?
-        if unread == nil, dashboardOnly, let made = try? countUnread(), made.skipped.isEmpty {
-            counted = (made.count, made.entries)
-            unread = made.count
-        }
+        let store = self
+        let counting =
+            unread == nil && dashboardOnly
+            ? Background { () -> UnreadCount? in
+                guard let made = try? store.countUnread(), made.skipped.isEmpty else { return nil }
+                return UnreadCount(count: made.count, entries: made.entries)
+            } : nil
         if let loaded = cache, var refreshed = refreshed(loaded, exceptOwn: false) {
             cache = nil
-            if let counted { refreshed.remember(unread: counted.count, feedEntries: counted.entries) }
+            if let counted = counting?.join() ?? nil {
+                unread = counted.count
+                refreshed.remember(unread: counted.count, feedEntries: counted.entries)
+            }
             refreshed.unread = unread
             refreshed.save(dataDirectory)
             return .forReading(refreshed, unread: unread)
         }
         let read = try readCircle()
         let snapshot = split(read)
+        let counted = counting?.join() ?? nil
+        if let counted { unread = counted.count }
         // A cache built while something is wrong would hide it from the next runs.
         if read.skipped.isEmpty, read.publication == .current {
             var fresh = CircleCache(
@@ -186,16 +202,19 @@ extension Store {
                 fresh.digest = cache.digest
                 fresh.feedEntries = cache.feedEntries
             }
-            if let counted {
-                fresh.remember(unread: counted.count, feedEntries: counted.entries)
-            } else {
-                fresh.unread = unread
-            }
+            fresh.unread = unread
+            if let counted { fresh.remember(unread: counted.count, feedEntries: counted.entries) }
             fresh.save(dataDirectory)
         }
         var result = snapshot
         result.unread = unread
         return result
+    }
+
+    /// An unread count and the keys of the feed files it was made from.
+    private struct UnreadCount: Sendable {
+        var count: Int
+        var entries: [CircleCache.Entry]
     }
 
     /// Separates this device's log from the others'.
@@ -226,13 +245,30 @@ extension Store {
         // Every key is taken before the listing or read it stands for: a change made meanwhile
         // can only make the cache look stale.
         read.entries.append(CircleCache.Entry(path: "members", key: Posix.key(Paths.join(circleDirectory, "members"))))
-        for member in try members() {
+        // A large circle's logs are read half on a second thread.
+        let members = try self.members()
+        let half = members.count >= 64 ? members.count / 2 : 0
+        let store = self
+        let first = members[..<half]
+        let background = half > 0 ? Background { store.readLogs(of: first) } : nil
+        let second = readLogs(of: members[half...])
+        for part in [background.flatMap { $0.join() } ?? readLogs(of: first), second] {
+            read.add(try part.get())
+        }
+        if !identity.member.isEmpty { try readOwn(into: &read) }
+        return read
+    }
+
+    /// The logs of `members` (but this device's), for `readCircle`.
+    private func readLogs(of members: ArraySlice<String>) -> Result<CircleRead, StoreError> {
+        var read = CircleRead()
+        for member in members {
             let devices: [String]
             read.entries.append(CircleCache.Entry(path: "members/\(member)", key: Posix.key(memberDirectory(member))))
             do {
                 devices = try self.devices(of: member)
             } catch {
-                if member == identity.member { throw error }
+                if member == identity.member { return .failure(error) }
                 read.skip(error, member: member, since: Posix.key(memberDirectory(member)))
                 continue
             }
@@ -247,8 +283,7 @@ extension Store {
                 }
             }
         }
-        if !identity.member.isEmpty { try readOwn(into: &read) }
-        return read
+        return .success(read)
     }
 
     /// This member's logs only, each with its tail of events (what their history needs): this

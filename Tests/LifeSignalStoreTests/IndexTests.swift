@@ -216,4 +216,29 @@ import Testing
         loaded.cache.save(ana)
         #expect(CircleCache.load(store)?.others.members[carlId]?.name?.value == "Carl")
     }
+
+    @Test func aLargeCircleReadInTwoHalvesMissesNobodyAndReportsADamagedLog() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        var ids: [String] = []
+        for i in 0..<70 {
+            try checkIn(root + "/m\(i)", "M\(i)", note: "n\(i)")
+            ids.append(try Store.open(dataDirectory: root + "/m\(i)").identity.member)
+        }
+        // One log in each half of the listing is damaged.
+        let damaged = ids.sorted().enumerated().filter { $0.offset == 3 || $0.offset == 60 }.map(\.element)
+        for id in damaged {
+            let store = try Store.open(dataDirectory: root + "/m\(try #require(ids.firstIndex(of: id)))")
+            try Data("{".utf8).write(to: URL(fileURLWithPath: store.logPath(member: id, device: store.identity.device)))
+        }
+        let read = try Store.open(dataDirectory: ana).readCircle()
+        #expect(read.skipped.count == 2)
+        #expect(Set(read.unreadable.keys) == Set(damaged))
+        let state = read.state
+        for (i, id) in ids.enumerated() where !damaged.contains(id) {
+            #expect(state.members[id]?.lastCheckIn?.note == "n\(i)")
+        }
+        // The 68 readable logs, and this device's published and private copies.
+        #expect(read.entries.filter { $0.path.hasSuffix("/log.json") }.count == 70)
+    }
 }
