@@ -55,11 +55,15 @@ extension Store {
             }
             return nil
         case .contents(let bytes):
-            let backup = Posix.exists(backup) ? backup : nil
-            if stateOnly {
-                return try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: backup)
+            // The backup is looked for only when the log turns out damaged, to be named then.
+            do {
+                if stateOnly {
+                    return try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
+                }
+                return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
+            } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
+                throw .damaged(path: path, problem: problem, backup: backup)
             }
-            return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: backup)
         }
     }
 
@@ -221,6 +225,7 @@ extension Store {
     func split(_ read: CircleRead) -> Snapshot {
         var own = CircleState()
         var others = CircleState()
+        others.members.reserveCapacity(read.logs.count)
         var clock: Int64 = 0
         for log in read.logs {
             if log.member == identity.member && log.device == identity.device {
