@@ -80,7 +80,14 @@ extension Store {
     /// What reading the whole circle found: every readable log, and the other devices' logs
     /// that could not be read.
     public struct CircleRead: Sendable {
+        /// This member's logs (`readMember`), or this device's own (`readCircle`).
         public var logs: [DeviceLog] = []
+        /// The other devices' logs of `readCircle`, folded as they were read rather than
+        /// kept: their state merged, their highest clock, and their records of a newer
+        /// lifesignal.
+        var others = CircleState()
+        var othersClock: Int64 = 0
+        var othersUnknown: [UnknownRecords] = []
         /// Other devices' files that are damaged, unreadable or from a newer lifesignal. They
         /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
         /// device from checking in; this device's own files are never skipped.
@@ -94,9 +101,18 @@ extension Store {
         /// What another part of the same read found.
         mutating func add(_ part: CircleRead) {
             logs += part.logs
+            others.merge(part.others)
+            othersClock = max(othersClock, part.othersClock)
+            othersUnknown += part.othersUnknown
             skipped += part.skipped
             unreadable.merge(part.unreadable, uniquingKeysWith: min)
             entries += part.entries
+        }
+
+        mutating func fold(_ log: DeviceLog) {
+            others.merge(log.state)
+            othersClock = max(othersClock, log.clock)
+            if let unknown = log.unknownRecords { othersUnknown.append(unknown) }
         }
 
         mutating func skip(_ error: StoreError, member: String, since key: Posix.FileKey) {
@@ -108,10 +124,10 @@ extension Store {
         public var publication: Publication = .current
 
         /// Logs holding records of a newer lifesignal, kept but not counted.
-        public var unknown: [UnknownRecords] { logs.compactMap { $0.unknownRecords } }
+        public var unknown: [UnknownRecords] { othersUnknown + logs.compactMap { $0.unknownRecords } }
 
         public var state: CircleState {
-            var state = CircleState()
+            var state = others
             for log in logs { state.merge(log.state) }
             return state
         }
@@ -193,7 +209,7 @@ extension Store {
             return .forReading(refreshed, unread: unread)
         }
         let read = try readCircle()
-        let snapshot = split(read)
+        var snapshot = split(read)
         let counted = counting?.join() ?? nil
         if let counted { unread = counted.count }
         // A cache built while something is wrong would hide it from the next runs.
@@ -210,9 +226,13 @@ extension Store {
             if let counted { fresh.remember(unread: counted.count, feedEntries: counted.entries) }
             fresh.save(dataDirectory)
         }
-        var result = snapshot
-        result.unread = unread
-        return result
+        // Only `state` is read: made once, in place, as `forReading` does.
+        var state = snapshot.others
+        snapshot.others = CircleState()
+        state.merge(snapshot.own)
+        snapshot.merged = state
+        snapshot.unread = unread
+        return snapshot
     }
 
     /// An unread count and the keys of the feed files it was made from.
@@ -224,9 +244,8 @@ extension Store {
     /// Separates this device's log from the others'.
     func split(_ read: CircleRead) -> Snapshot {
         var own = CircleState()
-        var others = CircleState()
-        others.members.reserveCapacity(read.logs.count)
-        var clock: Int64 = 0
+        var others = read.others
+        var clock = read.othersClock
         for log in read.logs {
             if log.member == identity.member && log.device == identity.device {
                 own = log.state
@@ -281,7 +300,7 @@ extension Store {
                 var key = Posix.FileKey.missing
                 do {
                     let log = try readLog(member: member, device: device, key: &key, stateOnly: true)
-                    if let log { read.logs.append(log) }
+                    if let log { read.fold(log) }
                     read.entries.append(CircleCache.Entry(logOf: member, device: device, key: key, log: log))
                 } catch {
                     read.skip(error, member: member, since: Posix.key(logPath(member: member, device: device)))
