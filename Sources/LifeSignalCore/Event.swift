@@ -169,13 +169,47 @@ public struct Stamp: Comparable, Hashable, Sendable {
 /// `Value` is not required to be Equatable here but in the extension below: a generic
 /// requirement makes the runtime look up the conformance every time the type is first used
 /// from another module, which measurably slowed start-up.
+///
+/// The value and its stamp are kept in a box shared until one copy changes (copy on write): a
+/// member's state holds about twenty settings, and with each inline it took about 2 KB, so a
+/// circle of a thousand members took megabytes to hold and every copy moved all of it.
 public struct Stamped<Value: Sendable>: Sendable {
-    public var value: Value
-    public var stamp: Stamp
+    private var box: Box
+
+    public var value: Value {
+        get { box.value }
+        _modify {
+            unique()
+            yield &box.value
+        }
+    }
+
+    public var stamp: Stamp {
+        get { box.stamp }
+        _modify {
+            unique()
+            yield &box.stamp
+        }
+    }
 
     public init(_ value: Value, _ stamp: Stamp) {
-        self.value = value
-        self.stamp = stamp
+        box = Box(value, stamp)
+    }
+
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.value, box.stamp) }
+    }
+
+    /// Changed only through a `Stamped` that holds the only reference to it (`unique`), so
+    /// sharing it between threads is as safe as sharing the value.
+    private final class Box: @unchecked Sendable {
+        var value: Value
+        var stamp: Stamp
+
+        init(_ value: Value, _ stamp: Stamp) {
+            self.value = value
+            self.stamp = stamp
+        }
     }
 
     /// The later of two settings; nil loses to anything.
@@ -186,7 +220,11 @@ public struct Stamped<Value: Sendable>: Sendable {
     }
 }
 
-extension Stamped: Equatable where Value: Equatable {}
+extension Stamped: Equatable where Value: Equatable {
+    public static func == (a: Stamped, b: Stamped) -> Bool {
+        a.box === b.box || (a.stamp == b.stamp && a.value == b.value)
+    }
+}
 
 extension Optional {
     /// Keeps the later of this setting and `candidate` (a fold rule's usual step).
