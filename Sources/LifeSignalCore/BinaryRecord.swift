@@ -275,9 +275,10 @@ public struct BinaryReader: FieldCoder {
             guard chosen?.contains(member) ?? true else { continue }
             guard circle.members[member] == nil else { throw Damaged() }
             var record = try BinaryReader(Array(bytes[start..<position]), from: 0)
-            // Decoded in place: a member's state is large (see `MemberEntry.read`).
-            try circle.members[member, default: MemberState()].code(&record)
+            var state = MemberState()
+            try state.code(&record)
             guard record.atEnd else { throw Damaged() }
+            circle.members[member] = state
         }
         return circle
     }

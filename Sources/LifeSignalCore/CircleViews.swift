@@ -36,8 +36,6 @@ extension CircleState {
         return first + contacts.filter { c in !first.contains { $0.id == c.id } }
     }
 
-    /// Every ping `me` sent or received whose start is known, newest first, with the other
-    /// person's name (from `contacts` when given, else their profile).
     /// The members whose state `me`'s dashboard reads: me, everyone linked to me, and the
     /// other side of each of my pings.
     public func dashboardMembers(of me: String) -> Set<String> {
@@ -47,6 +45,8 @@ extension CircleState {
         return wanted
     }
 
+    /// Every ping `me` sent or received whose start is known, newest first, with the other
+    /// person's name (from `contacts` when given, else their profile).
     public func pingViews(of me: String, contacts: [Contact]? = nil) -> [PingView] {
         var names: [String: String] = [:]
         for contact in contacts ?? self.contacts(of: me) where names[contact.id] == nil {

@@ -84,7 +84,7 @@ public struct FeedDigest: Equatable, Sendable {
     }
 
     /// Whether the feed this was made from holds a notification with this id.
-    public func has(_ id: String) -> Bool { Self.number(id).map { Self.has($0, in: ids) } ?? false }
+    public func has(_ id: String) -> Bool { Self.has(id, in: ids) }
 
     /// Whether what `part` was chosen by still holds for `me`'s device at `now`.
     public func holds(me: String, circle: CircleState, now: Timestamp) -> Bool {

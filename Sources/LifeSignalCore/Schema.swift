@@ -167,7 +167,9 @@ extension FieldCoder {
         if Self.reads {
             try list(key, count: 0, omitEmpty: omitEmpty) { c, index, count throws(Failure) in
                 if index == 0 { E.reserve(count, in: &collection) }
-                try E.read(&c, into: &collection)
+                var entry = E()
+                try entry.code(&c)
+                E.insert(entry, into: &collection)
             }
         } else {
             var entries = E.entries(of: collection)
@@ -186,18 +188,8 @@ protocol SchemaEntry: Schema {
     static func entries(of collection: Collection) -> [Self]
     static func insert(_ entry: Self, into collection: inout Collection)
     static func reserve(_ count: Int, in collection: inout Collection)
-    /// Reads one entry into `collection`.
-    static func read<C: FieldCoder>(_ c: inout C, into collection: inout Collection) throws(C.Failure)
     /// The order of a written file.
     func precedes(_ other: Self) -> Bool
-}
-
-extension SchemaEntry {
-    static func read<C: FieldCoder>(_ c: inout C, into collection: inout Collection) throws(C.Failure) {
-        var entry = Self()
-        try entry.code(&c)
-        insert(entry, into: &collection)
-    }
 }
 
 /// An entry of a plain dictionary.

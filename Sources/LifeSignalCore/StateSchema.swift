@@ -134,15 +134,6 @@ struct MemberEntry: KeyedEntry {
         try c.id("member", &key)
         try value.code(&c)
     }
-
-    /// Decoded in place: a member's state is large, and copying it into the dictionary (every
-    /// field retained, then released) cost more than decoding it.
-    static func read<C: FieldCoder>(_ c: inout C, into members: inout [String: MemberState]) throws(C.Failure) {
-        var key = ""
-        try c.id("member", &key)
-        members.removeValue(forKey: key)
-        try members[key, default: MemberState()].code(&c)
-    }
 }
 
 /// One of the recent check-ins, newest first.

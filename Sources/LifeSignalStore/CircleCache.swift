@@ -77,26 +77,36 @@ struct CircleCache: Sendable {
     static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
 
     /// The prefix of this device's own paths, which a writer reads itself.
-    var ownPrefix: String { "members/\(member)/\(device)" }
+    var ownPrefix: String { Self.ownPrefix(member: member, device: device) }
+
+    static func ownPrefix(member: String, device: String) -> String { "members/\(member)/\(device)" }
 
     /// True when every directory and log still has the key it had. With `exceptOwn`, this
     /// device's own directory and log are not checked (a writer reads its log itself).
     func isCurrent(exceptOwn: Bool) -> Bool {
-        let keys = Posix.KeyReader(circle)
-        return entries.allSatisfy { entry in
-            // This device's published folder and its private copies (absolute paths).
-            if exceptOwn, isOwn(entry) { return true }
-            return keys.key(entry.path) == entry.key
-        }
+        Self.keysMatch(entries[...], in: circle, ownPrefix: ownPrefix, checking: exceptOwn ? .others : .all)
     }
 
     /// True when this device's own directory, log and private copies still have their keys.
-    var ownIsCurrent: Bool {
-        let keys = Posix.KeyReader(circle)
-        return entries.allSatisfy { !isOwn($0) || keys.key($0.path) == $0.key }
-    }
+    var ownIsCurrent: Bool { Self.keysMatch(entries[...], in: circle, ownPrefix: ownPrefix, checking: .own) }
 
-    private func isOwn(_ entry: Entry) -> Bool { entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/") }
+    /// Which entries a check of keys looks at: this device's own are its published folder and
+    /// log (under `ownPrefix`) and its private copies (absolute paths).
+    enum Checked { case all, others, own }
+
+    /// Whether every entry `checking` picks still has its key.
+    static func keysMatch(_ entries: ArraySlice<Entry>, in circle: String, ownPrefix: String, checking: Checked)
+        -> Bool
+    {
+        let keys = Posix.KeyReader(circle)
+        return entries.allSatisfy { entry in
+            let own = entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/")
+            switch checking {
+            case .others where own, .own where !own: return true
+            default: return keys.key(entry.path) == entry.key
+            }
+        }
+    }
 
     static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, dashboardOnly: false)?.cache }
 
@@ -129,11 +139,11 @@ struct CircleCache: Sendable {
             let entries = try r.entries()
             // Half the keys on the second thread; the rest here once decoded.
             let split = entries.count / 2
-            if let exceptOwn {
-                let keys = CircleCache(
-                    circle: circle, member: member, device: device, entries: Array(entries[..<split]),
-                    own: CircleState(), others: CircleState(), othersClock: 0)
-                check = Background { keys.isCurrent(exceptOwn: exceptOwn) }
+            let ownPrefix = Self.ownPrefix(member: member, device: device)
+            let checked: Checked = exceptOwn == true ? .others : .all
+            if exceptOwn != nil {
+                let first = entries[..<split]
+                check = Background { keysMatch(first, in: circle, ownPrefix: ownPrefix, checking: checked) }
             }
             let own = try r.circle()
             let wanted: ((CircleState) -> Set<String>)? =
@@ -153,11 +163,10 @@ struct CircleCache: Sendable {
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
             var current: Bool?
-            if let exceptOwn {
-                let rest = CircleCache(
-                    circle: circle, member: member, device: device, entries: Array(entries[split...]),
-                    own: CircleState(), others: CircleState(), othersClock: 0)
-                current = rest.isCurrent(exceptOwn: exceptOwn) && (check.flatMap { $0.join() } ?? false)
+            if exceptOwn != nil {
+                current =
+                    keysMatch(entries[split...], in: circle, ownPrefix: ownPrefix, checking: checked)
+                    && (check.flatMap { $0.join() } ?? false)
             }
             check = nil
             return (cache, current)

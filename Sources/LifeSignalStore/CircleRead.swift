@@ -159,17 +159,23 @@ extension Store {
             return state
         }
 
-        /// A snapshot for reading: `others` is merged with `own` in place, without copying a
-        /// large circle's state, and left empty (only `state` is read).
+        /// A snapshot for reading, from the cache.
         static func forReading(_ cache: consuming CircleCache, unread: Int?) -> Snapshot {
-            var state = cache.others
-            cache.others = CircleState()
-            state.merge(cache.own)
             var snapshot = Snapshot(
-                own: cache.own, others: CircleState(), othersClock: cache.othersClock, skipped: [],
+                own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
                 unknown: cache.unknown, unread: unread)
-            snapshot.merged = state
+            cache.others = CircleState()
+            snapshot.mergeForReading()
             return snapshot
+        }
+
+        /// Makes `state` once: `others` merged with `own` in place, without copying a large
+        /// circle's state, and left empty (a snapshot for reading is read through `state`).
+        mutating func mergeForReading() {
+            var state = others
+            others = CircleState()
+            state.merge(own)
+            merged = state
         }
     }
 
@@ -226,11 +232,7 @@ extension Store {
             if let counted { fresh.remember(unread: counted.count, feedEntries: counted.entries) }
             fresh.save(dataDirectory)
         }
-        // Only `state` is read: made once, in place, as `forReading` does.
-        var state = snapshot.others
-        snapshot.others = CircleState()
-        state.merge(snapshot.own)
-        snapshot.merged = state
+        snapshot.mergeForReading()
         snapshot.unread = unread
         return snapshot
     }

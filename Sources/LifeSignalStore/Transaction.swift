@@ -135,10 +135,6 @@ extension Store {
         case never
     }
 
-    /// Runs `body` on this device's log under the lock and writes what it recorded
-    /// crash-safely. Returns the body's value and whether a new profile was created.
-    /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
-    /// what a command would do, shown without doing it.
     /// How much of the member's feed a transaction reads.
     public enum FeedUse: Sendable {
         case none
@@ -149,6 +145,10 @@ extension Store {
         case digest
     }
 
+    /// Runs `body` on this device's log under the lock and writes what it recorded
+    /// crash-safely. Returns the body's value and whether a new profile was created.
+    /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
+    /// what a command would do, shown without doing it.
     public static func update<T>(
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
         dryRun: Bool = false, _ body: (inout Transaction) throws -> T
