@@ -8,23 +8,9 @@ import Testing
 /// was made from has the key it had, and never able to hide a change. Each test makes the
 /// cache say something the files do not (a marker name, a planted id) so that using a cache it
 /// must not use shows up in what is read.
-@Suite struct IndexTests {
+@Suite struct IndexTests: SharedCircle {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-index-\(UUID().uuidString)")
         .path
-    var ana: String { root + "/ana" }
-    var bea: String { root + "/bea" }
-    var circle: String { root + "/circle" }
-    static let t0 = Timestamp(seconds: 1_772_355_600)
-
-    func checkIn(_ directory: String, _ name: String, note: String, at time: Timestamp = t0) throws {
-        _ = try Store.update(
-            dataDirectory: directory, lockTimeout: 5,
-            creation: .ifMissing(NewProfile(name: name, interval: .hours(24), reminder: nil, circle: circle)),
-            now: time
-        ) { transaction in
-            transaction.record(CheckedIn(note: note), at: time)
-        }
-    }
 
     /// A delivery run's first half: what it noticed, and whether the feed's digest sufficed.
     func notice(_ directory: String, at now: Timestamp) throws -> (noticed: [String], usedDigest: Bool) {
@@ -40,14 +26,12 @@ import Testing
         return store.logPath(member: store.identity.member, device: store.identity.device)
     }
 
-    /// Rewrites the cache with a marker name for Bea, keeping every key.
+    /// Plants the marker for Bea (see `SharedCircle.plantMarker`) and checks it shows.
     func plantMarker() throws -> String {
         let store = try Store.open(dataDirectory: ana)
         let beaId = try Store.open(dataDirectory: bea).identity.member
         _ = try store.snapshot()
-        var cache = try #require(CircleCache.load(store))
-        cache.others.members[beaId]?.name?.value = "CACHED"
-        cache.save(ana)
+        try plantMarker(bea: beaId)
         #expect(try store.snapshot().state.members[beaId]?.name?.value == "CACHED", "the cache is in use")
         return beaId
     }

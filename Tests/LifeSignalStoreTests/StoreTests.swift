@@ -128,35 +128,9 @@ import Testing
 
 /// The private read cache: used while no file changed, dropped as soon as one did, and never
 /// able to break a command.
-@Suite struct CircleCacheTests {
+@Suite struct CircleCacheTests: SharedCircle {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)")
         .path
-    var ana: String { root + "/ana" }
-    var bea: String { root + "/bea" }
-    var circle: String { root + "/circle" }
-    static let t0 = Timestamp(seconds: 1_772_355_600)
-
-    func profile(_ name: String) -> NewProfile {
-        NewProfile(name: name, interval: .hours(24), reminder: nil, circle: circle)
-    }
-
-    func checkIn(_ directory: String, _ name: String, note: String) throws {
-        _ = try Store.update(
-            dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(profile(name)), now: Self.t0
-        ) { transaction in
-            transaction.record(CheckedIn(note: note), at: Self.t0)
-        }
-    }
-
-    /// Rewrites the cache with a marker name for Bea, keeping every key: if a snapshot shows
-    /// the marker, it came from the cache.
-    func plantMarker(bea member: String) throws {
-        let store = try Store.open(dataDirectory: ana)
-        var cache = try #require(CircleCache.load(store))
-        #expect(cache.others.members[member]?.name?.value == "Bea")
-        cache.others.members[member]?.name?.value = "CACHED"
-        cache.save(ana)
-    }
 
     @Test func usedWhileNothingChangedAndDroppedWhenAPeerChanges() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
