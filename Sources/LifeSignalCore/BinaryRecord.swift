@@ -36,7 +36,7 @@ public struct BinaryWriter: FieldCoder {
 
     public init() { body.reserveCapacity(8 << 10) }
 
-    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    public static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -192,7 +192,10 @@ public struct BinaryReader: FieldCoder {
 
     public var atEnd: Bool { position == bytes.count }
 
-    public mutating func uint() throws(Damaged) -> UInt64 {
+    public mutating func uint() throws(Damaged) -> UInt64 { try Self.varint(bytes, at: &position) }
+
+    /// The LEB128 varint at `position` in `bytes`, moving past it.
+    public static func varint(_ bytes: [UInt8], at position: inout Int) throws(Damaged) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while position < bytes.count, shift < 64 {

@@ -1,6 +1,7 @@
 import LifeSignalCore
 
-/// The private cache's file: a header, then the circle's state in the record schema's binary
+/// The private cache's file: a header, the keys of the files it was built from
+/// (`CacheEntries`), then the circle's state in the record schema's binary
 /// form (LifeSignalCore's BinaryRecord.swift) — the same description a log's JSON comes from,
 /// so the cache cannot drift from the logs; `CacheCodecTests` round-trips every field.
 ///
@@ -10,8 +11,9 @@ import LifeSignalCore
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
     /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
-    /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own.
-    static let format: UInt8 = 7
+    /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own;
+    /// 8: the entries first, in a layout checked where it lies (`CacheEntries`).
+    static let format: UInt8 = 8
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
@@ -36,9 +38,10 @@ enum CacheCodec {
         return hash
     }
 
-    /// The whole file: the header, then what `writer` wrote.
-    static func file(_ writer: BinaryWriter) -> [UInt8] {
+    /// The whole file: the header, the entries (see `CacheEntries`), then what `writer` wrote.
+    static func file(_ writer: BinaryWriter, entries: [CircleCache.Entry] = []) -> [UInt8] {
         var file = magic + [format] + [UInt8](repeating: 0, count: 8)
+        CacheEntries.write(entries, to: &file)
         writer.write(to: &file)
         var sum = checksum(file[headerSize...])
         for i in 8..<headerSize {
@@ -48,14 +51,25 @@ enum CacheCodec {
         return file
     }
 
-    /// A reader of the fields, once the header checks out.
-    static func reader(_ bytes: [UInt8]) throws(Damaged) -> BinaryReader {
+    /// The entries of a file of this format, found without checking its checksum (the caller
+    /// checks it with `reader(_:after:)` before trusting anything else in the file).
+    static func entries(_ bytes: [UInt8]) throws(Damaged) -> CacheEntries {
         guard bytes.count >= headerSize, bytes[0..<7].elementsEqual(magic), bytes[7] == format else {
             throw Damaged()
         }
+        return try CacheEntries(bytes, from: headerSize)
+    }
+
+    /// A reader of the fields after `entries`, once the checksum checks out.
+    static func reader(_ bytes: [UInt8], after entries: CacheEntries) throws(Damaged) -> BinaryReader {
         var stored: UInt64 = 0
         for i in (8..<headerSize).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
         guard checksum(bytes[headerSize...]) == stored else { throw Damaged() }
-        return try BinaryReader(bytes, from: headerSize)
+        return try BinaryReader(bytes, from: entries.end)
+    }
+
+    /// A reader of the fields, once the header checks out (the entries skipped).
+    static func reader(_ bytes: [UInt8]) throws(Damaged) -> BinaryReader {
+        try reader(bytes, after: entries(bytes))
     }
 }

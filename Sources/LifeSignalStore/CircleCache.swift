@@ -108,6 +108,26 @@ struct CircleCache: Sendable {
         }
     }
 
+    /// Checks the keys of the chunks of `entries` this thread takes from `chunks`, stopping it
+    /// at the first that no longer matches. Run by the caller and a second thread alike.
+    static func checkKeys(
+        _ entries: CacheEntries, taking chunks: Chunks, in circle: String, ownPrefix: [UInt8], checking: Checked
+    ) {
+        let keys = Posix.KeyReader(circle)
+        var buffer = [CChar](repeating: 0, count: 256)
+        while let chunk = chunks.take() {
+            for i in chunk {
+                let own = entries.path(i, hasPrefix: ownPrefix) || entries.path(i, hasPrefix: [UInt8(ascii: "/")])
+                switch checking {
+                case .others where own, .own where !own: continue
+                default: if entries.isUnchanged(i, keys: keys, buffer: &buffer) { continue }
+                }
+                chunks.stop()
+                return
+            }
+        }
+    }
+
     static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, dashboardOnly: false)?.cache }
 
     /// The cache, and whether every key it holds still matches (see `isCurrent`). The keys of
@@ -127,24 +147,22 @@ struct CircleCache: Sendable {
         cache: CircleCache, current: Bool?
     )? {
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
-        var check: Background<Bool>?
-        defer { _ = check?.join() }
+        let circle = store.circleDirectory
+        let member = store.identity.member
+        let device = store.identity.device
         do throws(CacheCodec.Damaged) {
-            var r = try CacheCodec.reader(bytes)
-            let circle = try r.string()
-            let member = try r.string()
-            let device = try r.string()
-            guard circle == store.circleDirectory, member == store.identity.member, device == store.identity.device
-            else { return nil }
-            let entries = try r.entries()
-            // Half the keys on the second thread; the rest here once decoded.
-            let split = entries.count / 2
-            let ownPrefix = Self.ownPrefix(member: member, device: device)
+            let entries = try CacheCodec.entries(bytes)
+            // From here the keys are checked by helper threads while the rest of the cache is
+            // verified and decoded, then by this one as well (see `SharedWork`). They are
+            // checked against this store's circle and identity: a cache made for others is not used.
+            let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
             let checked: Checked = exceptOwn == true ? .others : .all
-            if exceptOwn != nil {
-                let first = entries[..<split]
-                check = Background { keysMatch(first, in: circle, ownPrefix: ownPrefix, checking: checked) }
+            let check = SharedWork(count: exceptOwn == nil ? 0 : entries.count, chunk: 64) { chunks in
+                checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: checked)
             }
+            defer { check.cancel() }
+            var r = try CacheCodec.reader(bytes, after: entries)
+            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
             let own = try r.circle()
             let wanted: ((CircleState) -> Set<String>)? =
                 dashboardOnly
@@ -153,8 +171,9 @@ struct CircleCache: Sendable {
                     circle.merge(own)
                     return circle.dashboardMembers(of: member)
                 } : nil
+            // A cache decoded for a dashboard is only read, never refreshed or saved: it needs no entries.
             var cache = CircleCache(
-                circle: circle, member: member, device: device, entries: entries, own: own,
+                circle: circle, member: member, device: device, entries: dashboardOnly ? [] : entries.all, own: own,
                 others: try r.circleByMember(wanted: wanted), othersClock: try r.int(in: 0...Limits.counter))
             cache.partial = dashboardOnly
             cache.unknown = try r.unknownRecords()
@@ -162,14 +181,9 @@ struct CircleCache: Sendable {
             cache.digest = try r.digest()
             cache.feedEntries = try r.entries()
             guard r.atEnd else { return nil }
-            var current: Bool?
-            if exceptOwn != nil {
-                current =
-                    keysMatch(entries[split...], in: circle, ownPrefix: ownPrefix, checking: checked)
-                    && (check.flatMap { $0.join() } ?? false)
-            }
-            check = nil
-            return (cache, current)
+            guard exceptOwn != nil else { return (cache, nil) }
+            _ = check.finish()
+            return (cache, !check.chunks.wasStopped)
         } catch {
             return nil
         }
@@ -181,7 +195,6 @@ struct CircleCache: Sendable {
         w.string(circle)
         w.string(member)
         w.string(device)
-        w.entries(entries)
         w.circle(own)
         w.circleByMember(others)
         w.int(othersClock)
@@ -191,7 +204,7 @@ struct CircleCache: Sendable {
         w.digest(digest)
         w.entries(feedEntries)
         // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)
+        try? Posix.overwrite(Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries))
     }
 }
 

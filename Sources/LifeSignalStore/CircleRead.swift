@@ -271,16 +271,20 @@ extension Store {
         // Every key is taken before the listing or read it stands for: a change made meanwhile
         // can only make the cache look stale.
         read.entries.append(CircleCache.Entry(path: "members", key: Posix.key(Paths.join(circleDirectory, "members"))))
-        // A large circle's logs are read half on a second thread.
+        // A large circle's logs are read by helper threads as well (see `SharedWork`), and
+        // added in the members' order whichever thread read them.
         let members = try self.members()
-        let half = members.count >= 64 ? members.count / 2 : 0
         let store = self
-        let first = members[..<half]
-        let background = half > 0 ? Background { store.readLogs(of: first) } : nil
-        let second = readLogs(of: members[half...])
-        for part in [background.flatMap { $0.join() } ?? readLogs(of: first), second] {
-            read.add(try part.get())
+        let reading = SharedWork(count: members.count, chunk: 16) { chunks in
+            var parts: [(Int, Result<CircleRead, StoreError>)] = []
+            while let chunk = chunks.take() {
+                let part = store.readLogs(of: members[chunk])
+                parts.append((chunk.lowerBound, part))
+                if case .failure = part { chunks.stop() }
+            }
+            return parts
         }
+        for (_, part) in reading.finish().joined().sorted(by: { $0.0 < $1.0 }) { read.add(try part.get()) }
         if !identity.member.isEmpty { try readOwn(into: &read) }
         return read
     }

@@ -31,6 +31,16 @@ extension SharedCircle {
         }
     }
 
+    /// Ana and Bea check in once each; Ana's store (its cache built from both, with `cached`)
+    /// and Bea's member id.
+    func anaAndBea(cached: Bool = true) throws -> (store: Store, bea: String) {
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let store = try Store.open(dataDirectory: ana)
+        if cached { _ = try store.snapshot() }
+        return (store, try Store.open(dataDirectory: bea).identity.member)
+    }
+
     /// Rewrites Ana's cache with a marker name for Bea, keeping every key: if a snapshot shows
     /// the marker, it came from the cache.
     func plantMarker(bea member: String) throws {

@@ -134,10 +134,7 @@ import Testing
 
     @Test func usedWhileNothingChangedAndDroppedWhenAPeerChanges() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        try checkIn(bea, "Bea", note: "b1")
-        let store = try Store.open(dataDirectory: ana)
-        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let (store, beaId) = try anaAndBea(cached: false)
         #expect(try store.snapshot().state.members[beaId]?.name?.value == "Bea")
         try plantMarker(bea: beaId)
         #expect(
@@ -172,11 +169,7 @@ import Testing
 
     @Test func aWriterKeepsItCurrentAndUsesItForOthers() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        try checkIn(bea, "Bea", note: "b1")
-        let store = try Store.open(dataDirectory: ana)
-        let beaId = try Store.open(dataDirectory: bea).identity.member
-        _ = try store.snapshot()
+        let (store, beaId) = try anaAndBea()
         try plantMarker(bea: beaId)
         // Ana's write takes Bea from the cache and rewrites it with Ana's new check-in.
         try checkIn(ana, "Ana", note: "a2")
@@ -204,6 +197,26 @@ import Testing
             }
         ),
         (
+            // The entries are read before the checksum is checked: a length that runs past
+            // the end must be damage, not a read out of bounds.
+            "an entry's path length past the end",
+            {
+                var b = $0
+                guard b.count > CacheCodec.headerSize + 5 else { return b }
+                b.replaceSubrange(
+                    (CacheCodec.headerSize + 1)...(CacheCodec.headerSize + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
+                return b
+            }
+        ),
+        (
+            "a key byte flipped",
+            {
+                var b = $0
+                b[CacheCodec.headerSize + 40] ^= 0x01
+                return b
+            }
+        ),
+        (
             "a newer format",
             {
                 var b = $0
@@ -216,11 +229,7 @@ import Testing
     @Test(arguments: 0..<damages.count)
     func aDamagedOrForeignCacheIsIgnored(damage: Int) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        try checkIn(bea, "Bea", note: "b1")
-        let store = try Store.open(dataDirectory: ana)
-        let beaId = try Store.open(dataDirectory: bea).identity.member
-        _ = try store.snapshot()
+        let (store, beaId) = try anaAndBea()
         try plantMarker(bea: beaId)
         let path = CircleCache.path(ana)
         let bytes = try #require(FileManager.default.contents(atPath: path))
@@ -233,6 +242,30 @@ import Testing
         #expect(CircleCache.load(store) != nil, "the full read rebuilt the cache")
         try checkIn(ana, "Ana", note: "a2")
         #expect(try store.snapshot().state.members[store.identity.member]?.lastCheckIn?.note == "a2")
+    }
+
+    /// The cache is written in place: a run reading it while another writes it (or a writer
+    /// that died halfway) sees the start of the new cache over the rest of the old one.
+    @Test func aTornCacheIsIgnored() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, beaId) = try anaAndBea()
+        let path = CircleCache.path(ana)
+        let older = try #require(FileManager.default.contents(atPath: path))
+        try checkIn(bea, "Bea", note: "b2")
+        _ = try store.snapshot()
+        let newer = try #require(FileManager.default.contents(atPath: path))
+        #expect(older != newer)
+        for cut in [CacheCodec.headerSize, newer.count / 2, newer.count - 1] {
+            let torn = newer.prefix(cut) + older.dropFirst(cut)
+            try torn.write(to: URL(fileURLWithPath: path))
+            #expect(CircleCache.load(store) == nil, "torn at \(cut) of \(newer.count) bytes")
+            let state = try store.snapshot().state
+            #expect(state.members[beaId]?.lastCheckIn?.note == "b2", "torn at \(cut)")
+            #expect(state.members[beaId]?.checkInCount == 2, "torn at \(cut)")
+        }
+        // The last full read wrote it whole again, no longer than what it holds.
+        #expect(CircleCache.load(store) != nil)
+        #expect(try #require(FileManager.default.contents(atPath: path)).count == newer.count)
     }
 
     @Test func aCacheOfAnotherCircleIsIgnored() throws {
