@@ -192,6 +192,9 @@ public struct BinaryReader: FieldCoder {
 
     public var atEnd: Bool { position == bytes.count }
 
+    /// Where the next field starts in the bytes.
+    public var offset: Int { position }
+
     public mutating func uint() throws(Damaged) -> UInt64 { try Self.varint(bytes, at: &position) }
 
     /// The LEB128 varint at `position` in `bytes`, moving past it.

@@ -12,8 +12,9 @@ enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
     /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
     /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own;
-    /// 8: the entries first, in a layout checked where it lies (`CacheEntries`).
-    static let format: UInt8 = 8
+    /// 8: the entries first, in a layout checked where it lies (`CacheEntries`); 9: everyone
+    /// else's state last, in a section of its own that a write copies when it is unchanged.
+    static let format: UInt8 = 9
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
@@ -38,11 +39,15 @@ enum CacheCodec {
         return hash
     }
 
-    /// The whole file: the header, the entries (see `CacheEntries`), then what `writer` wrote.
-    static func file(_ writer: BinaryWriter, entries: [CircleCache.Entry] = []) -> [UInt8] {
+    /// The whole file: the header, the entries (see `CacheEntries`), what `writer` wrote, then
+    /// `tail` (a section with a string table of its own, as `others` is).
+    static func file(
+        _ writer: BinaryWriter, entries: [CircleCache.Entry] = [], tail: ArraySlice<UInt8> = []
+    ) -> [UInt8] {
         var file = magic + [format] + [UInt8](repeating: 0, count: 8)
         CacheEntries.write(entries, to: &file)
         writer.write(to: &file)
+        file.append(contentsOf: tail)
         var sum = checksum(file[headerSize...])
         for i in 8..<headerSize {
             file[i] = UInt8(truncatingIfNeeded: sum)

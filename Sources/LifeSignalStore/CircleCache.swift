@@ -38,7 +38,12 @@ struct CircleCache: Sendable {
     var device: String
     var entries: [Entry]
     var own: CircleState
-    var others: CircleState
+    var others: CircleState {
+        didSet { othersEncoded = nil }
+    }
+    /// `others` as it lies in the file it was loaded from, while it is unchanged: a write that
+    /// changed only this device's log saves the cache again without encoding everyone else.
+    var othersEncoded: ArraySlice<UInt8>?
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
@@ -171,16 +176,27 @@ struct CircleCache: Sendable {
                     circle.merge(own)
                     return circle.dashboardMembers(of: member)
                 } : nil
-            // A cache decoded for a dashboard is only read, never refreshed or saved: it needs no entries.
+            let othersClock = try r.int(in: 0...Limits.counter)
+            let unknown = try r.unknownRecords()
+            let unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
+            let digest = try r.digest()
+            let feedEntries = try r.entries()
+            // Everyone else's state: the rest of the file, with a string table of its own.
+            guard try r.count() == bytes.count - r.offset else { return nil }
+            let start = r.offset
+            var o = try BinaryReader(bytes, from: start)
+            // A cache decoded for a dashboard is only read, never refreshed or saved: it needs
+            // neither the entries nor the encoded section.
             var cache = CircleCache(
                 circle: circle, member: member, device: device, entries: dashboardOnly ? [] : entries.all, own: own,
-                others: try r.circleByMember(wanted: wanted), othersClock: try r.int(in: 0...Limits.counter))
+                others: try o.circleByMember(wanted: wanted), othersClock: othersClock)
+            guard o.atEnd else { return nil }
+            cache.othersEncoded = dashboardOnly ? nil : bytes[start...]
             cache.partial = dashboardOnly
-            cache.unknown = try r.unknownRecords()
-            cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
-            cache.digest = try r.digest()
-            cache.feedEntries = try r.entries()
-            guard r.atEnd else { return nil }
+            cache.unknown = unknown
+            cache.unread = unread
+            cache.digest = digest
+            cache.feedEntries = feedEntries
             guard exceptOwn != nil else { return (cache, nil) }
             _ = check.finish()
             return (cache, !check.chunks.wasStopped)
@@ -196,15 +212,25 @@ struct CircleCache: Sendable {
         w.string(member)
         w.string(device)
         w.circle(own)
-        w.circleByMember(others)
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)
         w.entries(feedEntries)
+        let section = othersEncoded ?? Self.encode(others)
+        w.count(section.count)
         // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.overwrite(Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries))
+        try? Posix.overwrite(Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries, tail: section))
+    }
+
+    /// Everyone else's state as a section of its own (see `othersEncoded`).
+    private static func encode(_ others: CircleState) -> ArraySlice<UInt8> {
+        var w = BinaryWriter()
+        w.circleByMember(others)
+        var section: [UInt8] = []
+        w.write(to: &section)
+        return section[...]
     }
 }
 

@@ -361,6 +361,8 @@ extension Store {
         var cache = CircleCache(
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)
+        // Everyone else is as the current cache had them: their section is copied, not encoded.
+        cache.othersEncoded = others.current?.othersEncoded
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.
             // (A write prunes the feed's old entries: the count is made again from the files.)

@@ -179,6 +179,29 @@ import Testing
         #expect(state.members[store.identity.member]?.checkInCount == 2)
     }
 
+    /// A write that changed only this device's log saves the cache with everyone else's
+    /// section copied from the one it loaded; a read that folded in another member's change
+    /// encodes it again. Either way the cache is what a full read of the circle builds.
+    @Test func aWriteSavesEveryoneElseAsAFullReadWould() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, beaId) = try anaAndBea()
+        try checkIn(root + "/carl", "Carl", note: "c1")
+        _ = try store.snapshot()
+        let loaded = try #require(CircleCache.load(store))
+        #expect(loaded.othersEncoded != nil)
+        for (who, name, note) in [(ana, "Ana", "a2"), (bea, "Bea", "b2"), (ana, "Ana", "a3"), (ana, "Ana", "a4")] {
+            try checkIn(who, name, note: note)
+            // Ana's next read folds Bea's grown log into the cache and saves it.
+            if who == bea { _ = try store.snapshot() }
+            let cache = try #require(CircleCache.load(store))
+            let full = store.split(try store.readCircle())
+            #expect(cache.others == full.others, "after \(note)")
+            #expect(cache.own == full.own, "after \(note)")
+            #expect(cache.othersClock == full.othersClock, "after \(note)")
+        }
+        #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b2")
+    }
+
     /// What can happen to a cache file: damage anywhere, truncation, another format, another
     /// circle, or an old JSON cache. Each is ignored (a full read) and then replaced.
     static let damages: [(name: String, change: @Sendable ([UInt8]) -> [UInt8])] = [
