@@ -25,6 +25,9 @@ struct CacheEntries: Sendable {
         self.bytes = bytes
         var position = start
         let n = try Self.varint(bytes, &position)
+        // Each entry takes at least a length byte and its words: a damaged count cannot make
+        // this reserve more than the file could hold.
+        guard n <= (bytes.count - position) / (1 + Self.words * 8) else { throw BinaryReader.Damaged() }
         starts.reserveCapacity(n)
         lengths.reserveCapacity(n)
         for _ in 0..<n {

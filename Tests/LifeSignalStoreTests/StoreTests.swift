@@ -232,6 +232,15 @@ import Testing
             }
         ),
         (
+            "an entry count larger than the file",
+            {
+                var b = $0
+                guard b.count > CacheCodec.headerSize + 4 else { return b }
+                b.replaceSubrange(CacheCodec.headerSize...(CacheCodec.headerSize + 3), with: [0xFF, 0xFF, 0xFF, 0x7F])
+                return b
+            }
+        ),
+        (
             "a key byte flipped",
             {
                 var b = $0
