@@ -74,6 +74,9 @@ struct CacheEntries: Sendable {
         lengths[i] >= prefix.count && bytes[starts[i]..<(starts[i] + prefix.count)].elementsEqual(prefix)
     }
 
+    /// Whether the entry's path is absolute (this device's private copies).
+    func isAbsolute(_ i: Int) -> Bool { lengths[i] > 0 && bytes[starts[i]] == UInt8(ascii: "/") }
+
     /// Whether the file of the entry at `i` still has its key: the path is handed to `fstatat`
     /// from the bytes, through a buffer the caller keeps for all the entries it checks.
     func isUnchanged(_ i: Int, keys: Posix.KeyReader, buffer: inout [CChar]) -> Bool {
@@ -88,7 +91,7 @@ struct CacheEntries: Sendable {
         }
         return buffer.withUnsafeBufferPointer { path in
             guard let base = path.baseAddress else { return false }
-            return keys.key(cPath: base, absolute: length > 0 && bytes[start] == UInt8(ascii: "/")) == key(i)
+            return keys.key(cPath: base, absolute: isAbsolute(i)) == key(i)
         }
     }
 

@@ -97,7 +97,18 @@ struct CircleCache: Sendable {
 
     /// Which entries a check of keys looks at: this device's own are its published folder and
     /// log (under `ownPrefix`) and its private copies (absolute paths).
-    enum Checked { case all, others, own }
+    enum Checked {
+        case all, others, own
+
+        /// Whether this check looks at an entry that is (or is not) this device's own.
+        func looks(atOwn own: Bool) -> Bool {
+            switch self {
+            case .all: true
+            case .others: !own
+            case .own: own
+            }
+        }
+    }
 
     /// Whether every entry `checking` picks still has its key.
     static func keysMatch(_ entries: ArraySlice<Entry>, in circle: String, ownPrefix: String, checking: Checked)
@@ -105,11 +116,8 @@ struct CircleCache: Sendable {
     {
         let keys = Posix.KeyReader(circle)
         return entries.allSatisfy { entry in
-            let own = entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/")
-            switch checking {
-            case .others where own, .own where !own: return true
-            default: return keys.key(entry.path) == entry.key
-            }
+            !checking.looks(atOwn: entry.path.hasPrefix(ownPrefix) || entry.path.hasPrefix("/"))
+                || keys.key(entry.path) == entry.key
         }
     }
 
@@ -121,12 +129,10 @@ struct CircleCache: Sendable {
         let keys = Posix.KeyReader(circle)
         var buffer = [CChar](repeating: 0, count: 256)
         while let chunk = chunks.take() {
-            for i in chunk {
-                let own = entries.path(i, hasPrefix: ownPrefix) || entries.path(i, hasPrefix: [UInt8(ascii: "/")])
-                switch checking {
-                case .others where own, .own where !own: continue
-                default: if entries.isUnchanged(i, keys: keys, buffer: &buffer) { continue }
-                }
+            for i in chunk
+            where checking.looks(atOwn: entries.path(i, hasPrefix: ownPrefix) || entries.isAbsolute(i))
+                && !entries.isUnchanged(i, keys: keys, buffer: &buffer)
+            {
                 chunks.stop()
                 return
             }

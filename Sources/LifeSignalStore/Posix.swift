@@ -73,13 +73,11 @@ public enum Posix {
 
         /// The key of `path`: relative to the directory, or absolute.
         public func key(_ path: String) -> FileKey {
-            if path.hasPrefix("/") { return Posix.key(path) }
-            guard fd >= 0 else { return .missing }
-            var info = stat()
-            return fstatat(fd, path, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileKey(info) : .missing
+            path.withCString { key(cPath: $0, absolute: path.hasPrefix("/")) }
         }
 
-        /// The key of a path given as C bytes (see `CacheEntries`).
+        /// The key of a path given as C bytes (see `CacheEntries`), absolute or relative to
+        /// the directory.
         func key(cPath path: UnsafePointer<CChar>, absolute: Bool) -> FileKey {
             guard absolute || fd >= 0 else { return .missing }
             var info = stat()
