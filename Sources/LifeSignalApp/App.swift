@@ -54,9 +54,10 @@ public final class App {
         return Message.Zone(name: local.name ?? local.rules.footerText, rules: local.rules)
     }
 
-    func notice(skipped: [StoreError], unknown: [UnknownRecords] = []) {
+    func notice(skipped: [StoreError], unknown: [UnknownRecords] = [], foreign: [ForeignRecords] = []) {
         for problem in skipped { notices.append(.warning(.recordsLeftOut(problem))) }
         for records in unknown { notices.append(.warning(.newerRecords(records))) }
+        for records in foreign { notices.append(.warning(.foreignRecords(records))) }
     }
 }
 
@@ -82,7 +83,7 @@ extension App {
     func read(dashboardOnly: Bool = false) throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
         let store = try openStore()
         let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot(dashboardOnly: dashboardOnly) }
-        notice(skipped: snapshot.skipped, unknown: snapshot.unknown)
+        notice(skipped: snapshot.skipped, unknown: snapshot.unknown, foreign: snapshot.foreign)
         if let problem = PublishedCopy(snapshot.publication) {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
         }
@@ -129,6 +130,7 @@ extension App {
         }
         var skipped: [StoreError] = []
         var unknown: [UnknownRecords] = []
+        var foreign: [ForeignRecords] = []
         var publication = Store.Publication.current
         var published = ""
         let outcome: (value: T, created: Bool)
@@ -139,6 +141,7 @@ extension App {
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown
+                foreign = transaction.foreign
                 publication = transaction.publication
                 published = transaction.store.publishedLogPath
                 do throws(AppError) {
@@ -154,7 +157,7 @@ extension App {
         } catch {
             throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
         }
-        notice(skipped: skipped, unknown: unknown)
+        notice(skipped: skipped, unknown: unknown, foreign: foreign)
         if let problem = PublishedCopy(publication) {
             notice(.warning(.publishedCopy(problem, path: published, republished: true)))
         }

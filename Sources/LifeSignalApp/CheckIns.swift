@@ -83,7 +83,7 @@ extension App {
         let member = store.identity.member
         // Only this member's logs are read in full; the count comes from the circle's state.
         let read = try AppError.wrap { () throws(StoreError) in try store.readMember() }
-        notice(skipped: read.skipped, unknown: read.unknown)
+        notice(skipped: read.skipped, unknown: read.unknown, foreign: read.foreign)
         let checkIns = try AppError.wrap { () throws(StoreError) in
             try store.checkIns(of: member, in: read, limit: limit, since: since, until: until)
         }

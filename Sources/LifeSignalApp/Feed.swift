@@ -91,7 +91,7 @@ extension App {
             guard notification.subject != transaction.member, let thread = notification.thread,
                 [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(notification.kind)
             else { throw .refused(.feed(.notAcknowledgeable(text))) }
-            if transaction.circle.acknowledgements[thread] == nil {
+            if transaction.circle.acknowledgements[thread]?[transaction.member] == nil {
                 transaction.record(Acknowledged(thread: thread), at: now)
             }
             return notification

@@ -182,7 +182,8 @@ extension App {
         let circle = transaction.circle
         let feed = transaction.feed
         let mail = circle.members[transaction.member]?.mail?.value
-        let plan = DeliveryRules.plan(feed: feed, circle: circle, me: transaction.member, now: now)
+        let plan = DeliveryRules.plan(
+            feed: feed, circle: circle, me: transaction.member, device: transaction.store.identity.device, now: now)
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
             let message = Messages.make(planned.notification, circle: circle, feed: feed, sentAt: now, zone: zone)
             return DeliveryJob(

@@ -11,6 +11,9 @@ public enum Warning: Equatable, Sendable {
     case recordsLeftOut(StoreError)
     /// A log holds events or fields from a newer lifesignal: kept, but not counted here.
     case newerRecords(UnknownRecords)
+    /// A log claims something of another member than the one whose folder it is in (their
+    /// contacts, a relation between others, an acknowledgement in another's name): left out.
+    case foreignRecords(ForeignRecords)
     /// The copy of this device's records in the circle was missing, older than this machine's
     /// own copy, damaged, or ahead of it. `republished` says whether this run put the own copy
     /// back (a writer does; a read leaves it to the next write).
@@ -38,6 +41,7 @@ public enum Warning: Equatable, Sendable {
         switch self {
         case .recordsLeftOut: return "records-left-out"
         case .newerRecords: return "records-from-newer-version"
+        case .foreignRecords: return "records-about-others-ignored"
         case .publishedCopy(.ahead, _, _): return "published-records-ahead"
         case .publishedCopy: return "published-records-repaired"
         case .neverCheckedIn: return "never-checked-in"

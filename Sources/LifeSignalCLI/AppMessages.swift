@@ -205,6 +205,10 @@ extension Warning {
             let what = log.events > 0 ? "\(log.events) event(s)" : "records"
             return
                 "device \(log.device) of member \(log.member) holds \(what) written by \(log.writer ?? "a newer lifesignal") that this lifesignal \(Release.version) does not know; they are kept but not counted. Upgrade lifesignal to count them."
+        case .foreignRecords(let log):
+            let what = log.kinds.joined(separator: ", ")
+            return
+                "the records of device \(log.device) in member \(log.member)'s folder (members/\(log.member)/\(log.device)/log.json) claim \(what) about other members; a device speaks only for its own member, so they were ignored (the file keeps them). Whoever can write the circle folder wrote them: check who has access to it."
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
         case .neverCheckedIn:

@@ -82,6 +82,12 @@ public struct Ping: Equatable, Sendable {
         self.to = to
     }
 
+    /// What the circle keys a ping by: its id and its two members. An id is random, so only a
+    /// forgery repeats one, and a forged ping between other members must not end this one.
+    public var key: String { Self.key(id: id, from: from, to: to) }
+
+    public static func key(id: String, from: String, to: String) -> String { "\(id)|\(from)|\(to)" }
+
     public var isPending: Bool { endKind == nil }
 
     /// The first end recorded wins, on every device, whatever order the logs arrive in.
@@ -106,13 +112,17 @@ public struct CircleState: Equatable, Sendable {
     public var relations: [Pair: Stamped<Roles?>] = [:]
     /// owner → contact id → the contact (nil once removed).
     public var externals: [String: [String: Stamped<ExternalContact?>]] = [:]
+    /// Pings by `Ping.key`.
     public var pings: [String: Ping] = [:]
     /// Deliveries to external contacts, by any device of the circle: which notification went
-    /// through which channel, and the stamp of the first device that recorded it. Whoever sees
-    /// one here does not send it again.
-    public var deliveries: [DeliveryKey: Stamp] = [:]
-    /// The first acknowledgement of each thread (`Notification.Thread.key`).
-    public var acknowledgements: [String: Acknowledgement] = [:]
+    /// through which channel, and the first device that recorded it (and its member). Whoever
+    /// sees one here does not send it again, when its recorder could have sent it (see
+    /// `DeliveryRules.isDelivered`).
+    public var deliveries: [DeliveryKey: DeliveryRecord] = [:]
+    /// Acknowledgements: thread (`Notification.Thread.key`) → the member who acknowledged it →
+    /// when. Kept per member, so that one who may not acknowledge a thread cannot hide the
+    /// acknowledgement of one who may (see `acknowledgement(of:)`).
+    public var acknowledgements: [String: [String: Stamp]] = [:]
 
     public init() {}
 
@@ -151,13 +161,12 @@ public struct CircleState: Equatable, Sendable {
         if deliveries.isEmpty {
             deliveries = other.deliveries
         } else {
-            for (key, stamp) in other.deliveries where deliveries[key].map({ stamp < $0 }) ?? true {
-                deliveries[key] = stamp
+            for (key, record) in other.deliveries where deliveries[key].map({ record.stamp < $0.stamp }) ?? true {
+                deliveries[key] = record
             }
         }
-        for (thread, ack) in other.acknowledgements
-        where acknowledgements[thread].map({ ack.stamp.at < $0.stamp.at }) ?? true {
-            acknowledgements[thread] = ack
+        for (thread, acks) in other.acknowledgements {
+            for (by, stamp) in acks { acknowledge(thread, by: by, stamp: stamp) }
         }
         if pings.isEmpty {
             pings = other.pings
@@ -170,6 +179,13 @@ public struct CircleState: Equatable, Sendable {
                     pings[id] = ping
                 }
             }
+        }
+    }
+
+    /// Records that `by` acknowledged `thread` (the earliest stamp of theirs is kept).
+    mutating func acknowledge(_ thread: String, by: String, stamp: Stamp) {
+        if acknowledgements[thread]?[by].map({ stamp < $0 }) ?? true {
+            acknowledgements[thread, default: [:]][by] = stamp
         }
     }
 

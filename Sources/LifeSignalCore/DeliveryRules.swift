@@ -5,8 +5,10 @@
 /// - **The circle watches.** A device delivers to its member and its member's external
 ///   contacts, and also — for alerts and missed check-ins — to the external responders of its
 ///   member's dependents, so a dependent whose own machines are dark is still reported. On
-///   someone else's behalf only network channels are used; `exec:` and `desktop:` run only
-///   on the owner's devices. A delivery recorded anywhere in the circle is not made again.
+///   someone else's behalf only network channels are used. A command channel (`exec:`,
+///   `desktop:`) runs only on the device that set it — the device whose own event set the
+///   contact or preferences holding it — never from anything another device wrote. A delivery
+///   recorded in the circle by a device that could have made it is not made again.
 /// - **No silent horizon.** A miss still overdue and an alert still active are sent however
 ///   late. Only causes that have ended grow stale.
 /// - **Order.** Per channel, deliveries go out in the order of their causes, and a channel
@@ -30,10 +32,23 @@ public enum DeliveryRules {
         }
     }
 
-    /// Whether a channel may run on someone else's behalf: the network ones (e-mail, ntfy,
-    /// webhooks, Apprise). A command or a desktop pop-up runs only on its owner's devices.
+    /// Whether a channel may run on someone else's behalf, or from a setting another device
+    /// made: the network ones (e-mail, ntfy, webhooks, Apprise). A command or a desktop pop-up
+    /// names programs of one machine, and runs only on the device that set it.
     public static func runsForOthers(_ channel: String) -> Bool {
         ["mailto:", "ntfy:", "https://", "http://", "apprise:"].contains { channel.hasPrefix($0) }
+    }
+
+    /// The channels of a setting (an external contact's, or the member's preferences) that
+    /// run on `device`: all of them on the device that set it, else the network ones.
+    static func runnable(_ channels: [String], setBy stamp: Stamp?, on device: String) -> [String] {
+        stamp?.device == device ? channels : channels.filter(runsForOthers)
+    }
+
+    /// The command channels of a setting that do not run on `device` because another device
+    /// set them (what `doctor` reports on the member's other devices).
+    public static func commandsSetElsewhere(_ channels: [String], setBy stamp: Stamp?, on device: String) -> [String] {
+        stamp?.device == device ? [] : channels.filter { !runsForOthers($0) }
     }
 
     /// Whether `me`'s device delivers `n`: mine, my external contacts', and my dependents'
@@ -46,18 +61,23 @@ public enum DeliveryRules {
         }
     }
 
-    /// The channels `n` goes through from `me`'s device.
-    public static func channels(for n: Notification, me: String, circle: CircleState) -> [String] {
-        channels(to: n.recipient, me: me, circle: circle)
+    /// The channels `n` goes through from `me`'s device `device`.
+    public static func channels(for n: Notification, me: String, device: String, circle: CircleState) -> [String] {
+        channels(to: n.recipient, me: me, device: device, circle: circle)
     }
 
-    /// The channels that reach `recipient` from `me`'s device.
-    static func channels(to recipient: Notification.Recipient, me: String, circle: CircleState) -> [String] {
+    /// The channels that reach `recipient` from `me`'s device `device`.
+    static func channels(to recipient: Notification.Recipient, me: String, device: String, circle: CircleState)
+        -> [String]
+    {
         switch recipient {
-        case .member(let id): return circle.members[id]?.effectivePreferences.channels ?? []
+        case .member(let id):
+            let preferences = circle.members[id]?.preferences
+            return runnable(preferences?.value.channels ?? [], setBy: preferences?.stamp, on: device)
         case .external(let owner, let id):
-            let channels = circle.externals[owner]?[id]?.value?.channels ?? []
-            return owner == me ? channels : channels.filter(runsForOthers)
+            let contact = circle.externals[owner]?[id]
+            let channels = contact?.value?.channels ?? []
+            return owner == me ? runnable(channels, setBy: contact?.stamp, on: device) : channels.filter(runsForOthers)
         }
     }
 
@@ -71,9 +91,11 @@ public enum DeliveryRules {
     /// recipient's channels and what this device relays stay as they are, and time goes on:
     /// it is served here and not delivered through one of its channels, and it is not a lone
     /// notification past the horizon or a reminder past its deadline (those never go again).
-    static func mayAct(on n: Notification, feed: Feed, me: String, circle: CircleState, now: Timestamp) -> Bool {
+    static func mayAct(on n: Notification, feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp)
+        -> Bool
+    {
         guard serves(n, me: me, circle: circle),
-            channels(for: n, me: me, circle: circle).contains(where: {
+            channels(for: n, me: me, device: device, circle: circle).contains(where: {
                 !(feed.deliveries[DeliveryKey(notification: n.id, channel: $0)]?.isDelivered ?? false)
             })
         else { return false }
@@ -102,15 +124,15 @@ public enum DeliveryRules {
         }
     }
 
-    public static func plan(feed: Feed, circle: CircleState, me: String, now: Timestamp) -> Plan {
+    public static func plan(feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp) -> Plan {
         let ordered = feed.notifications.values.filter { serves($0, me: me, circle: circle) }.sorted(by: causeOrder)
         var pending: [String: [Job]] = [:]
         var order: [String] = []
         for n in ordered {
             if case .external(let owner, _) = n.recipient, owner != me, now < n.at + relayDelay { continue }
-            for channel in channels(for: n, me: me, circle: circle) {
+            for channel in channels(for: n, me: me, device: device, circle: circle) {
                 let job = Job(notification: n, channel: channel)
-                guard !isDelivered(job.key, feed: feed, circle: circle),
+                guard !isDelivered(job.key, to: n.recipient, feed: feed, circle: circle),
                     isWanted(job, pending: pending[channel] ?? [], feed: feed, circle: circle, now: now)
                 else { continue }
                 if pending[channel] == nil { order.append(channel) }
@@ -146,8 +168,19 @@ public enum DeliveryRules {
         }
     }
 
-    static func isDelivered(_ key: DeliveryKey, feed: Feed, circle: CircleState) -> Bool {
-        (feed.deliveries[key]?.isDelivered ?? false) || circle.deliveries[key] != nil
+    /// Whether a delivery to `recipient` is recorded: in this member's feed, or in the circle by
+    /// a member who could have made it — the contact's owner, or someone who watches over them
+    /// and so relays for them. Anyone else's record of it is a claim nobody acts on.
+    static func isDelivered(_ key: DeliveryKey, to recipient: Notification.Recipient, feed: Feed, circle: CircleState)
+        -> Bool
+    {
+        if feed.deliveries[key]?.isDelivered ?? false { return true }
+        guard let record = circle.deliveries[key] else { return false }
+        switch recipient {
+        case .member(let id): return record.by == id
+        case .external(let owner, _):
+            return record.by == owner || (circle.roles(of: record.by, toward: owner)?.dependent ?? false)
+        }
     }
 
     /// Whether a job that has not gone out should still go: a cause in force always; an ended
@@ -165,7 +198,8 @@ public enum DeliveryRules {
                 || feed.notifications.values.contains { start in
                     start.thread == key && start.recipient == n.recipient && !ends(start.kind)
                         && isDelivered(
-                            DeliveryKey(notification: start.id, channel: job.channel), feed: feed, circle: circle)
+                            DeliveryKey(notification: start.id, channel: job.channel), to: start.recipient, feed: feed,
+                            circle: circle)
                 }
         }
         if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {

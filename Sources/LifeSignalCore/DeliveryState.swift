@@ -31,6 +31,18 @@ public struct DeliveryKey: Hashable, Comparable, Sendable {
     }
 }
 
+/// A delivery to an external contact as the circle records it: the stamp of the first device
+/// that recorded it, and that device's member (the one the record is believed about).
+public struct DeliveryRecord: Equatable, Sendable {
+    public var stamp: Stamp
+    public var by: String
+
+    public init(stamp: Stamp, by: String) {
+        self.stamp = stamp
+        self.by = by
+    }
+}
+
 /// Where one notification stands on one channel: attempts so far, the last one, and whether it
 /// got through. Failures are retried with growing pauses (`nextAttempt`).
 public struct DeliveryState: Equatable, Sendable {

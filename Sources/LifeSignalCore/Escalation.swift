@@ -35,7 +35,7 @@ public enum Escalation {
         _ responders: [Notification.Recipient], member: String, deadline: Timestamp, now: Timestamp,
         in circle: CircleState
     ) -> [Notification.Recipient] {
-        let acknowledged = circle.acknowledgements[Notification.Thread.deadline(member: member, at: deadline).key]
+        let acknowledged = circle.acknowledgement(of: .deadline(member: member, at: deadline))
         return responders.filter { responder in
             let tier = tier(of: responder, for: member, in: circle)
             guard now >= due(responder, member: member, deadline: deadline, in: circle) else { return false }
@@ -128,8 +128,22 @@ public struct Acknowledged: EventBody {
     }
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        if circle.acknowledgements[thread].map({ stamp.at < $0.stamp.at }) ?? true {
-            circle.acknowledgements[thread] = Acknowledgement(by: member, stamp: stamp)
+        circle.acknowledge(thread, by: member, stamp: stamp)
+    }
+}
+
+extension CircleState {
+    /// The first acknowledgement of `thread` by a member who watches over the one it is about:
+    /// only a responder may say "I'm on it" and stop the escalation.
+    public func acknowledgement(of thread: Notification.Thread) -> Acknowledgement? {
+        guard let acks = acknowledgements[thread.key], let subject = Notifications.subject(of: thread, in: self)
+        else { return nil }
+        var first: Acknowledgement?
+        for (by, stamp) in acks where roles(of: by, toward: subject)?.dependent ?? false {
+            if first.map({ Stamp.earlierInTime(stamp, $0.stamp) }) ?? true {
+                first = Acknowledgement(by: by, stamp: stamp)
+            }
         }
+        return first
     }
 }

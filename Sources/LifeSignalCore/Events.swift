@@ -156,7 +156,7 @@ public struct PingSent: EventBody {
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
         var sent = Ping(id: id, from: member, to: to)
         sent.sent = stamp
-        circle.pings[id, default: Ping(id: id, from: member, to: to)].merge(sent)
+        circle.pings[sent.key, default: Ping(id: id, from: member, to: to)].merge(sent)
     }
 }
 
@@ -185,7 +185,7 @@ public struct PingEnded: EventBody {
     }
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.pings[id, default: Ping(id: id, from: from, to: to)].finish(end, stamp)
+        circle.pings[Ping.key(id: id, from: from, to: to), default: Ping(id: id, from: from, to: to)].finish(end, stamp)
     }
 }
 
@@ -297,11 +297,13 @@ public struct Delivered: EventBody {
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
         let key = DeliveryKey(notification: notification, channel: channel)
-        if circle.deliveries[key].map({ stamp < $0 }) ?? true { circle.deliveries[key] = stamp }
+        if circle.deliveries[key].map({ stamp < $0.stamp }) ?? true {
+            circle.deliveries[key] = DeliveryRecord(stamp: stamp, by: member)
+        }
         // Bounded: records far older than this one can no longer matter.
         let horizon = stamp.at - Self.kept
-        if circle.deliveries.values.contains(where: { $0.at < horizon }) {
-            circle.deliveries = circle.deliveries.filter { $0.value.at >= horizon }
+        if circle.deliveries.values.contains(where: { $0.stamp.at < horizon }) {
+            circle.deliveries = circle.deliveries.filter { $0.value.stamp.at >= horizon }
         }
     }
 }

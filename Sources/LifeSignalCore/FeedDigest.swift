@@ -29,9 +29,9 @@ public struct FeedDigest: Equatable, Sendable {
             self.relays = relays
         }
 
-        init(_ recipient: Notification.Recipient, me: String, circle: CircleState) {
+        init(_ recipient: Notification.Recipient, me: String, device: String, circle: CircleState) {
             self.recipient = recipient
-            channels = DeliveryRules.channels(to: recipient, me: me, circle: circle)
+            channels = DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle)
             relays = DeliveryRules.relays(to: recipient, me: me, circle: circle)
         }
     }
@@ -43,9 +43,9 @@ public struct FeedDigest: Equatable, Sendable {
         self.builtAt = builtAt
     }
 
-    /// The digest of `feed` as `me`'s device sees it at `now`; nil when an id is not one this
-    /// version makes (16 hex digits), so the feed is always read.
-    public init?(of feed: Feed, me: String, circle: CircleState, now: Timestamp) {
+    /// The digest of `feed` as `me`'s device `device` sees it at `now`; nil when an id is not
+    /// one this version makes (16 hex digits), so the feed is always read.
+    public init?(of feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp) {
         let window = now - Feed.window
         var ids: [UInt64] = []
         ids.reserveCapacity(feed.notifications.count)
@@ -68,7 +68,9 @@ public struct FeedDigest: Equatable, Sendable {
             let open =
                 n.kind == .dependentNonResponsive
                 && !Self.has(Notifications.allClearID(of: n), in: ids)
-            if open || DeliveryRules.mayAct(on: n, feed: feed, me: me, circle: circle, now: now) { kept[n.id] = n }
+            if open || DeliveryRules.mayAct(on: n, feed: feed, me: me, device: device, circle: circle, now: now) {
+                kept[n.id] = n
+            }
         }
         for n in earliestLink.values { kept[n.id] = n }
         // An end is sent only where its start was: its thread's starts come with it.
@@ -80,26 +82,27 @@ public struct FeedDigest: Equatable, Sendable {
         part.notifications = kept
         for (key, state) in feed.deliveries where kept[key.notification] != nil { part.deliveries[key] = state }
         self.init(
-            ids: ids, part: part, basis: recipients.map { Basis($0, me: me, circle: circle) }, builtAt: now)
+            ids: ids, part: part, basis: recipients.map { Basis($0, me: me, device: device, circle: circle) },
+            builtAt: now)
     }
 
     /// Whether the feed this was made from holds a notification with this id.
     public func has(_ id: String) -> Bool { Self.has(id, in: ids) }
 
-    /// Whether what `part` was chosen by still holds for `me`'s device at `now`.
-    public func holds(me: String, circle: CircleState, now: Timestamp) -> Bool {
-        now >= builtAt && basis.allSatisfy { $0 == Basis($0.recipient, me: me, circle: circle) }
+    /// Whether what `part` was chosen by still holds for `me`'s device `device` at `now`.
+    public func holds(me: String, device: String, circle: CircleState, now: Timestamp) -> Bool {
+        now >= builtAt && basis.allSatisfy { $0 == Basis($0.recipient, me: me, device: device, circle: circle) }
     }
 
     /// Whether a delivery run of `me`'s device at `now` has nothing to do, by this digest:
     /// what it rests on still holds, nothing due is new, and nothing is to be sent or waits.
-    public func showsNothingToDo(me: String, circle: CircleState, now: Timestamp, unreadable: [String: Timestamp])
-        -> Bool
-    {
-        guard holds(me: me, circle: circle, now: now) else { return false }
+    public func showsNothingToDo(
+        me: String, device: String, circle: CircleState, now: Timestamp, unreadable: [String: Timestamp]
+    ) -> Bool {
+        guard holds(me: me, device: device, circle: circle, now: now) else { return false }
         let due = Notifications.due(circle: circle, feed: part, me: me, now: now, unreadable: unreadable)
         guard due.allSatisfy({ part.notifications[$0.id] != nil || has($0.id) }) else { return false }
-        let plan = DeliveryRules.plan(feed: part, circle: circle, me: me, now: now)
+        let plan = DeliveryRules.plan(feed: part, circle: circle, me: me, device: device, now: now)
         return plan.channels.isEmpty && plan.waiting.isEmpty
     }
 

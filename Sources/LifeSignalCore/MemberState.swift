@@ -30,8 +30,10 @@ public struct MemberState: Equatable, Sendable {
     public var details: Stamped<ProfileDetails>?
     public var mail: Stamped<MailSettings>?
     public var lastCheckIn: CheckIn?
-    /// The latest few check-ins, newest first, so that one stamped in the future (a wrong clock,
-    /// a "what if" run) can be passed over for the one before it.
+    /// Recent check-ins, newest in time first: the latest few in time, and each device's latest
+    /// few in the order it wrote them (see `remember`). So a reader at any clock finds the
+    /// newest check-in at or before it, and check-ins stamped in the future (a wrong clock, a
+    /// "what if" run) — however many — never hide a real one written after them.
     public var recentCheckIns: [CheckIn] = []
     /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
     public var checkInCount: Int64 = 0
@@ -87,18 +89,39 @@ public struct MemberState: Equatable, Sendable {
         checkInCount = overflow ? .max : sum
     }
 
-    /// How many recent check-ins are kept.
+    /// How many recent check-ins are kept in time order, and per device in write order.
     public static let recentLimit = 4
+    /// How many devices' latest check-ins are kept (those that wrote most recently).
+    public static let recentDevices = 8
     /// How far ahead of the reader's clock a check-in may be stamped and still count (clocks
     /// of a circle's machines drift a little).
     public static let clockTolerance = TimeSpan.minutes(5)
 
-    /// Keeps `checkIn` among the recent ones if it is one of the latest.
+    /// Keeps `checkIn` among the recent ones if it is one of the latest in time, or one of the
+    /// latest its device wrote. Which check-ins are kept depends only on the set of them, not
+    /// on the order they are remembered in, so merging devices' states in any order agrees.
     mutating func remember(_ checkIn: CheckIn) {
         guard !recentCheckIns.contains(where: { $0.stamp == checkIn.stamp }) else { return }
         let index = recentCheckIns.firstIndex { Stamp.earlierInTime($0.stamp, checkIn.stamp) } ?? recentCheckIns.count
         recentCheckIns.insert(checkIn, at: index)
-        if recentCheckIns.count > Self.recentLimit { recentCheckIns.removeLast() }
+        if recentCheckIns.count > Self.recentLimit { keepRecent() }
+    }
+
+    /// Drops the check-ins that are neither among the latest in time nor among the latest of
+    /// one of the devices that wrote most recently.
+    private mutating func keepRecent() {
+        var keep = recentCheckIns.indices.map { $0 < Self.recentLimit }
+        var byDevice: [String: [Int]] = [:]
+        for (i, checkIn) in recentCheckIns.enumerated() { byDevice[checkIn.stamp.device, default: []].append(i) }
+        let newest = byDevice.mapValues { indices in indices.map { recentCheckIns[$0].stamp }.max() ?? .unset }
+        let devices = byDevice.keys.sorted { (newest[$0] ?? .unset) > (newest[$1] ?? .unset) }
+        for device in devices.prefix(Self.recentDevices) {
+            let written = (byDevice[device] ?? []).sorted {
+                recentCheckIns[$0].stamp.seq > recentCheckIns[$1].stamp.seq
+            }
+            for i in written.prefix(Self.recentLimit) { keep[i] = true }
+        }
+        recentCheckIns = recentCheckIns.indices.filter { keep[$0] }.map { recentCheckIns[$0] }
     }
 
     /// The check-in a deadline counts from at `now`: the latest not stamped later than `now`

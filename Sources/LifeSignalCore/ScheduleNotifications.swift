@@ -46,9 +46,10 @@ extension Notifications {
     static func acknowledgements(circle: CircleState, me: String, since horizon: Timestamp) -> [Notification] {
         var found: [Notification] = []
         let watched = Set(circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false })
-        for (key, ack) in circle.acknowledgements where ack.stamp.at >= horizon {
+        for key in circle.acknowledgements.keys {
             guard let thread = Notification.Thread(key: key), let member = subject(of: thread, in: circle),
-                member == me || watched.contains(member)
+                member == me || watched.contains(member), let ack = circle.acknowledgement(of: thread),
+                ack.stamp.at >= horizon
             else { continue }
             let who = name(ack.by, in: circle)
             let about = name(member, in: circle)

@@ -255,29 +255,51 @@ struct TierEntry: KeyedEntry {
     }
 }
 
-struct AcknowledgementEntry: KeyedEntry {
-    var key = ""
-    var value = Acknowledgement(by: "", stamp: .unset)
+/// One member's acknowledgement of one thread; the state keeps them by thread, then by member.
+struct AcknowledgementEntry: SchemaEntry {
+    var thread = ""
+    var by = ""
+    var stamp = Stamp.unset
 
     init() {}
-    init(key: String, value: Acknowledgement) {
-        self.key = key
-        self.value = value
-    }
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.string("thread", &key)
-        try c.id("by", &value.by)
-        try c.stamp(&value.stamp)
+        try c.string("thread", &thread)
+        try c.id("by", &by)
+        try c.stamp(&stamp)
     }
+
+    static func entries(of collection: [String: [String: Stamp]]) -> [AcknowledgementEntry] {
+        var entries: [AcknowledgementEntry] = []
+        for (thread, acks) in collection {
+            for (by, stamp) in acks {
+                var entry = AcknowledgementEntry()
+                entry.thread = thread
+                entry.by = by
+                entry.stamp = stamp
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    static func insert(_ entry: AcknowledgementEntry, into collection: inout [String: [String: Stamp]]) {
+        collection[entry.thread, default: [:]][entry.by] = entry.stamp
+    }
+
+    static func reserve(_ count: Int, in collection: inout [String: [String: Stamp]]) {}
+
+    func precedes(_ other: AcknowledgementEntry) -> Bool { (thread, by) < (other.thread, other.by) }
 }
 
+/// A delivery recorded in the circle. `by` is the recorder's member: a log's own (older logs
+/// leave it out, and a reader of a log takes it from the folder); the cache keeps it.
 struct DeliveryEntry: KeyedEntry {
     var key = DeliveryKey(notification: "", channel: "")
-    var value = Stamp.unset
+    var value = DeliveryRecord(stamp: .unset, by: "")
 
     init() {}
-    init(key: DeliveryKey, value: Stamp) {
+    init(key: DeliveryKey, value: DeliveryRecord) {
         self.key = key
         self.value = value
     }
@@ -285,13 +307,17 @@ struct DeliveryEntry: KeyedEntry {
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("notification", &key.notification)
         try c.string("channel", &key.channel)
-        try c.stamp(&value)
+        try c.stamp(&value.stamp)
+        var by: String? = value.by.isEmpty ? nil : value.by
+        try c.optionalString("by", &by, .omitted)
+        try c.check(by.map(Identifier.isValid) ?? true, "by", "is not a lifesignal id")
+        if C.reads { value.by = by ?? "" }
     }
 }
 
 struct PingEntry: KeyedEntry {
     var value = Ping(id: "", from: "", to: "")
-    var key: String { value.id }
+    var key: String { value.key }
 
     init() {}
     init(key: String, value: Ping) { self.value = value }

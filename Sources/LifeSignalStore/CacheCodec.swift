@@ -13,8 +13,10 @@ enum CacheCodec {
     /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
     /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own;
     /// 8: the entries first, in a layout checked where it lies (`CacheEntries`); 9: everyone
-    /// else's state last, in a section of its own that a write copies when it is unchanged.
-    static let format: UInt8 = 9
+    /// else's state last, in a section of its own that a write copies when it is unchanged;
+    /// 10: records attributed to their folder's member (pings keyed with their members,
+    /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others.
+    static let format: UInt8 = 10
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

@@ -47,6 +47,8 @@ struct CircleCache: Sendable {
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
+    /// Every log read that claimed something of another member (the warning outlives the read).
+    var foreign: [ForeignRecords] = []
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
@@ -184,6 +186,7 @@ struct CircleCache: Sendable {
                 } : nil
             let othersClock = try r.int(in: 0...Limits.counter)
             let unknown = try r.unknownRecords()
+            let foreign = try r.foreignRecords()
             let unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             let digest = try r.digest()
             let feedEntries = try r.entries()
@@ -200,6 +203,7 @@ struct CircleCache: Sendable {
             cache.othersEncoded = dashboardOnly ? nil : bytes[start...]
             cache.partial = dashboardOnly
             cache.unknown = unknown
+            cache.foreign = foreign
             cache.unread = unread
             cache.digest = digest
             cache.feedEntries = feedEntries
@@ -220,6 +224,7 @@ struct CircleCache: Sendable {
         w.circle(own)
         w.int(othersClock)
         w.unknownRecords(unknown)
+        w.foreignRecords(foreign)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)
@@ -259,6 +264,20 @@ extension BinaryWriter {
         int(key.changed)
     }
 
+    mutating func foreignRecords(_ list: [ForeignRecords]) {
+        count(list.count)
+        for records in list {
+            string(records.member)
+            string(records.device)
+            for n in [
+                records.members, records.relations, records.externals, records.pings, records.acknowledgements,
+                records.deliveries,
+            ] {
+                int(Int64(n))
+            }
+        }
+    }
+
     mutating func unknownRecords(_ list: [UnknownRecords]) {
         count(list.count)
         for records in list {
@@ -289,6 +308,24 @@ extension BinaryReader {
 
     mutating func key() throws(CacheCodec.Damaged) -> Posix.FileKey {
         Posix.FileKey(device: try uint(), inode: try uint(), size: try int(), modified: try int(), changed: try int())
+    }
+
+    mutating func foreignRecords() throws(CacheCodec.Damaged) -> [ForeignRecords] {
+        let n = try count()
+        var list: [ForeignRecords] = []
+        for _ in 0..<n {
+            var records = ForeignRecords()
+            records.member = try id()
+            records.device = try id()
+            records.members = Int(try int(in: 0...Limits.counter))
+            records.relations = Int(try int(in: 0...Limits.counter))
+            records.externals = Int(try int(in: 0...Limits.counter))
+            records.pings = Int(try int(in: 0...Limits.counter))
+            records.acknowledgements = Int(try int(in: 0...Limits.counter))
+            records.deliveries = Int(try int(in: 0...Limits.counter))
+            list.append(records)
+        }
+        return list
     }
 
     mutating func unknownRecords() throws(CacheCodec.Damaged) -> [UnknownRecords] {

@@ -88,6 +88,7 @@ extension Store {
         var others = CircleState()
         var othersClock: Int64 = 0
         var othersUnknown: [UnknownRecords] = []
+        var othersForeign: [ForeignRecords] = []
         /// Other devices' files that are damaged, unreadable or from a newer lifesignal. They
         /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
         /// device from checking in; this device's own files are never skipped.
@@ -104,6 +105,7 @@ extension Store {
             others.merge(part.others)
             othersClock = max(othersClock, part.othersClock)
             othersUnknown += part.othersUnknown
+            othersForeign += part.othersForeign
             skipped += part.skipped
             unreadable.merge(part.unreadable, uniquingKeysWith: min)
             entries += part.entries
@@ -113,6 +115,7 @@ extension Store {
             others.merge(log.state)
             othersClock = max(othersClock, log.clock)
             if let unknown = log.unknownRecords { othersUnknown.append(unknown) }
+            if let foreign = log.foreign { othersForeign.append(foreign) }
         }
 
         mutating func skip(_ error: StoreError, member: String, since key: Posix.FileKey) {
@@ -125,6 +128,8 @@ extension Store {
 
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords] { othersUnknown + logs.compactMap { $0.unknownRecords } }
+        /// Logs that claimed something of another member than their own, left out.
+        public var foreign: [ForeignRecords] { othersForeign + logs.compactMap { $0.foreign } }
 
         public var state: CircleState {
             var state = others
@@ -144,6 +149,8 @@ extension Store {
         public var unreadable: [String: Timestamp] = [:]
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords]
+        /// Logs that claimed something of another member than their own, left out.
+        public var foreign: [ForeignRecords] = []
         /// This member's unread count, when the cache had it current (else see `unreadCount`).
         public var unread: Int? = nil
         /// How the circle's copy of this device's log stands against its private copy.
@@ -163,7 +170,7 @@ extension Store {
         static func forReading(_ cache: consuming CircleCache, unread: Int?) -> Snapshot {
             var snapshot = Snapshot(
                 own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
-                unknown: cache.unknown, unread: unread)
+                unknown: cache.unknown, foreign: cache.foreign, unread: unread)
             cache.others = CircleState()
             snapshot.mergeForReading()
             return snapshot
@@ -223,7 +230,7 @@ extension Store {
             var fresh = CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
                 own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
-                unknown: snapshot.unknown)
+                unknown: snapshot.unknown, foreign: snapshot.foreign)
             if let cache {
                 fresh.digest = cache.digest
                 fresh.feedEntries = cache.feedEntries
@@ -257,7 +264,8 @@ extension Store {
             }
         }
         var snapshot = Snapshot(
-            own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown)
+            own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown,
+            foreign: read.foreign)
         snapshot.publication = read.publication
         snapshot.unreadable = read.unreadable
         return snapshot

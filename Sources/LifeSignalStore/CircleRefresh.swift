@@ -82,7 +82,11 @@ extension Store {
     {
         if let cached, Posix.key(logPath(member: member, device: device)) == cached.key { return cached }
         // A log that held records of a newer lifesignal: its warning is the full read's to redo.
-        if cache.unknown.contains(where: { $0.member == member && $0.device == device }) { return nil }
+        if cache.unknown.contains(where: { $0.member == member && $0.device == device })
+            || cache.foreign.contains(where: { $0.member == member && $0.device == device })
+        {
+            return nil
+        }
         var key = Posix.FileKey.missing
         let read: DeviceLog?
         do {
@@ -96,7 +100,7 @@ extension Store {
         }
         // Growth means new events: a log rewritten at the same sequence (edited by hand, by a
         // peer's bug) or an older one is not, and a full read takes it as it now is.
-        guard log.unknownRecords == nil, cached.map({ log.lastSeq > $0.seq }) ?? true,
+        guard log.unknownRecords == nil, log.foreign == nil, cached.map({ log.lastSeq > $0.seq }) ?? true,
             log.state.members.allSatisfy({ $0.key == member || $0.value.checkInCount == 0 })
         else { return nil }
         let before = cache.others.members[member]?.checkInCount ?? 0

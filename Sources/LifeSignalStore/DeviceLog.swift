@@ -35,6 +35,9 @@ public struct DeviceLog: Equatable, Sendable {
     public var state = CircleState()
     /// Fields of `state` this version does not know, as read.
     public var keptState: [RawJSONField] = []
+    /// What the file's state said about other members than its own: left out of `state` (a log
+    /// is believed only about the member whose folder it is in) and reported.
+    public var foreign: ForeignRecords?
 
     /// This device's member's profile, as far as this device's events tell.
     public var memberState: MemberState { state.members[member] ?? MemberState() }
@@ -48,7 +51,10 @@ public struct DeviceLog: Equatable, Sendable {
 
     public mutating func append(_ body: any EventBody, at time: Timestamp, clock: Int64? = nil) {
         lastSeq += 1
-        self.clock = max(self.clock + 1, clock ?? 0)
+        // Bounded by what every reader accepts: a peer's clock at the limit must not make this
+        // device write a log its own reader refuses (later events then share the clock and are
+        // ordered by time, device and sequence).
+        self.clock = min(max(self.clock + 1, clock ?? 0), Limits.counter)
         let event = Event(seq: lastSeq, at: time, clock: self.clock, body: body)
         events.append(event)
         state.apply(event, member: member, device: device)
@@ -109,7 +115,13 @@ public struct DeviceLog: Equatable, Sendable {
             let o = try JSONCursor(root).object()
             var log = try header(o, member: member, device: device)
             let state = try JSONRecordReader.state(o.required("state"), member: log.member, device: log.device)
-            log.state = state.state
+            let attributed = state.state.attributed(to: log.member)
+            log.state = attributed.state
+            if var foreign = attributed.foreign {
+                foreign.member = log.member
+                foreign.device = log.device
+                log.foreign = foreign
+            }
             if !state.unknownKeys.isEmpty {
                 log.keptState = Files.rawFields(state.unknownKeys, under: "state", in: bytes, parsed: o)
             }

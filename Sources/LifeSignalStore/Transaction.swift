@@ -26,6 +26,8 @@ public struct Transaction {
     public internal(set) var unreadable: [String: Timestamp] = [:]
     /// Other devices' logs holding records of a newer lifesignal.
     let othersUnknown: [UnknownRecords]
+    /// Other devices' logs that claimed something of another member, left out.
+    public internal(set) var foreign: [ForeignRecords] = []
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     /// How the circle's copy of this device's records stood when the transaction began; when
@@ -174,6 +176,7 @@ extension Store {
             skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
         transaction.createdProfile = created
         transaction.unreadable = others.snapshot.unreadable
+        transaction.foreign = others.snapshot.foreign
         if let log = own.log, let bytes = own.bytes {
             transaction.publication = try store.publication(of: log, bytes: bytes)
         }
@@ -183,7 +186,7 @@ extension Store {
         case .digest:
             if let digest = others.digest,
                 digest.showsNothingToDo(
-                    me: store.identity.member, circle: transaction.circle, now: now,
+                    me: store.identity.member, device: store.identity.device, circle: transaction.circle, now: now,
                     unreadable: transaction.unreadable)
             {
                 transaction.feed = digest.part
@@ -299,7 +302,7 @@ extension Store {
             return OthersRead(
                 snapshot: Snapshot(
                     own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
-                    unknown: unknown),
+                    unknown: unknown, foreign: cache.foreign),
                 entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
                 unread: cache.unread, digest: cache.currentDigest,
                 feedEntries: cache.feedEntries, current: isCurrent ? cache : nil)
@@ -360,14 +363,16 @@ extension Store {
         entries.append(CircleCache.Entry(path: ownLogPath, key: Posix.key(ownLogPath)))
         var cache = CircleCache(
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
-            others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown)
+            others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown,
+            foreign: transaction.foreign)
         // Everyone else is as the current cache had them: their section is copied, not encoded.
         cache.othersEncoded = others.current?.othersEncoded
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.
             // (A write prunes the feed's old entries: the count is made again from the files.)
             cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
-            cache.digest = FeedDigest(of: transaction.feed, me: member, circle: transaction.circle, now: now)
+            cache.digest = FeedDigest(
+                of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now)
             cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
         } else if !transaction.feedChanged {
             cache.unread = others.unread

@@ -108,11 +108,12 @@ import Testing
         #expect(!CheckInStatus(member: state, now: Self.at(0)).clockBehind)
     }
 
-    /// Only the latest few check-ins are kept, newest first, whatever order they are folded in.
-    @Test func recentCheckInsAreTheLatestFewNewestFirst() {
+    /// Kept, newest first: the latest four in time and the latest four the device wrote (here
+    /// 2h, written last, joins 9h, 7h, 5h and 3h), whatever order they are folded in.
+    @Test func recentCheckInsAreTheLatestFewInTimeAndInWriting() {
         let times = [5, 1, 9, 3, 7, 2].map { Int64($0) * Self.h }
         let state = Self.member(times.map { ($0, CheckedIn(note: nil)) })
-        #expect(state.recentCheckIns.map(\.at) == [9, 7, 5, 3].map { Self.at(Int64($0) * Self.h) })
+        #expect(state.recentCheckIns.map(\.at) == [9, 7, 5, 3, 2].map { Self.at(Int64($0) * Self.h) })
     }
 
     @Test func checkInsFromTwoDevicesCountTowardOneDeadline() {

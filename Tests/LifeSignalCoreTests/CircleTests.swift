@@ -118,7 +118,7 @@ import Testing
             member: Self.ana, device: "a2",
             events: [(30, PingEnded(id: id, from: Self.ana, to: Self.bea, end: .cleared))])
         for order in [[link, answer, clear], [clear, answer, link], [answer, clear, link]] {
-            let ping = Self.merged(order).pings[id]
+            let ping = Self.merged(order).pings[Ping.key(id: id, from: Self.ana, to: Self.bea)]
             #expect(ping?.endKind == .answered)
             #expect(ping?.sent?.at == Timestamp(seconds: Self.t0.seconds + 10))
         }
@@ -139,7 +139,7 @@ import Testing
         let beaRemoves = Log(member: Self.bea, device: "b1", events: [(20, RelationSet(member: Self.ana, roles: nil))])
         let state = Self.merged([anaPings, beaRemoves])
         #expect(state.pendingPing(from: Self.ana, to: Self.bea) == nil)
-        #expect(state.pings[id].map(state.isPending) == false)
+        #expect(state.pings[Ping.key(id: id, from: Self.ana, to: Self.bea)].map(state.isPending) == false)
     }
 
     @Test func invitationCodesResolveToTheirCurrentOwner() {

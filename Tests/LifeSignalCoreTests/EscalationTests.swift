@@ -27,8 +27,9 @@ import Testing
                 Stamp(clock: 1, at: at(0), device: "b", seq: 9))
         ]
         if let ack {
-            circle.acknowledgements[Notification.Thread.deadline(member: "bea", at: deadline).key] = Acknowledgement(
-                by: "ana", stamp: Stamp(clock: 5, at: at(ack), device: "a", seq: 2))
+            circle.acknowledgements[Notification.Thread.deadline(member: "bea", at: deadline).key] = [
+                "ana": Stamp(clock: 5, at: at(ack), device: "a", seq: 2)
+            ]
         }
         return circle
     }

@@ -74,7 +74,17 @@ import Testing
             ping.endStamp = end == nil ? nil : stamp(30 + Int64(i), laptop)
             pings.append(ping)
         }
-        circle.pings = Dictionary(uniqueKeysWithValues: pings.map { ($0.id, $0) })
+        circle.pings = Dictionary(uniqueKeysWithValues: pings.map { ($0.key, $0) })
+        circle.deliveries = [
+            DeliveryKey(notification: "0123456789abcdef", channel: "mailto:ng@example.org"): DeliveryRecord(
+                stamp: stamp(40), by: Self.ana),
+            DeliveryKey(notification: "fedcba9876543210", channel: "ntfy:https://ntfy.sh/sam"): DeliveryRecord(
+                stamp: stamp(41, laptop), by: Self.bea),
+        ]
+        circle.acknowledgements = [
+            "deadline|\(Self.bea)|1772400000": [Self.ana: stamp(42), Self.carl: stamp(43, laptop)],
+            "alert|5a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9": [Self.bea: stamp(44)],
+        ]
         return circle
     }
 
