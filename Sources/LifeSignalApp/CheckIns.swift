@@ -84,8 +84,11 @@ extension App {
         // Only this member's logs are read in full; the count comes from the circle's state.
         let read = try AppError.wrap { () throws(StoreError) in try store.readMember() }
         notice(skipped: read.skipped, unknown: read.unknown, foreign: read.foreign)
-        let checkIns = try AppError.wrap { () throws(StoreError) in
+        let (checkIns, gaps) = try AppError.wrap { () throws(StoreError) in
             try store.checkIns(of: member, in: read, limit: limit, since: since, until: until)
+        }
+        for gap in gaps {
+            notice(.warning(.historyIncomplete(directory: gap.directory, firstSeq: gap.firstSeq, lastSeq: gap.lastSeq)))
         }
         let total = read.state.members[member]?.checkInCount ?? 0
         return History(checkIns: checkIns, total: total, devices: read.logs.filter { $0.member == member }.count)

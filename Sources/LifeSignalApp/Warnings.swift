@@ -18,6 +18,9 @@ public enum Warning: Equatable, Sendable {
     /// own copy, damaged, or ahead of it. `republished` says whether this run put the own copy
     /// back (a writer does; a read leaves it to the next write).
     case publishedCopy(PublishedCopy, path: String, republished: Bool)
+    /// Archived events of a device of mine are in no segment, here or in the circle: history
+    /// before them is incomplete.
+    case historyIncomplete(directory: String, firstSeq: Int64, lastSeq: Int64)
     /// The profile exists but has never checked in: there is no deadline, so nobody would be
     /// told of anything.
     case neverCheckedIn
@@ -42,8 +45,9 @@ public enum Warning: Equatable, Sendable {
         case .recordsLeftOut: return "records-left-out"
         case .newerRecords: return "records-from-newer-version"
         case .foreignRecords: return "records-about-others-ignored"
-        case .publishedCopy(.ahead, _, _): return "published-records-ahead"
+        case .publishedCopy(.notOurs, _, _): return "published-records-not-ours"
         case .publishedCopy: return "published-records-repaired"
+        case .historyIncomplete: return "history-incomplete"
         case .neverCheckedIn: return "never-checked-in"
         case .noResponders: return "no-responders"
         case .respondersUnreachable: return "responders-unreachable"
@@ -61,9 +65,12 @@ public enum PublishedCopy: Equatable, Sendable {
     /// It held fewer events (a sync engine or a restore put an older file back).
     case older(publishedSeq: Int64, ownSeq: Int64)
     case damaged(StoreError)
-    /// It held more events than this machine's own copy: another data directory writes as this
-    /// device, or this one was restored from an older backup.
-    case ahead(publishedSeq: Int64)
+    /// It was not this data directory's: ahead of this machine's own copy or differing from it
+    /// (another data directory writes as this device, this one was restored from an older
+    /// backup, or someone who can write the circle folder changed it).
+    case notOurs(publishedSeq: Int64)
+    /// This device's folder in the circle was a symbolic link or a file.
+    case notAFolder
 
     init?(_ publication: Store.Publication) {
         switch publication {
@@ -71,7 +78,8 @@ public enum PublishedCopy: Equatable, Sendable {
         case .missing: self = .missing
         case .older(let published, let own): self = .older(publishedSeq: published, ownSeq: own)
         case .damaged(let error): self = .damaged(error)
-        case .ahead(let seq): self = .ahead(publishedSeq: seq)
+        case .notOurs(let seq): self = .notOurs(publishedSeq: seq)
+        case .notAFolder: self = .notAFolder
         }
     }
 }

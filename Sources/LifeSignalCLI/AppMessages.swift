@@ -211,6 +211,9 @@ extension Warning {
                 "the records of device \(log.device) in member \(log.member)'s folder (members/\(log.member)/\(log.device)/log.json) claim \(what) about other members; a device speaks only for its own member, so they were ignored (the file keeps them). Whoever can write the circle folder wrote them: check who has access to it."
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
+        case .historyIncomplete(let directory, let first, let last):
+            return
+                "events \(first)–\(last) of your records are in no archive file, in \(directory) or in the circle's copy, so the history shown lacks what they held. Restore the missing files of that folder from a backup if you have one."
         case .neverCheckedIn:
             return
                 "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."
@@ -255,9 +258,12 @@ extension Warning {
                 "the circle held an older copy of your records (\(path): \(published) events, this machine has \(own)), put back by a sync tool or a restore; \(fix)."
         case .damaged(let error):
             return "the circle's copy of your records is damaged (\(error.summary)); \(fix)."
-        case .ahead(let published):
+        case .notOurs(let published):
             return
-                "the circle's copy of your records (\(path), \(published) events) is ahead of this machine's own copy: another data directory writes as this device, or this one was restored from an older backup. The next write will stop until you decide which copy is right."
+                "the circle's copy of your records (\(path), \(published) events) is not this machine's: it is ahead of this machine's own copy or differs from it. Another data directory writes as this device, this one was restored from an older backup, or someone who can write the circle folder changed it; \(fix). If another data directory acts as this device, give it a device of its own ('lifesignal init --circle DIR --member CODE' with a new --home)."
+        case .notAFolder:
+            return
+                "your device's folder in the circle (\(Paths.parent(of: path))) was a symbolic link or a file, and lifesignal reads and writes nothing in the circle through one; \(fix) into a real folder in its place."
         }
     }
 }

@@ -30,8 +30,8 @@ enum CLIError: Error {
         case .store(let error):
             switch error {
             case .notInitialized, .circleMissing: return .noProfile
-            case .damaged, .newerSchema, .unreadable, .identityMismatch, .diverged: return .dataError
-            case .notDurable: return .ioError
+            case .damaged, .newerSchema, .unreadable, .identityMismatch, .heldElsewhere: return .dataError
+            case .notDurable, .notPublished: return .ioError
             case .cannotCreate: return .cannotCreate
             case .io: return .ioError
             case .lockBusy: return .tryAgain

@@ -45,9 +45,12 @@ extension StoreError {
                 ?? "if the records are wrong, there is no copy that matches the identity"
             return
                 "\(identity) names member \(expected.member) device \(expected.device), but this data directory's own records (\(records)) are member \(found.member) device \(found.device). Nothing was changed. One of the two was edited or damaged: if identity.json is wrong, restore \(identity).bak or write back the ids of the records; \(restore)"
-        case .diverged(let published, let publishedSeq, let own, let ownSeq):
+        case .heldElsewhere(let published, let publishedSeq):
             return
-                "the copy of your records in the circle (\(published), \(publishedSeq) events) is ahead of this data directory's own copy (\(own), \(ownSeq) events). Nothing was changed. Another data directory writes as this same device, or this one was restored from an older backup. Give every data directory its own device ('lifesignal init --circle DIR --member CODE' in a new --home), then compare the two files; lifesignal will not choose between them for you"
+                "that circle already holds records of this device (\(published), \(publishedSeq) events) that this data directory did not write. Nothing was changed. Another data directory writes as this same device, or this one was restored from an older backup. Give every data directory its own device ('lifesignal init --circle DIR --member CODE' in a new --home), then compare the two; lifesignal will not choose between them for you"
+        case .notPublished(let path, let reason, let privateCopy):
+            return
+                "it was recorded on this machine (\(privateCopy)), but its copy in the circle could not be written (\(path): \(reason)), so the people in your circle cannot see it yet. Fix that, then any lifesignal command that writes ('lifesignal checkin', 'lifesignal notify deliver') publishes it"
         default: return ""
         }
     }

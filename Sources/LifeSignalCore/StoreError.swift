@@ -28,10 +28,13 @@ public enum StoreError: Error, Equatable, Sendable {
     /// `recordsBackup` is the copy of the records that does match the identity, if any.
     indirect case identityMismatch(
         identity: String, records: String, expected: DeviceName, found: DeviceName, recordsBackup: String?)
-    /// The copy of this device's records in the circle (`published`) is ahead of, or has
-    /// diverged from, the private copy (`own`): another data directory writes as this device, or
-    /// this one was restored from an older backup. Nothing is chosen for the person.
-    indirect case diverged(published: String, publishedSeq: Int64, own: String, ownSeq: Int64)
+    /// What was asked was recorded in this machine's own copy (`privateCopy`), but writing its
+    /// copy in the circle (`path`) failed: it is not visible to the circle until a later write
+    /// publishes it.
+    case notPublished(path: String, reason: String, privateCopy: String)
+    /// `init --circle DIR` found this device's records in DIR (`published`), written by another
+    /// data directory: moving there would replace them. Nothing is chosen for the person.
+    case heldElsewhere(published: String, publishedSeq: Int64)
 }
 
 /// A member and one of their devices, as a file names them.

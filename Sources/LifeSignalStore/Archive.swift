@@ -76,11 +76,13 @@ public struct ArchiveSegment: Equatable, Sendable {
 }
 
 extension Store {
-    /// Where a device's segments are read from: this device's from its private folder (when it
-    /// has one), everyone else's from the circle.
-    func archiveDirectory(member: String, device: String) -> String {
-        if isOwn(member: member, device: device), Posix.isDirectory(ownArchiveDirectory) { return ownArchiveDirectory }
-        return Paths.join(deviceDirectory(member: member, device: device), "archive")
+    /// Where a device's segments are read from, in order: this device's from its private
+    /// folder, then from its copy in the circle (which holds what a lost private file held);
+    /// everyone else's from the circle. A folder that is a link is not read.
+    func archiveDirectories(member: String, device: String) -> [String] {
+        let published = Paths.join(deviceDirectory(member: member, device: device), "archive")
+        let folders = isOwn(member: member, device: device) ? [ownArchiveDirectory, published] : [published]
+        return folders.filter { !Posix.exists($0) || Posix.isRealDirectory($0) }
     }
 
     /// Moves old events to an archive segment when the tail is long, then replaces log.json:
@@ -124,11 +126,20 @@ extension Store {
         try publish(bytes, as: "log.json")
     }
 
-    /// The member's check-ins, newest first, at or after `since`, at most `limit` of them.
-    /// Reads the archive segments only as far back as the request needs.
+    /// A device's archived events that no segment holds any more, in this copy or the
+    /// circle's: history before them is incomplete, and says so.
+    public struct Gap: Equatable, Sendable {
+        public var directory: String
+        public var firstSeq: Int64
+        public var lastSeq: Int64
+    }
+
+    /// The member's check-ins, newest first, at or after `since`, at most `limit` of them, and
+    /// the gaps in their archives. Reads the archive segments only as far back as the request
+    /// needs.
     public func checkIns(
         of member: String, in read: CircleRead, limit: Int?, since: Timestamp?, until: Timestamp? = nil
-    ) throws(StoreError) -> [MemberState.CheckIn] {
+    ) throws(StoreError) -> (checkIns: [MemberState.CheckIn], gaps: [Gap]) {
         var found: [MemberState.CheckIn] = []
         func take(_ events: [Event], device: String) {
             for event in events {
@@ -140,41 +151,59 @@ extension Store {
         }
         let logs = read.logs.filter { $0.member == member }
         for log in logs { take(log.events, device: log.device) }
-        for (log, segment) in try segments(of: logs) {
+        let (segments, gaps) = try self.segments(of: logs)
+        for (log, segment, path) in segments {
             if let since, segment.newest < since { break }
             if let limit, limit > 0, found.count >= limit {
                 let sorted = found.sorted { Stamp.earlierInTime($1.stamp, $0.stamp) }
                 if segment.newest < sorted[limit - 1].at { break }
             }
-            let path = Paths.join(archiveDirectory(member: member, device: log.device), segment.fileName)
-
             let bytes = try Files.read(path)
             take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
         }
         found.sort { Stamp.earlierInTime($1.stamp, $0.stamp) }
         if let limit, found.count > limit { found.removeLast(found.count - max(limit, 0)) }
-        return found
+        return (found, gaps)
     }
 
-    /// The archive segments of `logs`, newest first.
-    private func segments(of logs: [DeviceLog]) throws(StoreError) -> [(log: DeviceLog, segment: ArchiveSegment)] {
-        var segments: [(log: DeviceLog, segment: ArchiveSegment)] = []
+    /// The archive segments of `logs`, newest first, each where it is read from, and the
+    /// archived events no segment holds.
+    private func segments(of logs: [DeviceLog]) throws(StoreError) -> (
+        [(log: DeviceLog, segment: ArchiveSegment, path: String)], [Gap]
+    ) {
+        var segments: [(log: DeviceLog, segment: ArchiveSegment, path: String)] = []
+        var gaps: [Gap] = []
         for log in logs {
-            let names: [String]
-            do {
-                names = try Posix.list(archiveDirectory(member: log.member, device: log.device)) ?? []
-            } catch {
-                throw error.asReadError(backup: nil)
-            }
-            for name in names {
+            var found: [String: (segment: ArchiveSegment, path: String)] = [:]
+            let directories = archiveDirectories(member: log.member, device: log.device)
+            for directory in directories {
+                let names: [String]
+                do {
+                    names = try Posix.list(directory) ?? []
+                } catch {
+                    throw error.asReadError(backup: nil)
+                }
                 // A segment past `archivedThrough` was left by a crash before the log was
                 // rewritten; its events are still in the log's tail.
-                if let segment = ArchiveSegment(fileName: name), segment.lastSeq <= log.archivedThrough {
-                    segments.append((log, segment))
+                for name in names where found[name] == nil {
+                    if let segment = ArchiveSegment(fileName: name), segment.lastSeq <= log.archivedThrough {
+                        found[name] = (segment, Paths.join(directory, name))
+                    }
                 }
             }
+            var next: Int64 = 1
+            for (segment, _) in found.values.sorted(by: { $0.segment.firstSeq < $1.segment.firstSeq }) {
+                if segment.firstSeq > next {
+                    gaps.append(Gap(directory: directories.first ?? "", firstSeq: next, lastSeq: segment.firstSeq - 1))
+                }
+                next = max(next, segment.lastSeq + 1)
+            }
+            if next <= log.archivedThrough {
+                gaps.append(Gap(directory: directories.first ?? "", firstSeq: next, lastSeq: log.archivedThrough))
+            }
+            segments += found.values.map { (log, $0.segment, $0.path) }
         }
         segments.sort { $0.segment.newest > $1.segment.newest }
-        return segments
+        return (segments, gaps)
     }
 }

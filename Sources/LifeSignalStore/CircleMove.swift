@@ -44,7 +44,9 @@ extension Store {
         if let log = own.log {
             let bytes = own.bytes ?? log.encoded()
             // Already there: our own half-done move (the same or an older copy), or someone else's.
-            _ = try target.publication(of: log, bytes: bytes)
+            if case .notOurs(let seq) = target.publication(of: log, bytes: bytes) {
+                throw .heldElsewhere(published: target.publishedLogPath, publishedSeq: seq)
+            }
             try target.publish(bytes, as: "log.json")
             if own.bytes != nil { try target.publishMissingSegments() }
             if case .contents(let feed)? = try? Posix.read(store.ownFeedPath) {

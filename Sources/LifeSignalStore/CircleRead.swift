@@ -20,16 +20,6 @@ extension Store {
         return try visitor.readCircle()
     }
 
-    /// The devices of `member` that have a folder in the circle.
-    public func devices(of member: String) throws(StoreError) -> [String] {
-        let directory = memberDirectory(member)
-        do {
-            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
-        } catch {
-            throw error.asReadError(backup: nil)
-        }
-    }
-
     /// A device's log, or nil when that device has not written one yet.
     public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
         var key = Posix.FileKey.missing
@@ -64,16 +54,6 @@ extension Store {
             } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
                 throw .damaged(path: path, problem: problem, backup: backup)
             }
-        }
-    }
-
-    /// The members that have a folder in the circle.
-    public func members() throws(StoreError) -> [String] {
-        let directory = Paths.join(circleDirectory, "members")
-        do {
-            return (try Posix.list(directory) ?? []).filter(Identifier.isValid)
-        } catch {
-            throw error.asReadError(backup: nil)
         }
     }
 
@@ -281,7 +261,14 @@ extension Store {
         read.entries.append(CircleCache.Entry(path: "members", key: Posix.key(Paths.join(circleDirectory, "members"))))
         // A large circle's logs are read by helper threads as well (see `SharedWork`), and
         // added in the members' order whichever thread read them.
-        let members = try self.members()
+        if !Posix.isRealDirectory(membersDirectory), Posix.exists(membersDirectory) {
+            throw StoreError.unreadable(
+                path: membersDirectory,
+                reason: "it is not a folder but a symbolic link or a file; lifesignal follows no link in the circle",
+                backup: nil)
+        }
+        let (members, refused) = try folders(in: membersDirectory)
+        for (member, error) in refused { read.skip(error, member: member, since: .missing) }
         let store = self
         let reading = SharedWork(count: members.count, chunk: 16) { chunks in
             var parts: [(Int, Result<CircleRead, StoreError>)] = []
@@ -293,7 +280,10 @@ extension Store {
             return parts
         }
         for (_, part) in reading.finish().joined().sorted(by: { $0.0 < $1.0 }) { read.add(try part.get()) }
-        if !identity.member.isEmpty { try readOwn(into: &read) }
+        if !identity.member.isEmpty {
+            try readOwn(into: &read)
+            noteVanished(from: &read, present: Set(members))
+        }
         return read
     }
 
@@ -304,7 +294,9 @@ extension Store {
             let devices: [String]
             read.entries.append(CircleCache.Entry(path: "members/\(member)", key: Posix.key(memberDirectory(member))))
             do {
-                devices = try self.devices(of: member)
+                let listed = try folders(in: memberDirectory(member))
+                devices = listed.names
+                for (_, error) in listed.refused { read.skip(error, member: member, since: .missing) }
             } catch {
                 if member == identity.member { return .failure(error) }
                 read.skip(error, member: member, since: Posix.key(memberDirectory(member)))
@@ -353,16 +345,12 @@ extension Store {
         var own = try readOwnLog(key: &key)
         var publication = Publication.current
         // A writer may replace both copies between the two reads: read again before saying
-        // the published copy is ahead.
+        // the published copy is not ours.
         for attempt in 0..<2 {
             guard let log = own.log, let bytes = own.bytes else { break }
-            do {
-                publication = try self.publication(of: log, bytes: bytes)
-                break
-            } catch .diverged(_, let publishedSeq, _, _) {
-                publication = .ahead(publishedSeq: publishedSeq)
-                if attempt == 0 { own = try readOwnLog(key: &key) }
-            }
+            publication = self.publication(of: log, bytes: bytes)
+            guard case .notOurs = publication, attempt == 0 else { break }
+            own = try readOwnLog(key: &key)
         }
         if !own.adopted { read.entries.append(CircleCache.Entry(path: ownLogPath, key: key)) }
         guard let log = own.log else { return }

@@ -68,8 +68,11 @@ extension Store {
         guard key != .missing else { return nil }
         fresh.append(CircleCache.Entry(path: relative, key: key))
         if key == cached[relative]?.key { return known }
-        guard let listed = try? Posix.list(Paths.join(circleDirectory, relative)) else { return nil }
-        let names = listed.filter(Identifier.isValid)
+        // Anything but folders (a link put there) is for the full read to report.
+        guard let listed = try? folders(in: Paths.join(circleDirectory, relative)), listed.refused.isEmpty else {
+            return nil
+        }
+        let names = listed.names
         let present = Set(names)
         guard known.allSatisfy({ present.contains($0) }) else { return nil }
         return names

@@ -114,22 +114,32 @@ extension Store {
         Paths.join(deviceDirectory(member: member, device: device), "feed.json")
     }
 
-    /// A device's feed; empty when it has none yet. This device's comes from its private copy
-    /// (or, before it had one, from the circle).
+    /// A device's feed; empty when it has none yet. This device's comes from its private copy,
+    /// and from the circle only in a directory written before private copies existed (one with
+    /// no private log either): the circle's copy of a feed this device never wrote is not its.
+    /// A private feed that is missing while its backup exists is damage, never an empty feed.
     func readFeed(member: String, device: String) throws(StoreError) -> Feed {
         var path = feedPath(member: member, device: device)
-        if isOwn(member: member, device: device), Posix.exists(ownFeedPath) || Posix.exists(ownFeedPath + ".bak") {
+        if isOwn(member: member, device: device),
+            Posix.exists(ownFeedPath) || Posix.exists(ownFeedPath + ".bak") || Posix.exists(ownLogPath)
+        {
             path = ownFeedPath
         }
         let backup = path + ".bak"
-        let result: Posix.ReadResult
+        var key = Posix.FileKey.missing
+        let result = try path == ownFeedPath ? readFile(path, key: &key) : readPlain(path, backup: backup)
+        guard case .contents(let bytes) = result else { return Feed() }
+        return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
+    }
+
+    /// Another device's file: its bytes, or `.missing` (its `.bak`, if any, named when it is
+    /// unreadable).
+    private func readPlain(_ path: String, backup: String) throws(StoreError) -> Posix.ReadResult {
         do {
-            result = try Posix.read(path)
+            return try Posix.read(path)
         } catch {
             throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
         }
-        guard case .contents(let bytes) = result else { return Feed() }
-        return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
     }
 
     /// This member's unread notifications: from the cache when their feed files are unchanged,

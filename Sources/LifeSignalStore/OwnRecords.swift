@@ -15,9 +15,10 @@ import LifeSignalCore
 /// The circle is a shared folder that a sync engine may roll back, delete or fill with a
 /// peer's damaged copy; the data directory is this machine's alone. So this device never takes
 /// its own history from the circle: a published copy that is missing, older than the private
-/// one or damaged is published again (and said so); one that is ahead of the private copy
-/// means another writer uses this identity, and everything stops until a person decides. A
-/// directory written by a lifesignal that kept no private copy adopts the published one once.
+/// one, damaged, or not this data directory's at all (ahead of it, or changed by whoever can
+/// write the circle folder) is replaced by this machine's own copy, and said so — nothing a
+/// peer writes can stop this device from checking in. A directory written by a lifesignal that
+/// kept no private copy adopts the published one once.
 extension StoreError {
     /// The same error, pointing at `backup` as the copy to restore from.
     func withBackup(_ backup: String?) -> StoreError {
@@ -120,15 +121,24 @@ extension Store {
         /// Holds fewer records (a rollback by a sync engine or a restore).
         case older(publishedSeq: Int64, ownSeq: Int64)
         case damaged(StoreError)
-        /// Holds more records than the private copy: another writer uses this identity. A
-        /// writer stops on this; a reader (which holds no lock, and may have read the private
-        /// copy just before a writer replaced both) only says so.
-        case ahead(publishedSeq: Int64)
+        /// Not a copy of this data directory's records: ahead of the private copy, or differing
+        /// from it where both have events (another data directory writes as this device, this
+        /// one was restored from an older backup, or someone who can write the circle folder
+        /// changed it). A writer publishes its own copy over it; a reader (which holds no lock,
+        /// and may have read the private copy just before a writer replaced both) reads again,
+        /// then says so.
+        case notOurs(publishedSeq: Int64)
+        /// The device's folder in the circle is a symbolic link (or a file): nothing is read or
+        /// written through it; a writer puts a real folder in its place.
+        case notAFolder
     }
 
-    /// Compares the published log with the private one (`own`, whose text is `bytes`); a copy
-    /// that is ahead or has diverged stops everything.
-    func publication(of own: DeviceLog, bytes: [UInt8]) throws(StoreError) -> Publication {
+    /// Compares the published log with the private one (`own`, whose text is `bytes`).
+    func publication(of own: DeviceLog, bytes: [UInt8]) -> Publication {
+        for folder in [publishedDirectory, Paths.join(publishedDirectory, "archive")]
+        where !Posix.isRealDirectory(folder) && Posix.exists(folder) {
+            return .notAFolder
+        }
         let path = publishedLogPath
         let published: [UInt8]
         do {
@@ -152,7 +162,7 @@ extension Store {
         if theirs.lastSeq < own.lastSeq, Self.samePrefix(theirs, own) {
             return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq)
         }
-        throw .diverged(published: path, publishedSeq: theirs.lastSeq, own: ownLogPath, ownSeq: own.lastSeq)
+        return .notOurs(publishedSeq: theirs.lastSeq)
     }
 
     /// Whether `older`'s last event is the one `own` has at that sequence number (true when
@@ -166,14 +176,36 @@ extension Store {
     }
 
     /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
-    /// private copy is the durable one, and a lost publication is published again).
+    /// private copy is the durable one, and a lost publication is published again). Called
+    /// once the private copy is written, so a failure here means "recorded, not published".
     func publish(_ bytes: [UInt8], as relative: String) throws(StoreError) {
         let path = Paths.join(publishedDirectory, relative)
         do {
-            try Posix.makeDirectories(Paths.parent(of: path), mode: sharing.directories)
+            try makePublishedFolders(Paths.parent(of: path))
             try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
         } catch {
-            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+            throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
+        }
+    }
+
+    /// Creates the folders from the circle down to `directory` (in this device's folder), each a
+    /// real folder: nothing is written through a link. A link or file where this device's own
+    /// folders belong is removed (only this device writes there); one higher up, where other
+    /// devices' folders are, is an error for a person to look at.
+    private func makePublishedFolders(_ directory: String) throws(SystemError) {
+        let circle = circleDirectory
+        guard directory.hasPrefix(circle + "/") else { return try Posix.makeDirectories(directory) }
+        var path = circle
+        for part in directory.dropFirst(circle.count + 1).split(separator: "/") {
+            path = Paths.join(path, String(part))
+            if Posix.isRealDirectory(path) { continue }
+            if Posix.exists(path) {
+                guard path.hasPrefix(publishedDirectory) else {
+                    throw SystemError(operation: "open", path: path, code: Posix.isSymbolicLink(path) ? ELOOP : ENOTDIR)
+                }
+                Posix.remove(path)
+            }
+            try Posix.makeDirectories(path, mode: sharing.directories)
         }
     }
 
@@ -209,7 +241,9 @@ extension Store {
         } catch {
             throw error.asReadError(backup: nil)
         }
-        let published = Set((try? Posix.list(Paths.join(publishedDirectory, "archive"))) ?? [])
+        let archive = Paths.join(publishedDirectory, "archive")
+        // What lies behind a link is not the circle's: everything is published into a real folder.
+        let published = Set(Posix.isRealDirectory(archive) ? ((try? Posix.list(archive)) ?? nil) ?? [] : [])
         for name in own where ArchiveSegment(fileName: name) != nil && !published.contains(name) {
             try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name)
         }

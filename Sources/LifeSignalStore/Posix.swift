@@ -13,9 +13,20 @@ public struct SystemError: Error, Equatable, Sendable {
     public var operation: String
     public var path: String
     public var code: Int32
+    /// The file's size, for a file refused for its size (EFBIG).
+    public var size: Int64? = nil
 
     public var reason: String {
-        code == EINVAL && operation == "read" ? "it is not a regular file" : String(cString: strerror(code))
+        if code == EINVAL && operation == "read" { return "it is not a regular file" }
+        if code == ELOOP { return "it is a symbolic link, and lifesignal follows none in the circle" }
+        if code == EFBIG, let size {
+            return "it is \(Self.mebibytes(size)), over the \(Self.mebibytes(Int64(Posix.fileLimit))) a lifesignal file may hold; it was not read"
+        }
+        return String(cString: strerror(code))
+    }
+
+    static func mebibytes(_ bytes: Int64) -> String {
+        bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : "\(max(1, bytes >> 20)) MiB"
     }
 }
 
@@ -85,17 +96,22 @@ public enum Posix {
         }
     }
 
+    /// The largest file lifesignal reads: far above the ten-year benchmark store, far below what
+    /// a crafted (sparse) file in the circle could make a reader allocate.
+    public static let fileLimit = 64 << 20
+
     /// The file's bytes, `.missing` when it does not exist (ENOENT), or an error for anything
-    /// else — a directory, a symlink, no permission — so that "unreadable" is never taken for
-    /// "first run".
-    public static func read(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> ReadResult {
+    /// else — a directory, a symlink, no permission, over `limit` — so that "unreadable" is
+    /// never taken for "first run".
+    public static func read(_ path: String, limit: Int = fileLimit) throws(SystemError) -> ReadResult {
         var key: FileKey = .missing
         return try read(path, limit: limit, key: &key)
     }
 
     /// As `read`, also giving the key of the version read — taken from the open file before
     /// reading, so a change during the read makes the key look stale, never the bytes.
-    public static func read(_ path: String, limit: Int = 64 << 20, key: inout FileKey) throws(SystemError) -> ReadResult
+    public static func read(_ path: String, limit: Int = fileLimit, key: inout FileKey) throws(SystemError)
+        -> ReadResult
     {
         key = .missing
         // O_NONBLOCK: a FIFO put in a file's place must not hang the command.
@@ -114,12 +130,18 @@ public enum Posix {
         case S_IFDIR: throw SystemError(operation: "read", path: path, code: EISDIR)
         default: throw SystemError(operation: "read", path: path, code: EINVAL)
         }
+        // Refused unread, before anything is allocated for it.
+        if Int64(info.st_size) > Int64(limit) {
+            throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(info.st_size))
+        }
         // Read straight into a buffer of the file's size (plus one byte, to notice growth),
         // without zeroing a scratch buffer first.
         var bytes: [UInt8] = []
         var capacity = Int(info.st_size) + 1
         while true {
-            if bytes.count + 1 > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
+            if bytes.count + 1 > limit {
+                throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count))
+            }
             let start = bytes.count
             var failure: Int32 = 0
             var ended = false
@@ -134,83 +156,8 @@ public enum Posix {
             if ended || bytes.count == start { break }
             capacity = 64 * 1024
         }
-        if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG) }
+        if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count)) }
         return .contents(bytes)
-    }
-
-    /// Does anything (file, directory, dangling symlink) exist at `path`?
-    /// Seconds since `path` was last modified, by the real clock; nil when it does not exist.
-    public static func secondsSinceModified(_ path: String) -> Double? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return Double(time(nil) - info.st_mtim.tv_sec)
-    }
-
-    public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
-    public static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// Creates `path` and missing parents with `mode` (0700 unless a shared circle asks for
-    /// group access). Existing directories keep their mode.
-    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
-        if isDirectory(path) { return }
-        let parent = Paths.parent(of: path)
-        if parent != path { try makeDirectories(parent, mode: mode) }
-        if mkdir(path, mode) != 0 {
-            let code = errno
-            if code == EEXIST, isDirectory(path) { return }
-            throw SystemError(operation: "mkdir", path: path, code: code)
-        }
-        _ = chmod(path, mode)
-    }
-
-    /// The permission bits of a directory (nil when it is not one).
-    public static func directoryMode(_ path: String) -> mode_t? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return info.st_mode & 0o7777
-    }
-
-    /// Names in a directory (without `.` and `..`), sorted; nil when it does not exist.
-    public static func list(_ path: String) throws(SystemError) -> [String]? {
-        try list(path, hiddenOnly: false)
-    }
-
-    /// The names in a directory that start with a dot (without `.` and `..`), unsorted: what
-    /// a sweep for temporary files needs, without making a string of every other name.
-    public static func hiddenNames(_ path: String) -> [String] {
-        ((try? list(path, hiddenOnly: true)) ?? nil) ?? []
-    }
-
-    private static func list(_ path: String, hiddenOnly: Bool) throws(SystemError) -> [String]? {
-        guard let dir = opendir(path) else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw SystemError(operation: "opendir", path: path, code: code)
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while true {
-            // readdir returns NULL both at the end and on an error; only errno tells them
-            // apart, and a listing cut short by an error must never pass for a whole one.
-            errno = 0
-            guard let entry = readdir(dir) else {
-                if errno != 0 { throw SystemError(operation: "readdir", path: path, code: errno) }
-                break
-            }
-            if hiddenOnly, entry.pointee.d_name.0 != 0x2E { continue }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return hiddenOnly ? names : names.sorted()
     }
 
     public static func remove(_ path: String) {
@@ -280,9 +227,14 @@ public enum Posix {
     /// the new inode, rename and freed inode of a replacement, which on ext4 also starts
     /// writeback of the new file (auto_da_alloc) — a fifth of a check-in's own time.
     static func overwrite(_ path: String, with bytes: [UInt8]) throws(SystemError) {
-        let fd = retrying { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        // O_NONBLOCK: a FIFO put in the file's place must not hang the command; only a regular
+        // file is written.
+        let fd = retrying { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600) }
         if fd < 0 { throw SystemError(operation: "open", path: path, code: errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError(operation: "stat", path: path, code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SystemError(operation: "read", path: path, code: EINVAL) }
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer -> Int in

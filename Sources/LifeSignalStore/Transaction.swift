@@ -178,7 +178,7 @@ extension Store {
         transaction.unreadable = others.snapshot.unreadable
         transaction.foreign = others.snapshot.foreign
         if let log = own.log, let bytes = own.bytes {
-            transaction.publication = try store.publication(of: log, bytes: bytes)
+            transaction.publication = store.publication(of: log, bytes: bytes)
         }
         switch feed {
         case .none: break

@@ -61,9 +61,10 @@ import Testing
     }
 
     /// A data directory copied to a second place (a restored backup, a cloned VM) writes as
-    /// the same device: the first of them to find the other's record in its place stops with
-    /// 65 instead of writing over it.
-    @Test func twoDataDirectoriesWithOneIdentityAreRefused() throws {
+    /// the same device: each finds the other's record in its place and says so loudly on every
+    /// write, naming the way out. Its own check-in still counts: no file in the circle (which
+    /// anyone who can write the folder can change) can stop a device from checking in.
+    @Test func twoDataDirectoriesWithOneIdentityAreToldLoudly() throws {
         let root = TempHome()
         let (a, b) = (root.path + "/a", root.path + "/b")
         let circle = root.path + "/circle"
@@ -77,10 +78,20 @@ import Testing
         #expect(run(a, ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         try FileManager.default.copyItem(atPath: a, toPath: b)
         #expect(run(b, ["checkin", "--note", "from the copy", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
-        // The original finds the copy's record where its own should be: it stops, loudly.
-        let stopped = run(a, ["checkin"], now: "2026-03-01T11:00:00Z")
-        #expect(stopped.code == 65, "\(stopped.stderr)")
-        #expect(stopped.stderr.lowercased().contains("another data directory writes as this same device"))
-        #expect(stopped.stderr.contains("Nothing was changed"))
+        // The original finds the copy's record where its own should be: it says so, and
+        // publishes its own copy again.
+        let told = run(a, ["checkin", "--json"], now: "2026-03-01T11:00:00Z")
+        #expect(told.code == 0, "\(told.stderr)")
+        #expect(told.stderr.contains(#""code":"published-records-not-ours""#), "\(told.stderr)")
+        #expect(told.stderr.contains("is not this machine's"), "\(told.stderr)")
+        #expect(told.stderr.contains("Another data directory writes as this device"), "\(told.stderr)")
+        #expect(told.stderr.contains("give it a device of its own"), "\(told.stderr)")
+        let logs = try FileManager.default.subpathsOfDirectory(atPath: circle).filter { $0.hasSuffix("/log.json") }
+        #expect(logs.count == 1)
+        let published = try Data(contentsOf: URL(fileURLWithPath: circle + "/" + (logs.first ?? "")))
+        #expect(published == (try Data(contentsOf: URL(fileURLWithPath: a + "/own/log.json"))))
+        // And the copy, on its next write, says the same.
+        let copy = run(b, ["checkin"], now: "2026-03-01T12:00:00Z")
+        #expect(copy.code == 0 && copy.stderr.contains("is not this machine's"), "\(copy.stderr)")
     }
 }

@@ -103,21 +103,22 @@ import Testing
     }
 
     /// This machine's own copy put back from an older backup while the circle holds the newer
-    /// one (or a second data directory writing as this device): a write must not continue from
-    /// the older sequence.
-    @Test func anOwnCopyBehindThePublishedOneStopsWrites() throws {
+    /// one (or a second data directory writing as this device, or a peer who changed the
+    /// circle's copy): the own copy is the authority. A read says so; a write records the
+    /// check-in, publishes the own copy again and says what it replaced.
+    @Test func anOwnCopyBehindThePublishedOneIsPublishedAgainLoudly() throws {
         let fixture = try ReliabilityFixture.make()
         let old = try #require(bytes(fixture.log))
         try checkIns(fixture, 2)
         try old.write(to: URL(fileURLWithPath: fixture.log))
         let status = fixture.home.run(["status"], now: "2026-03-01T12:00:00Z")
-        #expect(status.stderr.contains("is ahead of this machine's own copy"), "\(status.stderr)")
-        let before = StoreSnapshot(fixture.home.path)
-        let checkin = fixture.home.run(["checkin"], now: "2026-03-01T12:00:00Z")
-        #expect(checkin.code == 65, "\(checkin.stderr)")
-        #expect(checkin.stderr.contains("is ahead of this data directory's own copy"), "\(checkin.stderr)")
-        #expect(checkin.stderr.contains("lifesignal will not choose between them"), "\(checkin.stderr)")
-        #expect(StoreSnapshot(fixture.home.path) == before)
+        #expect(status.stderr.contains("is not this machine's: it is ahead of this machine's own copy"), "\(status.stderr)")
+        #expect(status.stderr.contains("the next write"), "\(status.stderr)")
+        let checkin = fixture.home.run(["checkin", "--note", "after the restore"], now: "2026-03-01T12:00:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("this machine's own copy was published again"), "\(checkin.stderr)")
+        #expect(bytes(fixture.log) == bytes(fixture.publishedLog))
+        #expect(historyNotes(fixture).first == "after the restore")
     }
 
     /// A data directory written by a lifesignal that kept no private copy adopts its published

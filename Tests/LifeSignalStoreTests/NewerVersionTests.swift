@@ -133,7 +133,7 @@ import Testing
         let segment = try String(contentsOfFile: archive + "/" + first, encoding: .utf8)
         #expect(segment.contains("," + Self.vacationEvent(seq: 2) + ","))
         // History reads the segment past the unknown event.
-        let history = try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil)
+        let history = try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).checkIns
         #expect(history.count == DeviceLog.tailLimit + 1)
         #expect(history.first?.note == "archiving")
     }

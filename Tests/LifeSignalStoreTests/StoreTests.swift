@@ -81,17 +81,17 @@ import Testing
         #expect(segments.allSatisfy { $0.lastSeq - $0.firstSeq + 1 <= Int64(DeviceLog.tailLimit) })
         #expect(segments.map(\.lastSeq).max() == log.archivedThrough)
 
-        let all = try store.checkIns(of: member, in: read, limit: nil, since: nil)
+        let all = try store.checkIns(of: member, in: read, limit: nil, since: nil).checkIns
         #expect(all.count == 1000)
         #expect(all.first?.note == "n999")
         #expect(all.last?.note == "n0")
-        let newest = try store.checkIns(of: member, in: read, limit: 5, since: nil)
+        let newest = try store.checkIns(of: member, in: read, limit: 5, since: nil).checkIns
         #expect(newest.map(\.note) == ["n999", "n998", "n997", "n996", "n995"])
         let deep = try store.checkIns(
-            of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600))
+            of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600)).checkIns
         #expect(deep.map(\.note) == ["n999", "n998", "n997"])
         let since = try store.checkIns(
-            of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600))
+            of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600)).checkIns
         #expect(since.count == 10)
     }
 
@@ -105,7 +105,7 @@ import Testing
         }
         try checkIn(count: 300, batch: 100, start: 0)
         let store = try Store.open(dataDirectory: directory)
-        let newest = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: 2, since: nil)
+        let newest = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: 2, since: nil).checkIns
         #expect(newest.map(\.note) == ["future", "n299"])
     }
 
@@ -122,7 +122,7 @@ import Testing
         let orphan = ArchiveSegment(firstSeq: 1, lastSeq: 5, newest: Self.t0)
         try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device)).write(
             to: URL(fileURLWithPath: archive + "/" + orphan.fileName))
-        #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).count == 10)
+        #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).checkIns.count == 10)
     }
 }
 
