@@ -54,8 +54,15 @@ public final class App {
         return Message.Zone(name: local.name ?? local.rules.footerText, rules: local.rules)
     }
 
+    /// How many of the other devices' unreadable files are named one by one; the rest are
+    /// counted in one line, so a circle of thousands of broken files still gives a readable run.
+    static let namedLeftOut = 5
+
     func notice(skipped: [StoreError], unknown: [UnknownRecords] = [], foreign: [ForeignRecords] = []) {
-        for problem in skipped { notices.append(.warning(.recordsLeftOut(problem))) }
+        for problem in skipped.prefix(Self.namedLeftOut) { notices.append(.warning(.recordsLeftOut(problem))) }
+        if skipped.count > Self.namedLeftOut {
+            notices.append(.warning(.moreLeftOut(skipped.count - Self.namedLeftOut)))
+        }
         for records in unknown { notices.append(.warning(.newerRecords(records))) }
         for records in foreign { notices.append(.warning(.foreignRecords(records))) }
     }

@@ -28,6 +28,18 @@ extension App {
         public var members: [MemberFreshness]
         /// Doubts, as `status` says them (also for what the lines above show).
         public var warnings: [Warning]
+        /// Why a write in this data directory would fail (nil: it would not).
+        public var writeProblem: StoreError?
+        /// Command channels (`exec:`, `desktop:`) another device of mine set, which do not run
+        /// on this one.
+        public var commandsElsewhere: [CommandElsewhere]
+    }
+
+    /// A command channel set on another device of the member, for `owner` ("you" or a contact).
+    public struct CommandElsewhere: Sendable, Equatable {
+        public var channel: String
+        public var owner: String
+        public var device: String
     }
 
     /// One responder, and whether a missed check-in of mine reaches them.
@@ -75,13 +87,34 @@ extension App {
             checkIn: CheckInStatus(member: state, now: now), responders: responders,
             ownChannels: state.effectivePreferences.channels,
             dependents: circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }.map(\.name),
-            channels: Self.channels(of: me, in: circle, health: health),
+            channels: Self.channels(of: me, device: store.identity.device, in: circle, health: health),
             heartbeats: (state.heartbeats?.value.all ?? []).map {
                 HeartbeatEntry(url: $0.url, on: $0.on, health: health.heartbeats[$0.url])
             },
             lastDeliverHere: health.lastDeliver, lastDeliverAnywhere: state.deliverRun?.at, members: members,
             warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health)
-                + Self.staleMembers(of: me, in: circle, now: now))
+                + Self.staleMembers(of: me, in: circle, now: now),
+            writeProblem: store.writeProblem(),
+            commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device))
+    }
+
+    /// My command channels whose setting another device of mine made: they run there, not here.
+    static func commandsElsewhere(of me: String, in circle: CircleState, device: String) -> [CommandElsewhere] {
+        var found: [CommandElsewhere] = []
+        if let preferences = circle.members[me]?.preferences {
+            for channel in DeliveryRules.commandsSetElsewhere(
+                preferences.value.channels, setBy: preferences.stamp, on: device)
+            {
+                found.append(CommandElsewhere(channel: channel, owner: "you", device: preferences.stamp.device))
+            }
+        }
+        for (_, contact) in (circle.externals[me] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let value = contact.value else { continue }
+            for channel in DeliveryRules.commandsSetElsewhere(value.channels, setBy: contact.stamp, on: device) {
+                found.append(CommandElsewhere(channel: channel, owner: value.name, device: contact.stamp.device))
+            }
+        }
+        return found
     }
 
     private func reach(_ recipient: Notification.Recipient, in circle: CircleState) -> ResponderReach? {
@@ -98,15 +131,22 @@ extension App {
         }
     }
 
-    static func channels(of me: String, in circle: CircleState, health: Health) -> [ChannelHealth] {
+    /// Every channel this device delivers through (a command channel only where it was set).
+    static func channels(of me: String, device: String, in circle: CircleState, health: Health) -> [ChannelHealth] {
         var found: [ChannelHealth] = []
         func add(_ channel: String, _ owner: String) {
             guard !found.contains(where: { $0.channel == channel }) else { return }
             found.append(ChannelHealth(channel: channel, owner: owner, health: health.channels[channel]))
         }
-        for channel in circle.members[me]?.effectivePreferences.channels ?? [] { add(channel, "you") }
+        let preferences = circle.members[me]?.preferences
+        for channel in DeliveryRules.runnable(preferences?.value.channels ?? [], setBy: preferences?.stamp, on: device)
+        {
+            add(channel, "you")
+        }
         for external in circle.externalContacts(of: me) {
-            for channel in external.contact.channels { add(channel, external.contact.name) }
+            for channel in DeliveryRules.runnable(external.contact.channels, setBy: external.stamp, on: device) {
+                add(channel, external.contact.name)
+            }
         }
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
             for external in circle.externalContacts(of: other) {

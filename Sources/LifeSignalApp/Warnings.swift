@@ -9,6 +9,8 @@ public enum Warning: Equatable, Sendable {
     /// Another device's records could not be read and were left out (they are read again once
     /// that device or the sync rewrites the file).
     case recordsLeftOut(StoreError)
+    /// And this many more, not named one by one.
+    case moreLeftOut(Int)
     /// A log holds events or fields from a newer lifesignal: kept, but not counted here.
     case newerRecords(UnknownRecords)
     /// A log claims something of another member than the one whose folder it is in (their
@@ -42,7 +44,7 @@ public enum Warning: Equatable, Sendable {
     /// The stable identifier of the kind of doubt.
     public var code: String {
         switch self {
-        case .recordsLeftOut: return "records-left-out"
+        case .recordsLeftOut, .moreLeftOut: return "records-left-out"
         case .newerRecords: return "records-from-newer-version"
         case .foreignRecords: return "records-about-others-ignored"
         case .publishedCopy(.notOurs, _, _): return "published-records-not-ours"

@@ -201,6 +201,9 @@ extension Warning {
         case .recordsLeftOut(let problem):
             return
                 "left out another device's records, which cannot be read: \(problem.summary). They are read again once that device or the sync rewrites the file."
+        case .moreLeftOut(let count):
+            return
+                "and \(count) more of other devices' files cannot be read either; they were left out too. 'lifesignal doctor' checks the circle; look at the folder your circle syncs."
         case .newerRecords(let log):
             let what = log.events > 0 ? "\(log.events) event(s)" : "records"
             return

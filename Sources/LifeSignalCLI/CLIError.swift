@@ -13,8 +13,9 @@ enum CLIError: Error {
     case storeWithNote(StoreError, String)
     /// No profile in the data directory; `origin` says which setting chose that directory.
     case noProfile(directory: String, origin: String)
-    /// Writing to stdout failed (not EPIPE, which ends the run quietly).
-    case outputFailed(String)
+    /// Writing to stdout failed (not EPIPE, which ends the run quietly), or the process could
+    /// not read its own arguments.
+    case ioFailed(String)
     /// A program lifesignal needs is missing or failed (qrencode, a channel's program).
     case unavailable(String)
 
@@ -23,7 +24,7 @@ enum CLIError: Error {
         case .usage: return .usage
         case .invalidValue: return .dataError
         case .configuration: return .configuration
-        case .outputFailed: return .ioError
+        case .ioFailed: return .ioError
         case .unavailable: return .unavailable
         case .noProfile: return .noProfile
         case .storeWithNote(let error, _): return CLIError.store(error).exitCode
@@ -42,7 +43,7 @@ enum CLIError: Error {
     var message: String {
         switch self {
         case .usage(let message, _): return message
-        case .invalidValue(let message), .configuration(let message), .outputFailed(let message),
+        case .invalidValue(let message), .configuration(let message), .ioFailed(let message),
             .unavailable(let message):
             return message
         case .store(let error): return error.message

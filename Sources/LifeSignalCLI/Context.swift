@@ -16,6 +16,10 @@ public struct Context {
 
     /// The arguments after the program name.
     public var arguments: [String]
+    /// The process could not learn its own arguments (the runtime reads them from /proc, which
+    /// fails with no file descriptor free): acting on "no arguments" would print the help and
+    /// exit 0, and a cron job would never learn its check-in was not recorded.
+    public var argumentsUnreadable = false
     public var environment: [String: String]
     /// The system clock; `LIFESIGNAL_NOW` replaces it.
     public var clock: () -> Timestamp

@@ -9,6 +9,11 @@ public enum LifeSignal {
         // Only before `--`: after it, "--json" is an argument's value, not the flag.
         global.json = context.arguments.prefix { $0 != "--" }.contains("--json")
         do throws(CLIError) {
+            if context.argumentsUnreadable {
+                throw .ioFailed(
+                    "could not read this program's own arguments (the system gave none: is the limit of open files, 'ulimit -n', below 4?). Nothing was done; run it again with more files allowed"
+                )
+            }
             let result = try Parser.parse(context.arguments)
             switch result {
             // Help and the version need no clock, lock or data directory: they use a bare
@@ -19,7 +24,7 @@ public enum LifeSignal {
                 var output = Output(context: context, global: g)
                 try output.raw(Help.page(for: spec(at: path), path: path, width: width(context)))
                 try output.flush()
-                return ExitCode.ok.rawValue
+                return output.exitCode(.ok)
             case .helpTopic(let name, let g):
                 global = g
                 var output = Output(context: context, global: g)
@@ -27,13 +32,13 @@ public enum LifeSignal {
                     try output.raw(topic.text())
                 }
                 try output.flush()
-                return ExitCode.ok.rawValue
+                return output.exitCode(.ok)
             case .version(let g):
                 global = g
                 var output = Output(context: context, global: g)
                 try output.raw("lifesignal \(CommandTable.version)\n")
                 try output.flush()
-                return ExitCode.ok.rawValue
+                return output.exitCode(.ok)
             case .run(let spec, let invocation):
                 global = invocation.global
                 var session = try Session(context: context, global: invocation.global)
@@ -41,7 +46,7 @@ public enum LifeSignal {
                 do throws(CLIError) {
                     let code = try run(invocation, &session)
                     try session.output.flush()
-                    return code.rawValue
+                    return session.output.exitCode(code)
                 } catch {
                     // What the command printed before failing still goes out, before the error.
                     try? session.output.flush()

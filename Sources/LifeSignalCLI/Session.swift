@@ -175,7 +175,7 @@ struct Output {
     /// One line of human output (nothing with `--json` or `--quiet`).
     mutating func line(_ text: String = "") throws(CLIError) {
         guard !global.json, !global.quiet else { return }
-        try emit(TerminalText.safe(text) + "\n")
+        try emit(TerminalText.safeLine(text) + "\n")
     }
 
     /// The JSON document of a command (only with `--json`, and not with `--quiet`).
@@ -196,6 +196,10 @@ struct Output {
         if pending.utf8.count > 32 * 1024 { try flush() }
     }
 
+    /// The run's exit code: `code`, unless the reader of stdout went away (a closed pipe, as
+    /// with `| head`), which ends the run quietly with 74 as the exit codes say.
+    func exitCode(_ code: ExitCode) -> Int32 { pipeClosed ? ExitCode.ioError.rawValue : code.rawValue }
+
     /// Writes what is pending to stdout.
     mutating func flush() throws(CLIError) {
         guard !pipeClosed, !pending.isEmpty else { return }
@@ -206,7 +210,7 @@ struct Output {
                 pipeClosed = true
                 return
             }
-            throw .outputFailed(
+            throw .ioFailed(
                 "cannot write to standard output: \(failure). Anything the command recorded was kept; check with 'lifesignal status'"
             )
         }
@@ -221,7 +225,7 @@ struct Output {
             _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
             return
         }
-        _ = context.write(.standardError, TerminalText.safe("lifesignal: \(text)\n"))
+        _ = context.write(.standardError, TerminalText.safeLine("lifesignal: \(text)") + "\n")
     }
 
     /// Doubts a command also lists in its `--json` document (`warnings`): on stderr for a
@@ -240,7 +244,7 @@ struct Output {
             _ = context.write(.standardError, json.serialized(pretty: false) + "\n")
             return
         }
-        _ = context.write(.standardError, TerminalText.safe("lifesignal: warning: \(warning.message)\n"))
+        _ = context.write(.standardError, TerminalText.safeLine("lifesignal: warning: \(warning.message)") + "\n")
     }
 
     func bold(_ s: String) -> String { color ? TerminalText.style("1", s) : s }

@@ -16,11 +16,18 @@ extension StoreError {
                 "\(path) was written by a newer lifesignal (schema \(found); this one understands up to \(supported)). Nothing was changed; upgrade lifesignal to use this data"
         case .unreadable(let path, let reason, let backup):
             return "cannot read \(path): \(reason). Nothing was changed. \(backupAdvice(path: path, backup: backup))"
-        case .cannotCreate(let path, let reason):
-            return
-                "cannot create \(path): \(reason); check that the parent directory exists and is writable, or choose another place with --home"
-        case .io(let path, let operation, let reason):
-            return "\(operation) failed for \(path): \(reason); nothing was recorded, try again once the disk is fixed"
+        case .cannotCreate(let path, let reason, let cause):
+            guard cause != .other else {
+                return
+                    "cannot create \(path): \(reason); check that the parent directory exists and is writable, or choose another place with --home"
+            }
+            return "cannot create \(path): \(reason); nothing was recorded. \(Self.advice(cause, path: path))"
+        case .io(let path, let operation, let reason, let cause):
+            guard cause != .other else {
+                return
+                    "\(operation) failed for \(path): \(reason); nothing was recorded, try again once the disk is fixed"
+            }
+            return "\(operation) failed for \(path): \(reason); nothing was recorded. \(Self.advice(cause, path: path))"
         case .lockBusy(let path, let waited):
             return
                 "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
@@ -65,6 +72,29 @@ extension StoreError {
                 "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
         case .unreadable(let path, let reason, _): return "\(path): \(reason)"
         default: return message
+        }
+    }
+
+    /// The way out of a failed write, by its cause.
+    static func advice(_ cause: IOCause, path: String) -> String {
+        switch cause {
+        case .noSpace:
+            return
+                "The disk holding it is full: free some space (see 'df -h \(Paths.parent(of: path))'), then run the command again"
+        case .tooManyFiles:
+            return
+                "Too many files are open, in this process (its limit is 'ulimit -n') or in the whole system: raise the limit or end other programs, then run the command again"
+        case .permission(let owner, let user):
+            let whose =
+                owner.map { $0 == user ? "belongs to this account but is not writable" : "belongs to user \($0)" }
+                ?? "is not writable by this account"
+            return
+                "This is a permission problem, not a broken disk: lifesignal runs as user \(user) here, and it \(whose). Run lifesignal as the account whose data directory this is, or fix the owner or mode (see 'ls -ld \(path) \(Paths.parent(of: path))')"
+        case .readOnly:
+            return
+                "The file system holding it is mounted read-only: remount it read-write, or choose another place with --home"
+        case .other:
+            return "Check the disk (dmesg, df) and run the command again"
         }
     }
 

@@ -18,14 +18,19 @@ enum TerminalText {
         open + code + "\u{E001}" + s + open + "0" + "\u{E001}"
     }
 
+    /// One line of output, `safe`, with any newline inside it made visible too (`^J`): every
+    /// line lifesignal prints is one line of its own, so a newline in it came from a record (a
+    /// peer's name) and must not start a line that looks like lifesignal's.
+    static func safeLine(_ text: String) -> String { safe(text, keepingNewlines: false) }
+
     /// `text` with control characters, C1 codes and bidirectional overrides made visible
     /// (`^[`, `<U+202E>`), newlines and tabs kept, and lifesignal's own colour marks made real.
-    static func safe(_ text: String) -> String {
+    static func safe(_ text: String, keepingNewlines: Bool = true) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x0A, 0x09: out.unicodeScalars.append(scalar)
+            case 0x0A where keepingNewlines, 0x09: out.unicodeScalars.append(scalar)
             case 0x00...0x1F: out += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
             case 0x7F: out += "^?"
             case 0x80...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:

@@ -1,3 +1,5 @@
+import LifeSignalCore
+
 /// The system's `git`, run through the child-process layer for a circle kept in a git work
 /// tree: a clean environment, no prompts (a cron job must never wait for a password), a
 /// timeout, and a fixed identity for commits so a machine without `user.name` still syncs.
@@ -36,12 +38,10 @@ public struct Git: Sendable {
             let result = try ChildProcess.run(
                 line + arguments, environment: environment, timeout: Self.timeout, outputLimit: 1 << 20)
             let output = String(decoding: result.stdout, as: UTF8.self)
-            let said = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").suffix(3)
-                .joined(separator: "; ")
             let problem =
                 result.timedOut
                 ? "git \(arguments.first ?? "") did not finish within \(Int(Self.timeout))s"
-                : "git \(arguments.joined(separator: " ")) failed: \(said.isEmpty ? "exit \(result.status ?? -1)" : said)"
+                : Self.problem(arguments, stderr: String(decoding: result.stderr, as: UTF8.self), status: result.status)
             return Outcome(succeeded: result.succeeded, output: output, problem: problem)
         } catch {
             switch error {
@@ -52,6 +52,24 @@ public struct Git: Sendable {
                 return Outcome(succeeded: false, output: "", problem: "could not start git: \(reason)")
             }
         }
+    }
+
+    /// What went wrong, in a line: git's own error line (not its advice around it), and for a
+    /// lock left in the repository, which file it is and what to do.
+    static func problem(_ arguments: [String], stderr: String, status: Int32?) -> String {
+        let command = "git \(arguments.joined(separator: " "))"
+        let lines = stderr.split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        if let line = lines.first(where: { $0.includes(".lock': File exists") }),
+            let start = line.firstRange(ofText: "'"), let end = line.firstRange(ofText: ".lock'")
+        {
+            let lock = String(line[start.upperBound..<end.lowerBound]) + ".lock"
+            return
+                "\(command) failed: the repository is locked by \(lock): another git is working in it, or one that crashed left the file behind. If no git is running there, remove it (rm '\(lock)'); lifesignal removes one left for over \(Int(timeout) + 5)s itself"
+        }
+        let said =
+            lines.first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.last
+            ?? "exit \(status ?? -1)"
+        return "\(command) failed: \(said)"
     }
 
     /// The output's lines, without empty ones.

@@ -41,7 +41,7 @@ public enum DeliveryRules {
 
     /// The channels of a setting (an external contact's, or the member's preferences) that
     /// run on `device`: all of them on the device that set it, else the network ones.
-    static func runnable(_ channels: [String], setBy stamp: Stamp?, on device: String) -> [String] {
+    public static func runnable(_ channels: [String], setBy stamp: Stamp?, on device: String) -> [String] {
         stamp?.device == device ? channels : channels.filter(runsForOthers)
     }
 

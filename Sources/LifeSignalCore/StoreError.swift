@@ -12,9 +12,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The file exists but cannot be read: a directory in its place, a symlink, no permission.
     case unreadable(path: String, reason: String, backup: String?)
     /// A directory or file could not be created.
-    case cannotCreate(path: String, reason: String)
+    case cannotCreate(path: String, reason: String, cause: IOCause = .other)
     /// Reading or writing failed part-way.
-    case io(path: String, operation: String, reason: String)
+    case io(path: String, operation: String, reason: String, cause: IOCause = .other)
     /// Another lifesignal kept the lock longer than the wait allows.
     case lockBusy(path: String, waitedSeconds: Int)
     /// The file was written and renamed into place, but the disk did not confirm that it is
@@ -35,6 +35,19 @@ public enum StoreError: Error, Equatable, Sendable {
     /// `init --circle DIR` found this device's records in DIR (`published`), written by another
     /// data directory: moving there would replace them. Nothing is chosen for the person.
     case heldElsewhere(published: String, publishedSeq: Int64)
+}
+
+/// Why a write failed, as far as it tells the way out: each cause has its own advice.
+public enum IOCause: Equatable, Sendable {
+    /// The disk (or the account's quota) is full.
+    case noSpace
+    /// This process, or the system, has as many files open as it may.
+    case tooManyFiles
+    /// This account (user id `user`) may not write there; the file or folder belongs to `owner`.
+    case permission(owner: UInt32?, user: UInt32)
+    /// The file system is mounted read-only.
+    case readOnly
+    case other
 }
 
 /// A member and one of their devices, as a file names them.

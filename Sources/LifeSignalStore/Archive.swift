@@ -113,7 +113,7 @@ extension Store {
             do {
                 try Posix.makeDirectories(archive)
             } catch {
-                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+                throw error.asCreateError
             }
             let bytes = ArchiveSegment.encode(moving, member: log.member, device: log.device)
             try Store.write(bytes, to: Paths.join(archive, segment.fileName), backup: false)

@@ -57,7 +57,7 @@ extension Store {
         do {
             try Posix.replace(path, with: Array(updated.utf8), mode: 0o644)
         } catch {
-            throw StoreError.io(path: path, operation: error.operation, reason: error.reason)
+            throw error.asIOError
         }
         return true
     }

@@ -74,7 +74,7 @@ extension Store {
             try Posix.replace(probe, with: [], durable: false)
             Posix.remove(probe)
         } catch {
-            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            throw error.asCreateError
         }
     }
 

@@ -108,12 +108,12 @@ extension Store {
             try Posix.replace(path, with: bytes, backup: backup ? path + ".bak" : nil, mode: mode)
         } catch {
             if error.operation == "create" {
-                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+                throw error.asCreateError
             }
             if error.operation == "fsync after rename" {
                 throw StoreError.notDurable(path: path, reason: error.reason)
             }
-            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+            throw error.asIOError
         }
     }
 

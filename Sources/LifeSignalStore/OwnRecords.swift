@@ -223,7 +223,7 @@ extension Store {
         do {
             try Posix.makeDirectories(ownArchiveDirectory)
         } catch {
-            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            throw error.asCreateError
         }
         for name in names where ArchiveSegment(fileName: name) != nil {
             let target = Paths.join(ownArchiveDirectory, name)

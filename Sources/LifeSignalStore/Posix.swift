@@ -20,7 +20,8 @@ public struct SystemError: Error, Equatable, Sendable {
         if code == EINVAL && operation == "read" { return "it is not a regular file" }
         if code == ELOOP { return "it is a symbolic link, and lifesignal follows none in the circle" }
         if code == EFBIG, let size {
-            return "it is \(Self.mebibytes(size)), over the \(Self.mebibytes(Int64(Posix.fileLimit))) a lifesignal file may hold; it was not read"
+            return
+                "it is \(Self.mebibytes(size)), over the \(Self.mebibytes(Int64(Posix.fileLimit))) a lifesignal file may hold; it was not read"
         }
         return String(cString: strerror(code))
     }
@@ -156,8 +157,20 @@ public enum Posix {
             if ended || bytes.count == start { break }
             capacity = 64 * 1024
         }
-        if bytes.count > limit { throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count)) }
+        if bytes.count > limit {
+            throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count))
+        }
         return .contents(bytes)
+    }
+
+    /// Why an existing file cannot be opened for writing (nil: it can, or it does not exist).
+    static func openingForWriting(_ path: String) -> SystemError? {
+        let fd = retrying { open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        if fd >= 0 {
+            close(fd)
+            return nil
+        }
+        return errno == ENOENT ? nil : SystemError(operation: "open", path: path, code: errno)
     }
 
     public static func remove(_ path: String) {

@@ -59,6 +59,24 @@ extension Store {
         return body()
     }
 
+    /// Why a write here would fail, or nil when it would not: what every write does first —
+    /// open the lock file, make a temporary file in the data directory's private folder and
+    /// in this device's folder of the circle — tried and undone. (`doctor`: a read-only data
+    /// directory must fail the checkup, not only the next check-in.)
+    public func writeProblem() -> StoreError? {
+        if let problem = Posix.openingForWriting(Store.lockPath(dataDirectory)) { return problem.asIOError }
+        for directory in [ownDirectory, publishedDirectory] where Posix.isDirectory(directory) {
+            let probe = Paths.join(directory, ".doctor.tmp.\(getpid())")
+            do {
+                try Posix.replace(probe, with: [], durable: false)
+            } catch {
+                return error.asCreateError
+            }
+            Posix.remove(probe)
+        }
+        return nil
+    }
+
     /// This device's folder in the circle, relative to the circle: what only it writes.
     public var ownRelativePath: String { "members/\(identity.member)/\(identity.device)" }
 }

@@ -14,8 +14,29 @@ extension SystemError {
     /// (too many open files, out of memory, an I/O error, a failed listing) is an I/O error —
     /// never a damaged file, and never a reason to restore a backup.
     func asReadError(backup: String?) -> StoreError {
-        if isMachineTrouble { return .io(path: path, operation: operation, reason: reason) }
+        if isMachineTrouble { return asIOError }
         return .unreadable(path: path, reason: reason, backup: backup)
+    }
+
+    /// A failed write, lock or listing, with its cause.
+    var asIOError: StoreError { .io(path: path, operation: operation, reason: reason, cause: cause) }
+
+    /// A file or folder that could not be created, with its cause.
+    var asCreateError: StoreError { .cannotCreate(path: path, reason: reason, cause: cause) }
+
+    var cause: IOCause {
+        switch code {
+        case ENOSPC, EDQUOT: return .noSpace
+        case EMFILE, ENFILE: return .tooManyFiles
+        case EROFS: return .readOnly
+        case EACCES, EPERM:
+            // Whose the file is, or else the folder it would be made in.
+            var info = stat()
+            let owner =
+                lstat(path, &info) == 0 || lstat(Paths.parent(of: path), &info) == 0 ? UInt32(info.st_uid) : nil
+            return .permission(owner: owner, user: UInt32(geteuid()))
+        default: return .other
+        }
     }
 
     var isMachineTrouble: Bool {

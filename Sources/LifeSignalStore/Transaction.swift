@@ -218,7 +218,7 @@ extension Store {
                 throw StoreError.cannotCreate(
                     path: dataDirectory, reason: "a part of that path is a file, not a directory")
             }
-            throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+            throw error.asCreateError
         }
         do {
             return try FileLock.acquire(lockPath(dataDirectory), timeout: timeout)
@@ -232,7 +232,7 @@ extension Store {
                     reason: "\(error.reason); it must be a plain file (lifesignal creates it again if it is removed)",
                     backup: nil)
             }
-            throw StoreError.io(path: error.path, operation: error.operation, reason: error.reason)
+            throw error.asIOError
         } catch {
             throw StoreError.io(path: lockPath(dataDirectory), operation: "lock", reason: "\(error)")
         }
@@ -267,7 +267,7 @@ extension Store {
                 try Posix.makeDirectories(
                     directory, mode: directory == ownDirectory ? 0o700 : sharing.directories)
             } catch {
-                throw StoreError.cannotCreate(path: error.path, reason: error.reason)
+                throw error.asCreateError
             }
             Store.sweepTemporaryFiles(in: directory)
             // Segments are written through temporary files too; a writer killed while writing

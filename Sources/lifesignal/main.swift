@@ -90,6 +90,8 @@ func run() -> Int32 {
         workingDirectory: workingDirectory,
         write: writeOut,
         readLine: { Swift.readLine(strippingNewline: true) })
+    // Not even the program's own name: the runtime could not read the arguments.
+    context.argumentsUnreadable = CommandLine.argc < 1
     context.zoneAbbreviation = { time in
         var seconds = time_t(time.seconds)
         var local = tm()

@@ -1,7 +1,12 @@
 import Foundation
+import LifeSignalCLI
 import Testing
 
 @testable import LifeSignalCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Bad days, honest words: a machine in trouble is an I/O error (74), never a "damaged" file;
 // valid JSON that lifesignal does not read is said to be that, not syntax damage; a path with
@@ -19,6 +24,74 @@ import Testing
         #expect(run.code == 74, "\(run.stderr)")
         #expect(run.stderr.contains("Too many open files"), "\(run.stderr)")
         #expect(!run.stderr.contains("damaged"), "\(run.stderr)")
+        // The way out is for this cause, not for a broken disk.
+        #expect(run.stderr.contains("'ulimit -n'"), "\(run.stderr)")
+        #expect(!run.stderr.contains("once the disk is fixed"), "\(run.stderr)")
+    }
+
+    /// When the process could not read its own arguments (the runtime reads them from /proc,
+    /// which fails when no file descriptor is free, as under 'ulimit -n 3' with the static
+    /// build), nothing is done and it says so — never the help and exit 0.
+    @Test func argumentsThatCouldNotBeReadAreAnErrorNotTheHelp() {
+        let home = TempHome()
+        var context = InProcess.context(["checkin"], environment: ["LIFESIGNAL_HOME": home.path, "TZ": "UTC"])
+        context.context.argumentsUnreadable = true
+        context.context.arguments = []
+        let code = LifeSignal.run(context.context)
+        #expect(code == 74)
+        #expect(context.capture.stdout.isEmpty, "\(context.capture.stdout)")
+        #expect(context.capture.stderr.contains("could not read this program's own arguments"))
+        #expect(!home.exists("identity.json"))
+    }
+
+    /// Output closed under us (`lifesignal … | head -1`): quiet, and 74 as the exit codes say.
+    @Test func aClosedPipeEndsQuietlyWith74() {
+        let home = TempHome()
+        #expect(home.run(["checkin", "--quiet"]).code == 0)
+        var run = InProcess.context(["checkin", "history"], environment: ["LIFESIGNAL_HOME": home.path, "TZ": "UTC"])
+        let capture = run.capture
+        run.context.write = { stream, text in
+            if stream == .standardOutput { return "EPIPE" }
+            capture.stderr += text
+            return nil
+        }
+        #expect(LifeSignal.run(run.context) == 74)
+        #expect(capture.stderr.isEmpty, "\(capture.stderr)")
+    }
+
+    /// A data directory this account may not write: `doctor` fails the checkup and says whose
+    /// it is, and a check-in says it is a permission problem — not "once the disk is fixed".
+    @Test(.enabled(if: SharedCircleTests.canSwitchUser, "needs root, runuser and the nobody account"))
+    func aReadOnlyDataDirectoryFailsTheCheckupAndSaysWhose() throws {
+        let root = TempHome()
+        let home = root.path + "/data"
+        #expect(
+            lifesignal(
+                ["checkin", "--quiet"], environment: ["LIFESIGNAL_HOME": home, "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+            )
+            .code == 0)
+        // Readable by everyone, writable by its owner (root) only.
+        #expect(chmod(root.path, 0o755) == 0)
+        for item in [home] + (FileManager.default.subpaths(atPath: home) ?? []).map({ home + "/" + $0 }) {
+            var info = stat()
+            guard lstat(item, &info) == 0 else { continue }
+            _ = chmod(item, (info.st_mode & S_IFMT) == S_IFDIR ? 0o755 : 0o644)
+        }
+        func asNobody(_ arguments: [String]) -> Run {
+            lifesignal(
+                ["-u", "nobody", "--", "/usr/bin/env", "-i", "LIFESIGNAL_HOME=\(home)", "PATH=/usr/bin:/bin", "TZ=UTC"]
+                    + [Binary.path] + arguments, environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/sbin/runuser"
+            )
+        }
+        let doctor = asNobody(["doctor"])
+        #expect(doctor.code == 7, "\(doctor.stdout)\(doctor.stderr)")
+        #expect(doctor.stdout.contains("FAIL  a check-in here would fail"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("This is a permission problem"), "\(doctor.stdout)")
+        let checkin = asNobody(["checkin"])
+        #expect(checkin.code == 74 || checkin.code == 73, "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("This is a permission problem, not a broken disk"), "\(checkin.stderr)")
+        #expect(checkin.stderr.contains("belongs to user 0"), "\(checkin.stderr)")
+        #expect(!checkin.stderr.contains("once the disk is fixed"), "\(checkin.stderr)")
     }
 
     @Test(arguments: [

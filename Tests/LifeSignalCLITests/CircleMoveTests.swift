@@ -98,7 +98,9 @@ import Testing
         let identity = try Data(contentsOf: URL(fileURLWithPath: home.path + "/identity.json"))
         let refused = home.run(["init", "--circle", shared])
         #expect(refused.code == 65, "\(refused.stderr)")
-        #expect(refused.stderr.lowercased().contains("another data directory writes as this same device"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.lowercased().contains("another data directory writes as this same device"),
+            "\(refused.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.path + "/identity.json")) == identity)
     }
 }

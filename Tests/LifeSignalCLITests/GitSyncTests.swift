@@ -127,6 +127,19 @@ struct GitSyncTests {
         #expect(try String(contentsOfFile: b + "/members/" + anaLog, encoding: .utf8) == good)
     }
 
+    /// A git left running (or crashed) holds the index lock: the message names the lock and the
+    /// way out, not git's advice cut into pieces.
+    @Test func aLockedRepositoryIsNamed() throws {
+        let (circle, a, _) = Self.anaAndBea()
+        #expect(circle.run("ana", ["checkin", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
+        let lock = a + "/.git/index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        let sync = circle.run("ana", ["circle", "sync"], now: "2026-03-01T10:00:00Z")
+        #expect(sync.code == 69, "\(sync.stderr)")
+        #expect(sync.stderr.contains("the repository is locked by \(lock)"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("rm '\(lock)'"), "\(sync.stderr)")
+    }
+
     @Test func aFolderThatIsNoRepositoryIsRefusedWithTheWayToSetItUp() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])

@@ -173,7 +173,7 @@ import Testing
         home.run(["checkin", "--quiet"])
         let added = home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:true"])
         #expect(added.code == 0)
-        #expect(added.stderr.contains("Sam can be told only by your own devices"))
+        #expect(added.stderr.contains("Sam can be told only by this device"))
         let network = home.run(["contacts", "add", "Kim", "--responder", "--notify", "mailto:kim@example.org"])
         #expect(network.stderr == "")
     }

@@ -112,7 +112,8 @@ import Testing
         try checkIns(fixture, 2)
         try old.write(to: URL(fileURLWithPath: fixture.log))
         let status = fixture.home.run(["status"], now: "2026-03-01T12:00:00Z")
-        #expect(status.stderr.contains("is not this machine's: it is ahead of this machine's own copy"), "\(status.stderr)")
+        #expect(
+            status.stderr.contains("is not this machine's: it is ahead of this machine's own copy"), "\(status.stderr)")
         #expect(status.stderr.contains("the next write"), "\(status.stderr)")
         let checkin = fixture.home.run(["checkin", "--note", "after the restore"], now: "2026-03-01T12:00:00Z")
         #expect(checkin.code == 0, "\(checkin.stderr)")
@@ -136,5 +137,40 @@ import Testing
         #expect(bytes(fixture.log) == bytes(fixture.publishedLog))
         #expect(!(try fixture.segments()).isEmpty)
         #expect(historyNotes(fixture).count == ReliabilityFixture.checkInsAfterGrowth + 1)
+    }
+
+    /// A segment lost from this machine's archive is read from the circle's copy: history stays
+    /// whole. Lost from both, history says which events are missing instead of quietly ending.
+    @Test func aLostArchiveSegmentIsReadFromTheCircleOrSaid() throws {
+        let fixture = try ReliabilityFixture.make()
+        try fixture.growPastArchive()
+        let segment = try #require(try fixture.segments().first)
+        try FileManager.default.removeItem(atPath: fixture.archiveDirectory + "/" + segment)
+        #expect(historyNotes(fixture).count == ReliabilityFixture.checkInsAfterGrowth)
+        try FileManager.default.removeItem(atPath: fixture.deviceDirectory + "/archive/" + segment)
+        let history = fixture.home.run(["checkin", "history", "--limit", "1000"])
+        #expect(history.code == 0, "\(history.stderr)")
+        #expect(history.stderr.contains("events 1–"), "\(history.stderr)")
+        #expect(history.stderr.contains("are in no archive file"), "\(history.stderr)")
+        let json = fixture.home.run(["checkin", "history", "--json"])
+        #expect(json.stderr.contains(#""code":"history-incomplete""#), "\(json.stderr)")
+    }
+
+    /// This machine's feed missing while its backup is there is damage, never an empty feed
+    /// (which the next write would publish over the circle's copy).
+    @Test func aMissingFeedWithItsBackupIsDamageNotAnEmptyFeed() throws {
+        let fixture = try ReliabilityFixture.make()
+        // Two writes of the feed: the second keeps the first as feed.json.bak.
+        #expect(fixture.home.run(["notify", "deliver"], now: "2026-03-02T08:20:00Z").code == 0)
+        #expect(fixture.home.run(["notify", "read", "--all"], now: "2026-03-02T08:21:00Z").code == 0)
+        #expect(FileManager.default.fileExists(atPath: fixture.feed + ".bak"))
+        let published = try #require(bytes(fixture.deviceDirectory + "/feed.json"))
+        try FileManager.default.removeItem(atPath: fixture.feed)
+        for command in [["notify", "list"], ["notify", "deliver"]] {
+            let run = fixture.home.run(command, now: "2026-03-02T08:22:00Z")
+            #expect(run.code == 65, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("\(fixture.feed) is damaged: it is missing although its backup exists"))
+        }
+        #expect(bytes(fixture.deviceDirectory + "/feed.json") == published, "the circle's copy was written over")
     }
 }

@@ -94,6 +94,15 @@ enum InProcess {
     }
 
     static func run(_ arguments: [String], environment: [String: String], stdin: String?, directory: String?) -> Run {
+        let (context, capture) = self.context(arguments, environment: environment, stdin: stdin, directory: directory)
+        let code = LifeSignal.run(context)
+        return Run(stdout: capture.stdout, stderr: capture.stderr, code: code)
+    }
+
+    /// The context of one in-process run and what it captures, for a test to change first.
+    static func context(
+        _ arguments: [String], environment: [String: String], stdin: String? = nil, directory: String? = nil
+    ) -> (context: Context, capture: Capture) {
         let capture = Capture(stdin)
         let context = Context(
             arguments: arguments, environment: environment,
@@ -106,8 +115,7 @@ enum InProcess {
                 return nil
             },
             readLine: { capture.input.isEmpty ? nil : capture.input.removeFirst() })
-        let code = LifeSignal.run(context)
-        return Run(stdout: capture.stdout, stderr: capture.stderr, code: code)
+        return (context, capture)
     }
 }
 

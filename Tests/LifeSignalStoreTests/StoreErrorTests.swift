@@ -15,7 +15,7 @@ import Testing
             SystemError(operation: "open", path: "/circle/log.json", code: EMFILE),
             SystemError(operation: "open", path: "/circle/log.json", code: ENOMEM),
         ] {
-            guard case .io(let path, _, _) = error.asReadError(backup: nil) else {
+            guard case .io(let path, _, _, _) = error.asReadError(backup: nil) else {
                 Issue.record("\(error) should be an I/O error")
                 continue
             }

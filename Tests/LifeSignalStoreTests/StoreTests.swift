@@ -88,10 +88,12 @@ import Testing
         let newest = try store.checkIns(of: member, in: read, limit: 5, since: nil).checkIns
         #expect(newest.map(\.note) == ["n999", "n998", "n997", "n996", "n995"])
         let deep = try store.checkIns(
-            of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600)).checkIns
+            of: member, in: read, limit: 3, since: Timestamp(seconds: Self.t0.seconds + 10 * 3600)
+        ).checkIns
         #expect(deep.map(\.note) == ["n999", "n998", "n997"])
         let since = try store.checkIns(
-            of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600)).checkIns
+            of: member, in: read, limit: nil, since: Timestamp(seconds: Self.t0.seconds + 990 * 3600)
+        ).checkIns
         #expect(since.count == 10)
     }
 
@@ -105,7 +107,8 @@ import Testing
         }
         try checkIn(count: 300, batch: 100, start: 0)
         let store = try Store.open(dataDirectory: directory)
-        let newest = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: 2, since: nil).checkIns
+        let newest = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: 2, since: nil)
+            .checkIns
         #expect(newest.map(\.note) == ["future", "n299"])
     }
 

@@ -110,14 +110,14 @@ enum ContactEditCommands {
         return .ok
     }
 
-    /// Says so when an external contact can be told only by my own devices: `exec:` and
-    /// `desktop:` never run on a responder's machine, so when mine are dark they hear nothing.
+    /// Says so when an external contact can be told only by this device: `exec:` and
+    /// `desktop:` run only on the device that set them, so when it is dark they hear nothing.
     static func onlyYourDevices(_ external: ExternalContact, session: Session) {
         guard !external.channels.isEmpty, !external.channels.contains(where: DeliveryRules.runsForOthers) else {
             return
         }
         session.output.note(
-            "\(external.name) can be told only by your own devices: exec: and desktop: channels never run on your responders' machines, so when yours are off, \(external.name) hears nothing. Add an e-mail, ntfy, https or apprise: channel with 'lifesignal contacts edit \(external.name) --notify URI …'."
+            "\(external.name) can be told only by this device: exec: and desktop: channels run only on the device that set them, never on your other devices or your responders' machines, so when this one is off, \(external.name) hears nothing. Add an e-mail, ntfy, https or apprise: channel with 'lifesignal contacts edit \(external.name) --notify URI …'."
         )
     }
 

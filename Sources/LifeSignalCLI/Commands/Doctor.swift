@@ -66,7 +66,32 @@ struct DoctorFindings {
     let session: Session
 
     var all: [Finding] {
-        [profile, countdown] + responders + [ownChannels] + channels + heartbeats + [delivery] + members + [clock]
+        [profile, writable, countdown] + responders + [ownChannels] + channels + commandsElsewhere + heartbeats
+            + [delivery] + members + [clock]
+    }
+
+    /// Whether a check-in here could be written at all (a read-only data directory reads fine).
+    var writable: Finding {
+        guard let problem = checkup.writeProblem else {
+            return Finding(
+                check: "writable", ok: true, message: "this data directory and its circle folder can be written")
+        }
+        return Finding(
+            check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
+            fix: "make the data directory writable by the account cron runs lifesignal as", code: "not-writable")
+    }
+
+    /// Command channels set on another device of mine: they run there only, and this machine
+    /// says so rather than let the person believe they run everywhere.
+    var commandsElsewhere: [Finding] {
+        checkup.commandsElsewhere.map { command in
+            let whose = command.owner == "you" ? "your channel" : "channel of \(command.owner)"
+            return Finding(
+                check: "channels", ok: true,
+                message:
+                    "\(whose) \(command.channel): set on your device \(command.device.prefix(8)), runs only there (a command channel runs only on the device that set it)"
+            )
+        }
     }
 
     func warning(_ code: String) -> Warning? { checkup.warnings.first { $0.code == code } }
