@@ -228,10 +228,14 @@ public struct CircleState: Equatable, Sendable {
         ping.isPending && ping.sent != nil && (roles(of: ping.from, toward: ping.to)?.dependent ?? false)
     }
 
-    /// Pings with a known start that `member` sent or received, newest first.
+    /// Pings with a known start that `member` sent or received, newest first. Only between
+    /// two members who are (or were) linked: a ping is something a responder sends to someone
+    /// they watch over, and a stranger's "ping" in their own log is nobody's.
     public func pings(involving member: String) -> [(ping: Ping, sent: Stamp)] {
         pings.values.compactMap { ping in
-            guard let sent = ping.sent, ping.from == member || ping.to == member else { return nil }
+            guard let sent = ping.sent, ping.from == member || ping.to == member,
+                relations[Pair(ping.from, ping.to)] != nil
+            else { return nil }
             return (ping, sent)
         }.sorted { Stamp.earlierInTime($1.sent, $0.sent) }
     }

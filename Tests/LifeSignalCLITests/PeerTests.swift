@@ -226,6 +226,26 @@ struct Family {
         #expect(deliver.stderr.contains("claim 1 relation, 1 acknowledgement about other members"), "\(deliver.stderr)")
     }
 
+    /// A "ping" from someone who does not watch over Ana is nobody's: she is not asked.
+    @Test func aStrangersPingAsksNothing() throws {
+        family.join("ana", "mal")
+        let ana = family.identity("ana").member
+        let mal = family.identity("mal").member
+        try family.editPublishedLog("mal") { log in
+            var state = log["state"] as? [String: Any] ?? [:]
+            Family.appending(
+                [
+                    "id": "0a0a0a0a-0000-4000-8000-00000000a001", "from": mal, "to": ana,
+                    "sent": Family.stamp("2026-03-01T09:05:00Z"), "end": NSNull(),
+                ], to: "pings", in: &state)
+            log["state"] = state
+        }
+        let list = family.run("ana", ["ping", "list"], now: "2026-03-01T09:10:00Z")
+        #expect(list.stdout.contains("No pings waiting for your answer."), "\(list.stdout)")
+        let feed = family.run("ana", ["notify", "list", "--all"], now: "2026-03-01T09:10:00Z").stdout
+        #expect(!feed.contains("has sent you a ping"), "\(feed)")
+    }
+
     /// Four check-ins stamped a year ahead (a clock a year fast, a "what if" run), then real
     /// ones: the real ones count; the switch is never disarmed.
     @Test func checkInsStampedAheadNeverHideALaterRealOne() throws {
