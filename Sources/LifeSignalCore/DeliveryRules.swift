@@ -203,9 +203,9 @@ public enum DeliveryRules {
                 }
         }
         if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {
-            return now <= deadline && isInForce(thread, circle: circle, now: now)
+            return now <= deadline && isInForce(thread, of: n.subject, circle: circle, now: now)
         }
-        if isInForce(thread, circle: circle, now: now) { return true }
+        if isInForce(thread, of: n.subject, circle: circle, now: now) { return true }
         let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
         return tried && n.at >= now - horizon
     }
@@ -219,12 +219,15 @@ public enum DeliveryRules {
         }
     }
 
-    /// Whether what a thread is about still holds: the alert is active; the deadline still
-    /// stands (nobody checked in since it was set).
-    public static func isInForce(_ thread: Notification.Thread, circle: CircleState, now: Timestamp) -> Bool {
+    /// Whether what a thread about `subject` still holds: their alert is active; the deadline
+    /// still stands (nobody checked in since it was set). Another member's alert with the same
+    /// id (only a forgery repeats a random id) says nothing about this one.
+    public static func isInForce(
+        _ thread: Notification.Thread, of subject: String, circle: CircleState, now: Timestamp
+    ) -> Bool {
         switch thread {
         case .alert(let id):
-            return circle.members.values.contains { $0.alerts[id]?.isActive ?? false }
+            return circle.members[subject]?.alerts[id]?.isActive ?? false
         case .deadline(let member, let at):
             guard let state = circle.members[member] else { return false }
             let status = CheckInStatus(member: state, now: now)
