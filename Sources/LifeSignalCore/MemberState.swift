@@ -139,10 +139,11 @@ public struct MemberState: Equatable, Sendable {
         return last
     }
 
-    /// The alert raised most recently that has not ended.
+    /// The alert raised most recently that has not ended (two raised in one second: the later
+    /// event).
     public var activeAlert: AlertRecord? {
         alerts.values.filter { $0.isActive }.max {
-            ($0.start?.at.seconds ?? 0, $0.id) < ($1.start?.at.seconds ?? 0, $1.id)
+            Stamp.earlierInTime($0.start ?? .unset, $1.start ?? .unset)
         }
     }
 

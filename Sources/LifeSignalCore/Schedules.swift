@@ -108,10 +108,11 @@ extension MemberState {
     }
 
     /// The trip in force: set after the last check-in (as of `now`) and not overridden by a
-    /// later pause.
+    /// later pause. "After" is the order of the events, not of their seconds: a check-in and a
+    /// trip set in the same second are ordered by their clocks (and one device's by sequence).
     public func trip(at now: Timestamp) -> Stamped<Trip>? {
         guard let trip, trip.stamp.at <= now else { return nil }
-        if let last = lastCheckIn(asOf: now), last.at >= trip.stamp.at { return nil }
+        if let last = lastCheckIn(asOf: now), !Stamp.earlierInTime(last.stamp, trip.stamp) { return nil }
         if let pause, pause.stamp > trip.stamp, now < pause.value.until { return nil }
         return trip
     }

@@ -115,6 +115,27 @@ import Testing
     }
 }
 
+extension ScheduleCommandTests {
+    /// `lifesignal checkin -q && lifesignal checkin trip 3h`: both in one second. The trip
+    /// holds (events of one device are ordered by sequence, not by equal seconds), and the
+    /// reminder printed is the trip's.
+    @Test func aTripSetInTheSecondOfACheckInHolds() {
+        let home = TempHome()
+        home.addResponder()
+        #expect(home.run(["checkin", "-q"], now: "2026-03-01T09:00:00Z").code == 0)
+        let trip = home.run(["checkin", "trip", "3h"], now: "2026-03-01T09:00:00Z")
+        #expect(
+            trip.stdout
+                == "Trip set: if you have not checked in by 2026-03-01 12:00 (in 3h), your responders are told. Reminder at 2026-03-01 11:30. Checking in ends the trip.\n",
+            "\(trip.stdout)")
+        let status = jsonObject(home.run(["status", "--json"], now: "2026-03-01T09:00:00Z").stdout)
+        let checkIn = status["checkIn"] as? [String: Any] ?? [:]
+        #expect(checkIn["schedule"] as? String == "trip", "\(checkIn)")
+        #expect(checkIn["deadline"] as? String == "2026-03-01T12:00:00Z")
+        #expect((checkIn["trip"] as? [String: Any])?["deadline"] as? String == "2026-03-01T12:00:00Z")
+    }
+}
+
 @Suite struct DailyScheduleCommandTests {
     static let hasZones = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/London")
 

@@ -220,7 +220,9 @@ enum ScheduleCommand {
         let change = try session.call(line.path) { app throws(AppError) in try app.trip(until: deadline, note: note) }
         change.delivery?.tellFailures(session)
         try session.output.json(Render.checkInJSON(change.status))
-        var text = "Trip set: if you have not checked in by \(session.when(deadline)), your responders are told"
+        // The deadline and reminder printed are the ones in force, from one status.
+        let due = change.status.deadline ?? deadline
+        var text = "Trip set: if you have not checked in by \(session.when(due)), your responders are told"
         text += note == nil ? "." : ", with your note."
         if let reminder = change.status.reminderAt { text += " Reminder at \(session.local(reminder))." }
         try session.output.line(text + " Checking in ends the trip.")
