@@ -77,14 +77,34 @@ public struct Account: Sendable {
 }
 
 extension Account {
-    /// This process's account in the password database (`getpwuid_r`); nil when it has none.
+    /// This process's account, read from `/etc/passwd` itself; nil when it lists none.
+    ///
+    /// Not `getpwuid_r`: that goes through glibc's NSS, which a statically linked binary cannot
+    /// load safely — the shipped lifesignal crashed in libnss_systemd for a user id the file
+    /// does not list (a container, a service account under cron). Accounts that live only in
+    /// LDAP or systemd's dynamic users are not found here; the callers fall back to `$USER`
+    /// and the name "Me", and to `HOME` (or a clear error) for the home directory.
     public static func lookUp() -> Account? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>? = nil
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return Account(
-            name: entry.pw_name.map { String(cString: $0) }, fullName: entry.pw_gecos.map { String(cString: $0) },
-            home: entry.pw_dir.map { String(cString: $0) })
+        guard let file = fopen("/etc/passwd", "re") else { return nil }
+        defer { fclose(file) }
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while text.count < 16 << 20 {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            text += buffer[0..<n]
+        }
+        return entry(uid: UInt32(getuid()), in: String(decoding: text, as: UTF8.self))
+    }
+
+    /// The entry for `uid` in the text of a passwd(5) file: `name:password:uid:gid:gecos:home:shell`.
+    public static func entry(uid: UInt32, in passwd: String) -> Account? {
+        for line in passwd.split(separator: "\n") {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            guard fields.count >= 7, UInt32(fields[2]) == uid else { continue }
+            func text(_ field: Substring) -> String? { field.isEmpty ? nil : String(field) }
+            return Account(name: text(fields[0]), fullName: text(fields[4]), home: text(fields[5]))
+        }
+        return nil
     }
 }

@@ -110,8 +110,8 @@ struct Session {
                 guard announce, !global.json else { continue }
                 let lead = reminder.map { "a reminder \($0) before the deadline" } ?? "no reminder"
                 output.note(
-                    "created a profile for \(name) in \(directory): check in every \(interval), \(lead). Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'."
-                )
+                    "created a profile for \(name) in \(directory): check in every \(interval), \(lead). Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'. "
+                        + InitCommand.defaultNameAdvice(name))
             }
         }
         shownNotices = notices.count

@@ -47,8 +47,11 @@ private func initRows(
         #expect(run.stderr == "")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasPrefix("Set up lifesignal for ") == true)
+        // The account's name, which responders read in every message: said, with how to change it.
+        let name = String(lines.first?.dropFirst("Set up lifesignal for ".count).dropLast() ?? "")
         #expect(
             lines.dropFirst().joined(separator: "\n") == initRows(home.path)
+                + "Your responders will see you as \(name) (this account's name); to give the name they know you by: lifesignal init --name \"Your Name\".\n"
                 + "Check in now with 'lifesignal checkin'.\n")
     }
 
@@ -188,7 +191,13 @@ private func initRows(
                 == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n"
         )
         #expect(first.stderr.hasPrefix("lifesignal: created a profile for "))
-        #expect(first.stderr.hasSuffix(" in \(home.path): " + defaultsNote + noRespondersWarning))
+        let name = String(
+            first.stderr.dropFirst("lifesignal: created a profile for ".count).prefix { $0 != " " })
+        #expect(
+            first.stderr.hasSuffix(
+                " in \(home.path): " + defaultsNote.dropLast()
+                    + " Your responders will see you as \(name) (this account's name); to give the name they know you by: lifesignal init --name \"Your Name\".\n"
+                    + noRespondersWarning), "\(first.stderr)")
         // The profile is said once; that nobody watches over it, on every check-in.
         let second = home.run(["checkin"], now: "2026-03-01T15:30:00Z")
         #expect(second.stderr == noRespondersWarning)

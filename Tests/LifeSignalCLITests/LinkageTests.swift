@@ -18,6 +18,10 @@ import Testing
         ("the regex parser", "12_RegexParser"),
         ("the concurrency runtime (top-level state in main.swift, async code)", "swift_task_"),
         ("libdispatch", "dispatch_"),
+        (
+            "the password database through glibc's NSS (getpwuid_r, getpwnam…), which crashes the static binary for a user id /etc/passwd does not list: read /etc/passwd (Account.lookUp)",
+            "getpw"
+        ),
     ]
 
     @Test(.enabled(if: DocTools.exists("nm"), "nm (binutils) is not installed"))

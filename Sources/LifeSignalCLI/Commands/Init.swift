@@ -109,8 +109,16 @@ enum InitCommand {
                 return [("Phone", details.phone ?? "none"), ("Emergency note", details.emergencyNote ?? "none")]
             }
         for (label, value) in rows { try session.output.line("  " + label.padding(to: 16) + value) }
+        if done.created, !done.joined, request.name == nil {
+            try session.output.line(Self.defaultNameAdvice(done.name))
+        }
         if status.phase == .noCheckIn { try session.output.line("Check in now with 'lifesignal checkin'.") }
         return .ok
+    }
+
+    /// Said when a profile takes this account's name: responders read it in every message.
+    static func defaultNameAdvice(_ name: String) -> String {
+        "Your responders will see you as \(name) (this account's name); to give the name they know you by: lifesignal init --name \"Your Name\"."
     }
 
     static func headline(_ done: App.SetUpResult) -> String {
