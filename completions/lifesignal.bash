@@ -241,7 +241,7 @@ _lifesignal_node() {
         ;;
     "notify deliver")
         subs=()
-        options=(--dry-run --verbose --json --home --quiet -q --no-color --help -h --version)
+        options=(--dry-run --verbose --now --json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
         ;;

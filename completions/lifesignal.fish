@@ -487,6 +487,7 @@ complete -c lifesignal -n '__lifesignal_at \'notify prefs\'' -l 'no-reply-to' -d
 # lifesignal notify deliver
 complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'dry-run' -d 'Show what is due and would be sent now; record and send nothing.'
 complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'verbose' -d 'Say every run how each channel stands, and each notification sent.'
+complete -c lifesignal -n '__lifesignal_at \'notify deliver\'' -l 'now' -d 'Try failing channels at once instead of waiting out their pause (after fixing one).'
 
 # lifesignal notify test
 complete -c lifesignal -n '__lifesignal_argument \'notify test\' 1' -a '(__lifesignal_callback contacts)' -d 'A contact whose channels to test (default: your own).'

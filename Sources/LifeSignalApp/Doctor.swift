@@ -1,3 +1,4 @@
+import LifeSignalChannels
 import LifeSignalCore
 import LifeSignalStore
 
@@ -58,6 +59,8 @@ extension App {
         /// Whose it is: "you", or a contact's name.
         public var owner: String
         public var health: LinkHealth?
+        /// Why its program would not work when cron runs `notify deliver` (see `Programs`).
+        public var cronProblem: String? = nil
     }
 
     public struct MemberFreshness: Sendable {
@@ -87,7 +90,11 @@ extension App {
             checkIn: CheckInStatus(member: state, now: now), responders: responders,
             ownChannels: state.effectivePreferences.channels,
             dependents: circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }.map(\.name),
-            channels: Self.channels(of: me, device: store.identity.device, in: circle, health: health),
+            channels: Self.channels(of: me, device: store.identity.device, in: circle, health: health).map {
+                var channel = $0
+                channel.cronProblem = Programs.cronProblem(of: channel.channel, environment: environment)
+                return channel
+            },
             heartbeats: (state.heartbeats?.value.all ?? []).map {
                 HeartbeatEntry(url: $0.url, on: $0.on, health: health.heartbeats[$0.url])
             },

@@ -59,7 +59,9 @@ extension App {
     ///
     /// On a bad day (a full disk, an I/O error) what is already due is still sent — sending
     /// twice beats not sending — and then the error is reported with how many were sent.
-    public func deliver() throws(AppError) -> DeliveryReport {
+    /// With `retryingNow`, channels that are failing are tried at once rather than after their
+    /// pause (`notify deliver --now`, once the person has fixed one).
+    public func deliver(retryingNow: Bool = false) throws(AppError) -> DeliveryReport {
         let now = self.now
         var report = DeliveryReport()
         var heartbeats: Heartbeats?
@@ -71,7 +73,7 @@ extension App {
                 transaction.record(DeliverRan(), at: now)
             }
             heartbeats = transaction.memberState.heartbeats?.value
-            return Self.dueJobs(transaction, now: now, zone: zone, report: &report)
+            return Self.dueJobs(transaction, now: now, zone: zone, retryingNow: retryingNow, report: &report)
         }
         let jobs: [DeliveryJob]
         do {
@@ -177,13 +179,15 @@ extension App {
     /// The deliveries that are due now (see `DeliveryRules`), per channel in the order of their
     /// causes; those waiting for their channel's next try go to `report.waiting`.
     private static func dueJobs(
-        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, report: inout DeliveryReport
+        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool,
+        report: inout DeliveryReport
     ) -> [DeliveryJob] {
         let circle = transaction.circle
         let feed = transaction.feed
         let mail = circle.members[transaction.member]?.mail?.value
         let plan = DeliveryRules.plan(
-            feed: feed, circle: circle, me: transaction.member, device: transaction.store.identity.device, now: now)
+            feed: feed, circle: circle, me: transaction.member, device: transaction.store.identity.device, now: now,
+            retryingNow: retryingNow)
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
             let message = Messages.make(planned.notification, circle: circle, feed: feed, sentAt: now, zone: zone)
             return DeliveryJob(

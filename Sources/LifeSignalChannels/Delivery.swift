@@ -34,7 +34,7 @@ public enum Delivery {
         }
 
         /// The program it needs, for "not installed" messages.
-        var program: String {
+        public var program: String {
             switch self {
             case .desktop: return "notify-send"
             case .mail: return "sendmail"
@@ -95,12 +95,9 @@ public enum Delivery {
         var env = self.environment(for: notification, message, through: uri, from: environment)
         let (arguments, input) = command(
             for: notification, message, through: channel, mail: mail, environment: &env, timeout: timeout)
-        // For shell-run programs, look the real program up first, so "not installed" names it.
-        if arguments.first == "sh", channel.program != "sh",
-            ChildProcess.locate(channel.program, path: env["PATH"] ?? "") == nil
-        {
-            return outcome(
-                "\(channel.program) is not installed or not on PATH (\(env["PATH"] ?? "")); install \(channel.package)")
+        // Look the real program up first (a shell-run one too), so "not installed" names it.
+        if Programs.locate(channel.program, path: env["PATH"] ?? "") == nil {
+            return outcome(Programs.missing(channel, path: env["PATH"] ?? ""))
         }
         do {
             let result = try ChildProcess.run(
@@ -108,8 +105,8 @@ public enum Delivery {
             return outcome(failure(of: result, program: channel.program, timeout: timeout))
         } catch {
             switch error {
-            case .notFound(let program, let path):
-                return outcome("\(program) is not installed or not on PATH (\(path)); install \(channel.package)")
+            case .notFound(_, let path):
+                return outcome(Programs.missing(channel, path: path))
             case .spawnFailed(let program, let reason):
                 return outcome("could not start \(program): \(reason)")
             }
@@ -156,7 +153,10 @@ public enum Delivery {
             return (["sh", "-c", line], [])
         case .mail(let address):
             let user = env["USER"] ?? env["LOGNAME"] ?? "lifesignal"
-            return (["sendmail", "-t", "-i"], Array(Mail.message(message, to: address, mail: mail, user: user).utf8))
+            let sendmail = Programs.locate("sendmail", path: env["PATH"] ?? "") ?? "sendmail"
+            return (
+                ["\(sendmail)", "-t", "-i"], Array(Mail.message(message, to: address, mail: mail, user: user).utf8)
+            )
         case .ntfy(let url):
             return (["curl", "--config", "-"], Array(Ntfy.config(message, url: url, timeout: timeout).utf8))
         case .webhook(let url):

@@ -124,7 +124,10 @@ public enum DeliveryRules {
         }
     }
 
-    public static func plan(feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp) -> Plan {
+    /// With `retryingNow`, a channel that waits out a pause after failures is tried at once.
+    public static func plan(
+        feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp, retryingNow: Bool = false
+    ) -> Plan {
         let ordered = feed.notifications.values.filter { serves($0, me: me, circle: circle) }.sorted(by: causeOrder)
         var pending: [String: [Job]] = [:]
         var order: [String] = []
@@ -145,7 +148,7 @@ public enum DeliveryRules {
             // A channel is tried when something on it is due (new, or its pause is over); then
             // everything pending on it goes, oldest cause first.
             let states = jobs.map { feed.deliveries[$0.key] ?? DeliveryState() }
-            if states.contains(where: { $0.isDue(now: now) }) {
+            if retryingNow || states.contains(where: { $0.isDue(now: now) }) {
                 plan.channels.append((channel, jobs))
             } else {
                 let next = states.compactMap(\.nextAttempt).min() ?? now

@@ -10,13 +10,15 @@ enum DeliverCommand {
         discussion: """
             Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Exit 0 when everything got through, 75 while something is still pending. What it prints is what a cron user wants mailed: one line when a channel starts failing and one when it works again, nothing on the runs in between ('lifesignal status' warns while a channel has been failing for over an hour); --verbose says every run how each channel stands and each notification sent.
             """,
-        options: [dryRun, verbose],
+        options: [dryRun, verbose, retryNow],
         run: deliver)
 
     static let dryRun = OptionSpec.flag(
         "dry-run", "Show what is due and would be sent now; record and send nothing.")
     static let verbose = OptionSpec.flag(
         "verbose", "Say every run how each channel stands, and each notification sent.")
+    static let retryNow = OptionSpec.flag(
+        "now", "Try failing channels at once instead of waiting out their pause (after fixing one).")
 
     /// One line per channel, however many notifications wait for it, and only when it changed
     /// (started failing, works again) unless `verbose`.
@@ -64,7 +66,7 @@ enum DeliverCommand {
         let dry = line.flag(dryRun)
         let report = try session.call(line.path) { app throws(AppError) in
             app.dryRun = dry
-            return try app.deliver()
+            return try app.deliver(retryingNow: line.flag(retryNow))
         }
         if dry {
             try session.output.json(report.json)

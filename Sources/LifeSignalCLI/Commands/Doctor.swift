@@ -167,6 +167,13 @@ struct DoctorFindings {
     var channels: [Finding] {
         checkup.channels.map { channel in
             let whose = channel.owner == "you" ? "your channel" : "channel of \(channel.owner)"
+            if let problem = channel.cronProblem {
+                return Finding(
+                    check: "channels", ok: false, message: "\(whose) \(channel.channel): \(problem)",
+                    fix:
+                        "then try it as cron would: env -i HOME=$HOME PATH=/usr/bin:/bin /usr/local/bin/lifesignal notify test",
+                    code: "channel-unusable-from-cron")
+            }
             guard let health = channel.health else {
                 return Finding(
                     check: "channels", ok: true,
