@@ -51,6 +51,8 @@ extension App {
         public var status: CheckInStatus
         /// This device's records moved to another circle folder.
         public var moved: Store.CircleMove?
+        /// The circle folder given did not exist and was made, private to this account.
+        public var createdCircle = false
     }
 
     public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
@@ -82,7 +84,8 @@ extension App {
                 created: created, joined: created && joining != nil, changes: changes, member: store.identity.member,
                 name: state.name?.value ?? profile.name, device: store.identity.device,
                 dataDirectory: store.dataDirectory, circle: store.circleDirectory,
-                status: CheckInStatus(member: state, now: now), moved: nil)
+                status: CheckInStatus(member: state, now: now), moved: nil,
+                createdCircle: transaction.createdCircle)
         }
         result.moved = moved
         try writeIgnoreFile()

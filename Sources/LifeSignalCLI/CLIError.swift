@@ -33,7 +33,7 @@ enum CLIError: Error {
             case .notInitialized, .circleMissing: return .noProfile
             case .damaged, .newerSchema, .unreadable, .identityMismatch, .heldElsewhere: return .dataError
             case .notDurable, .notPublished: return .ioError
-            case .cannotCreate: return .cannotCreate
+            case .cannotCreate, .circleRefused: return .cannotCreate
             case .io: return .ioError
             case .lockBusy: return .tryAgain
             }

@@ -52,6 +52,16 @@ extension StoreError {
                 ?? "if the records are wrong, there is no copy that matches the identity"
             return
                 "\(identity) names member \(expected.member) device \(expected.device), but this data directory's own records (\(records)) are member \(found.member) device \(found.device). Nothing was changed. One of the two was edited or damaged: if identity.json is wrong, restore \(identity).bak or write back the ids of the records; \(restore)"
+        case .circleRefused(let circle, let path, let reason, let cause):
+            let way: String
+            if case .permission(let owner, let user) = cause, owner != user {
+                way =
+                    "It belongs to \(owner.map { "user \($0)" } ?? "another account") and is not shared with this one (user \(user)): for a circle shared between the accounts of one machine, its administrator creates it with a common group — install -d -m 2770 -g family \(circle) — as the README's \"A circle of people\" shows; or choose another folder with 'lifesignal init --circle DIR'"
+            } else {
+                way = Self.advice(cause, path: path) + "; or choose another folder with 'lifesignal init --circle DIR'"
+            }
+            return
+                "the circle folder \(circle) cannot take this device's records (\(path): \(reason)). Nothing was set up here. \(way)"
         case .heldElsewhere(let published, let publishedSeq):
             return
                 "that circle already holds records of this device (\(published), \(publishedSeq) events) that this data directory did not write. Nothing was changed. Another data directory writes as this same device, or this one was restored from an older backup. Give every data directory its own device ('lifesignal init --circle DIR --member CODE' in a new --home), then compare the two; lifesignal will not choose between them for you"

@@ -32,6 +32,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// copy in the circle (`path`) failed: it is not visible to the circle until a later write
     /// publishes it.
     case notPublished(path: String, reason: String, privateCopy: String)
+    /// The circle folder given with `init --circle` cannot take this device's records (`path`
+    /// could not be made: another account's folder, a read-only one). Nothing was set up.
+    case circleRefused(circle: String, path: String, reason: String, cause: IOCause)
     /// `init --circle DIR` found this device's records in DIR (`published`), written by another
     /// data directory: moving there would replace them. Nothing is chosen for the person.
     case heldElsewhere(published: String, publishedSeq: Int64)

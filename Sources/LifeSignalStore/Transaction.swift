@@ -30,6 +30,8 @@ public struct Transaction {
     public internal(set) var foreign: [ForeignRecords] = []
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
+    /// True when it also created the circle folder it was given (`init --circle DIR`).
+    public internal(set) var createdCircle = false
     /// How the circle's copy of this device's records stood when the transaction began; when
     /// not `.current`, this transaction published them again.
     public internal(set) var publication: Store.Publication = .current
@@ -162,12 +164,18 @@ extension Store {
         let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
         defer { lock?.release() }
         if !dryRun { sweepTemporaryFiles(in: dataDirectory) }
-        let (store, created) = try openOrCreate(dataDirectory, creation: creation, write: !dryRun)
+        let (store, created) = try openOrCreate(dataDirectory, creation: creation)
         // The own records are read (and checked against the identity) before anything is
-        // created for that identity in the circle.
+        // created for that identity in the circle; a new device has none anywhere.
         var ownKey = Posix.FileKey.missing
-        let own = try store.readOwnLog(key: &ownKey)
-        if !dryRun { try store.prepareDeviceDirectory(newProfile: created) }
+        let own = created ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey)
+        let circleExisted = Posix.exists(store.circleDirectory)
+        if !dryRun {
+            try store.prepareDeviceDirectory(newProfile: created)
+            // The identity last: a circle that refuses this device leaves no profile behind
+            // that points at it (every later command would stop on it).
+            if created { try Store.write(store.identity.encoded(), to: store.identityPath, backup: false) }
+        }
         let others = try store.othersForWriting()
         var transaction = Transaction(
             store: store,
@@ -175,6 +183,7 @@ extension Store {
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
             skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
         transaction.createdProfile = created
+        transaction.createdCircle = created && !circleExisted && store.identity.circle != nil
         transaction.unreadable = others.snapshot.unreadable
         transaction.foreign = others.snapshot.foreign
         if let log = own.log, let bytes = own.bytes {
@@ -238,8 +247,9 @@ extension Store {
         }
     }
 
-    /// The directory's store, with a new identity when it has none and `creation` allows one.
-    private static func openOrCreate(_ dataDirectory: String, creation: Creation, write: Bool) throws(StoreError)
+    /// The directory's store, with a new identity (not yet written) when it has none and
+    /// `creation` allows one.
+    private static func openOrCreate(_ dataDirectory: String, creation: Creation) throws(StoreError)
         -> (store: Store, created: Bool)
     {
         if let identity = try readIdentity(dataDirectory) {
@@ -252,9 +262,7 @@ extension Store {
         let identity = Identity(
             member: profile.joining ?? Identifier.make(using: &generator),
             device: Identifier.make(using: &generator), circle: profile.circle)
-        let store = Store(dataDirectory: dataDirectory, identity: identity)
-        if write { try Store.write(identity.encoded(), to: store.identityPath, backup: false) }
-        return (store, true)
+        return (Store(dataDirectory: dataDirectory, identity: identity), true)
     }
 
     /// Creates this device's private and published folders (a circle chosen with `--circle`
@@ -262,11 +270,16 @@ extension Store {
     /// killed writer left in them.
     private func prepareDeviceDirectory(newProfile: Bool) throws(StoreError) {
         if !newProfile { try checkCircleExists() }
-        for directory in [ownDirectory, publishedDirectory] {
+        // The circle's folder first: one that refuses this device leaves nothing behind here.
+        for directory in [publishedDirectory, ownDirectory] {
             do {
                 try Posix.makeDirectories(
                     directory, mode: directory == ownDirectory ? 0o700 : sharing.directories)
             } catch {
+                if directory == publishedDirectory, identity.circle != nil {
+                    throw StoreError.circleRefused(
+                        circle: circleDirectory, path: error.path, reason: error.reason, cause: error.cause)
+                }
                 throw error.asCreateError
             }
             Store.sweepTemporaryFiles(in: directory)

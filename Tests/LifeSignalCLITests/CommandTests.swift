@@ -8,6 +8,11 @@ private let t0 = "2026-03-01T09:00:00Z"
 private let defaultsNote =
     "check in every 24h, a reminder 30m before the deadline. Change them with 'lifesignal checkin interval' and 'lifesignal checkin reminder'.\n"
 
+/// What `init --circle DIR` says when it made DIR itself.
+private func createdCircle(_ circle: String) -> String {
+    "Created the circle folder \(circle), readable by this account only. To share it with the other accounts of this machine, its administrator gives it a common group first (install -d -m 2770 -g family \(circle)); see \"A circle of people\" in the README.\n"
+}
+
 /// The rows `init` prints after its first line.
 private func initRows(
     _ data: String, circle: String? = nil, interval: String = "24h", reminder: String = "30m before the deadline"
@@ -105,7 +110,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: circle)
-                + "Check in now with 'lifesignal checkin'.\n")
+                + createdCircle(circle) + "Check in now with 'lifesignal checkin'.\n")
         #expect(home.run(["checkin"]).code == 0)
         // The records are in the circle, not in the data directory.
         let members = try FileManager.default.contentsOfDirectory(atPath: circle + "/members")
@@ -123,7 +128,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: work.path + "/sync/shared")
-                + "Check in now with 'lifesignal checkin'.\n")
+                + createdCircle(work.path + "/sync/shared") + "Check in now with 'lifesignal checkin'.\n")
         home.run(["checkin"])
         #expect(work.exists("sync/shared/members"))
         // The absolute path was kept: a check-in from elsewhere uses the same circle.

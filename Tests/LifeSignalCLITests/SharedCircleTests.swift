@@ -70,6 +70,44 @@ import Testing
         #expect(identity == 0o600)
     }
 
+    /// Ana's `init --circle DIR` makes DIR private to her (and says so, with the way to share
+    /// it); Bea, another account, is refused — and the refused init leaves nothing that points
+    /// at DIR, so her next `init --circle` elsewhere just works.
+    @Test(.enabled(if: canSwitchUser, "needs root, runuser and the nobody account to act as a second user"))
+    func aRefusedSharedCircleChangesNothing() throws {
+        let root = TempHome()
+        let shared = root.path + "/family-circle"
+        let bea = root.path + "/bea"
+        try FileManager.default.createDirectory(atPath: bea, withIntermediateDirectories: true)
+        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
+        #expect(chown(bea, nobody, 0) == 0)
+        #expect(chmod(root.path, 0o755) == 0)
+        let ana = lifesignal(
+            ["init", "--name", "Ana", "--circle", shared],
+            environment: ["LIFESIGNAL_HOME": root.path + "/ana", "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+        #expect(ana.code == 0, "\(ana.stderr)")
+        #expect(
+            ana.stdout.contains(
+                "Created the circle folder \(shared), readable by this account only. To share it with the other accounts of this machine"
+            ), "\(ana.stdout)")
+        func beaRun(_ arguments: [String]) -> Run {
+            lifesignal(
+                ["-u", "nobody", "--", "/usr/bin/env", "-i", "LIFESIGNAL_HOME=\(bea)", "PATH=/usr/bin:/bin", "TZ=UTC"]
+                    + [Binary.path] + arguments, environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/sbin/runuser"
+            )
+        }
+        let refused = beaRun(["init", "--name", "Bea", "--circle", shared])
+        #expect(refused.code == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the circle folder \(shared) cannot take this device's records"))
+        #expect(refused.stderr.contains("Nothing was set up here"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("install -d -m 2770 -g family \(shared)"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bea + "/identity.json"), "a refused init left a profile")
+        #expect(beaRun(["status"]).code == 66)
+        let elsewhere = beaRun(["init", "--name", "Bea", "--circle", bea + "/circle"])
+        #expect(elsewhere.code == 0, "\(elsewhere.stderr)")
+        #expect(beaRun(["checkin", "--quiet"]).code == 0)
+    }
+
     @Test func aPrivateCircleStaysPrivate() throws {
         let home = TempHome()
         #expect(home.run(["checkin"]).code == 0)

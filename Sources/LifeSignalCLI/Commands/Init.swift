@@ -109,6 +109,11 @@ enum InitCommand {
                 return [("Phone", details.phone ?? "none"), ("Emergency note", details.emergencyNote ?? "none")]
             }
         for (label, value) in rows { try session.output.line("  " + label.padding(to: 16) + value) }
+        if done.createdCircle {
+            try session.output.line(
+                "Created the circle folder \(done.circle), readable by this account only. To share it with the other accounts of this machine, its administrator gives it a common group first (install -d -m 2770 -g family \(done.circle)); see \"A circle of people\" in the README."
+            )
+        }
         if done.created, !done.joined, request.name == nil {
             try session.output.line(Self.defaultNameAdvice(done.name))
         }
