@@ -29,9 +29,11 @@ public enum Programs {
 
     /// "not installed" for a channel's program, naming where it was looked for.
     static func missing(_ channel: Delivery.Channel, path: String) -> String {
-        let places = channel.program == "sendmail" ? ", " + sendmailPlaces.joined(separator: ", ") : ""
+        guard channel.program == "sendmail" else {
+            return "\(channel.program) is not installed or not on PATH (\(path)); install \(channel.package)"
+        }
         return
-            "\(channel.program) is not installed or not found (looked on PATH \(path)\(places)); install \(channel.package)"
+            "sendmail is not installed (looked on PATH \(path), then \(sendmailPlaces.joined(separator: ", "))); install \(channel.package)"
     }
 
     /// Why `uri`'s program would not work when cron runs `notify deliver` — not found with

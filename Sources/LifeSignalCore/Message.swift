@@ -20,8 +20,10 @@ public struct Message: Equatable, Sendable {
     public var details: [(label: String, value: String)]
     /// What the recipient can do, concretely.
     public var actions: [String]
-    /// The other people told of the same cause.
+    /// The other people told of the same cause, and those still being told (see
+    /// `Messages.others`).
     public var alsoTold: [String]
+    public var beingTold: [String] = []
     /// The cause it belongs to (shared by an alarm, its updates and its all-clear), and the
     /// notification this one follows in it, for threading.
     public var thread: String?
@@ -112,7 +114,12 @@ public struct Message: Equatable, Sendable {
         if !actions.isEmpty {
             lines += ["", "What to do:"] + actions.map { "- \($0)" }
         }
-        if !alsoTold.isEmpty { lines += ["", "Also told: \(alsoTold.joined(separator: ", "))."] }
+        var others: [String] = []
+        if !alsoTold.isEmpty { others.append("Also told: \(alsoTold.joined(separator: ", ")).") }
+        if !beingTold.isEmpty {
+            others.append("Also being told (not reached yet): \(beingTold.joined(separator: ", ")).")
+        }
+        if !others.isEmpty { lines += [""] + others }
         if footer {
             lines += ["", "Sent \(zone.text(sentAt)). Times are \(zone.name).", "Notification \(id)"]
         }

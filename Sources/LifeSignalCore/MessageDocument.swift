@@ -2,8 +2,11 @@
 /// `exec:` command reads on stdin. Versioned (`schema`), described field by field once, here:
 /// the JSON Schema file (`man/lifesignal-notification.schema.json`) and the man page's WEBHOOKS
 /// section are generated from `fields`, and the tests validate real bodies against the file.
+///
+/// Version 2 (from version 1): `alsoTold` lists only those known to have been told, and
+/// `beingTold` those still being told (pending or failing).
 public enum MessageDocument {
-    public static let schema = "lifesignal.notification/1"
+    public static let schema = "lifesignal.notification/2"
 
     /// One field: its name, its JSON Schema type, whether it may be null, and what it means.
     public struct Field: Sendable {
@@ -46,7 +49,12 @@ public enum MessageDocument {
             name: "follows", type: "string", nullable: true,
             about: "The id of the notification this one follows (the alarm an all-clear clears)."),
         Field(name: "actions", type: "array", nullable: false, about: "What the recipient can do, one string each."),
-        Field(name: "alsoTold", type: "array", nullable: false, about: "The names of the others told."),
+        Field(
+            name: "alsoTold", type: "array", nullable: false,
+            about: "The names of the others known to have been told of the same cause."),
+        Field(
+            name: "beingTold", type: "array", nullable: false,
+            about: "The names of the others still being told: not reached yet (pending, or their channel is failing)."),
     ]
 
     public static func json(_ m: Message) -> JSON {
@@ -60,7 +68,7 @@ public enum MessageDocument {
                 ("recipientName", .string(m.recipientName)), ("causeAt", .string(m.zone.iso8601(m.causeAt))),
                 ("sentAt", .string(m.zone.iso8601(m.sentAt))), ("zone", .string(m.zone.name)),
                 ("follows", .optional(m.follows)), ("actions", .array(m.actions.map(JSON.string))),
-                ("alsoTold", .array(m.alsoTold.map(JSON.string))),
+                ("alsoTold", .array(m.alsoTold.map(JSON.string))), ("beingTold", .array(m.beingTold.map(JSON.string))),
             ]))
     }
 
@@ -79,7 +87,7 @@ public enum MessageDocument {
         return .object(
             JSONObject([
                 ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
-                ("$id", .string("https://lifesignal.invalid/schema/notification/1")),
+                ("$id", .string("https://lifesignal.invalid/schema/notification/2")),
                 ("title", .string("lifesignal notification")), ("type", .string("object")),
                 ("required", .array(fields.map { .string($0.name) })), ("additionalProperties", .bool(false)),
                 ("properties", .object(properties)),

@@ -18,7 +18,7 @@ public enum Messages {
             actions: [], alsoTold: [], thread: n.thread, follows: follows(n, feed: feed), zone: zone)
         message.details = facts(n, state: state, person: person, sentAt: sentAt, zone: zone)
         message.actions = actions(n, person: person)
-        message.alsoTold = alsoTold(n, circle: circle, sentAt: sentAt)
+        (message.alsoTold, message.beingTold) = others(n, circle: circle, feed: feed, sentAt: sentAt)
         return message
     }
 
@@ -129,14 +129,47 @@ public enum Messages {
         }
     }
 
-    /// The others told of the same cause by `sentAt`.
-    static func alsoTold(_ n: Notification, circle: CircleState, sentAt: Timestamp) -> [String] {
-        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return [] }
+    /// The others to be told of the same cause by `sentAt`: those known to have been told,
+    /// and those still being told (pending, failing, or in this same run). A message never
+    /// claims someone was told who was not.
+    static func others(_ n: Notification, circle: CircleState, feed: Feed, sentAt: Timestamp) -> (
+        told: [String], beingTold: [String]
+    ) {
+        guard let key = n.thread, let thread = Notification.Thread(key: key) else { return ([], []) }
         let member = n.subject
-        var told = Notifications.responders(of: member, in: circle)
+        var recipients = Notifications.responders(of: member, in: circle)
         if case .deadline(_, let deadline) = thread {
-            told = Escalation.toldOfMiss(told, member: member, deadline: deadline, now: sentAt, in: circle)
+            recipients = Escalation.toldOfMiss(recipients, member: member, deadline: deadline, now: sentAt, in: circle)
         }
-        return told.filter { $0 != n.recipient }.map { recipientName($0, circle: circle) }.filter { !$0.isEmpty }
+        var told: [String] = []
+        var beingTold: [String] = []
+        for recipient in recipients where recipient != n.recipient {
+            let name = recipientName(recipient, circle: circle)
+            guard !name.isEmpty else { continue }
+            if wasTold(recipient, of: n, circle: circle, feed: feed, by: sentAt) {
+                told.append(name)
+            } else {
+                beingTold.append(name)
+            }
+        }
+        return (told, beingTold)
+    }
+
+    /// Whether `recipient` is known to have been told of `n`'s cause: an external contact
+    /// when a delivery of theirs is recorded (here or in the circle); a member when a device
+    /// of theirs has run `notify deliver` since the cause (it noticed it then).
+    static func wasTold(
+        _ recipient: Notification.Recipient, of n: Notification, circle: CircleState, feed: Feed, by sentAt: Timestamp
+    ) -> Bool {
+        switch recipient {
+        case .member(let id):
+            return circle.members[id]?.deliverRun.map { $0.at >= n.at && $0.at <= sentAt } ?? false
+        case .external:
+            let theirs = Set(
+                feed.notifications.values.filter { $0.thread == n.thread && $0.recipient == recipient }.map(\.id))
+            guard !theirs.isEmpty else { return false }
+            return feed.deliveries.contains { theirs.contains($0.key.notification) && $0.value.isDelivered }
+                || circle.deliveries.keys.contains { theirs.contains($0.notification) }
+        }
     }
 }

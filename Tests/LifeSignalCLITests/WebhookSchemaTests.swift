@@ -83,7 +83,7 @@ import Testing
     @Test(.enabled(if: validator != nil, DeliveryTools.missing("python3-jsonschema")))
     func theValidatorRejectsABrokenDocument() throws {
         let broken = [
-            #"{"schema": "lifesignal.notification/1"}"#,
+            #"{"schema": "lifesignal.notification/2"}"#,
             #"{"schema": "other/2", "id": 1}"#,
         ]
         let errors = try Self.invalid(broken)

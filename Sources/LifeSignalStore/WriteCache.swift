@@ -1,0 +1,86 @@
+import LifeSignalCore
+
+/// What a write reads of everyone else — the cache when no other log changed, else the logs —
+/// and the cache it leaves behind, so the next run reads nothing again.
+extension Store {
+    /// Everyone else's logs as a writer sees them, and what of the cache a write may carry on.
+    struct OthersRead {
+        var snapshot: Snapshot
+        /// The keys of everything but this device's own folder and log; empty when the cache
+        /// must not be rebuilt from this read.
+        var entries: [CircleCache.Entry]
+        /// The cached unread count stays valid only while no feed file changes; its own keys
+        /// say so, so it can be carried over by a write that does not touch the feed.
+        var unread: Int?
+        var digest: FeedDigest?
+        var feedEntries: [CircleCache.Entry]
+        /// The cache, when it was current as loaded (not refreshed).
+        var current: CircleCache? = nil
+    }
+
+    /// Everyone else's logs: from the cache when none changed, else read (this device's own
+    /// log is read by the writer itself, strictly).
+    func othersForWriting() throws(StoreError) -> OthersRead {
+        let own = "members/\(identity.member)/\(identity.device)"
+        if let (loaded, isCurrent) = CircleCache.load(self, checkingExceptOwn: true),
+            let cache = isCurrent ? loaded : refreshed(loaded, exceptOwn: true)
+        {
+            let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
+            return OthersRead(
+                snapshot: Snapshot(
+                    own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
+                    unknown: unknown, foreign: cache.foreign),
+                entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
+                unread: cache.unread, digest: cache.currentDigest,
+                feedEntries: cache.feedEntries, current: isCurrent ? cache : nil)
+        }
+        let read = try readCircle()
+        var snapshot = split(read)
+        snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
+        let entries =
+            read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
+        return OthersRead(snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [])
+    }
+
+    /// Refreshes the cache with what this write knows: everyone else as read before it, and
+    /// this device's directory and log as they are now. The directories above this device's
+    /// keep their earlier keys (a write does not change them), except on the first write,
+    /// which creates them — then the next read rebuilds the cache instead.
+    func refreshCache(after transaction: Transaction, others: OthersRead, now: Timestamp) {
+        guard transaction.skipped.isEmpty, !others.entries.isEmpty else { return }
+        // A run that read nothing new and wrote nothing (a quiet delivery run): the cache
+        // already says all this, and this device's files still have the keys it holds.
+        if let current = others.current, transaction.feedRead == nil, !transaction.feedChanged,
+            current.ownIsCurrent
+        {
+            return
+        }
+        let member = identity.member
+        let device = identity.device
+        let own = "members/\(member)/\(device)"
+        var entries = others.entries
+        entries.append(CircleCache.Entry(path: own, key: Posix.key(deviceDirectory(member: member, device: device))))
+        entries.append(
+            CircleCache.Entry(path: own + "/log.json", key: Posix.key(logPath(member: member, device: device))))
+        entries.append(CircleCache.Entry(path: ownLogPath, key: Posix.key(ownLogPath)))
+        var cache = CircleCache(
+            circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
+            others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown,
+            foreign: transaction.foreign)
+        // Everyone else is as the current cache had them: their section is copied, not encoded.
+        cache.othersEncoded = others.current?.othersEncoded
+        if let read = transaction.feedRead {
+            // The feed as this transaction left it, for the next runs.
+            // (A write prunes the feed's old entries: the count is made again from the files.)
+            cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
+            cache.digest = FeedDigest(
+                of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now)
+            cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
+        } else if !transaction.feedChanged {
+            cache.unread = others.unread
+            cache.digest = others.digest
+            cache.feedEntries = others.feedEntries
+        }
+        cache.save(dataDirectory)
+    }
+}
