@@ -57,8 +57,17 @@ extension App {
 extension App {
     /// Checks in by fixed times of day from now on, in `zone` (a zone name; nil: this
     /// machine's zone, which must then have a name or a rule).
+    ///
+    /// Without a zone, a schedule that already has one keeps it: "at 08:00" set in Europe/London
+    /// stays London's, rather than quietly becoming this machine's zone.
     public func setDailySchedule(times: [TimeOfDay], days: [Int64], zone: String?) throws(AppError) -> ScheduleChange {
-        let (name, rule) = try zoneRule(zone)
+        let current = zone == nil ? try readMine().schedule?.value : nil
+        let (name, rule) =
+            if let current {
+                (try? zoneRule(current.zone)) ?? (current.zone, current.rule)
+            } else {
+                try zoneRule(zone)
+            }
         return try scheduleChange(
             ScheduleSet(schedule: DailySchedule(times: times, days: days, zone: name, rule: rule)))
     }

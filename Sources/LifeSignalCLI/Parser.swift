@@ -146,7 +146,14 @@ private struct Line {
                     invocation.path.isEmpty
                     ? "command '\(token)'"
                     : "subcommand '\(token)' of '\(invocation.path.joined(separator: " "))'"
-                throw usage("Unknown \(what)." + Suggest.phrase(for: token, among: names))
+                var hint = Suggest.phrase(for: token, among: names)
+                // A sentence where a subcommand goes is a note meant for the command itself.
+                if hint.isEmpty, spec.options.contains(where: { $0.long == "note" }) {
+                    let quoted = Completions.shellWord(token)
+                    hint =
+                        " To record it as a note: lifesignal \(invocation.path.joined(separator: " ")) --note \(quoted)"
+                }
+                throw usage("Unknown \(what)." + hint)
             }
         }
         guard invocation.arguments.count < spec.arguments.count else {
@@ -250,6 +257,27 @@ private struct Line {
 }
 
 extension ValueKind {
+    /// A time as `--since`/`--until` and `trip` take it: RFC 3339, a local date and time, or a
+    /// duration from now (`later`) or ago.
+    static func time(_ text: String, later: Bool) -> TimeQuery? {
+        if let time = Timestamp(rfc3339: text) { return .at(time) }
+        if let local = TimeQuery.local(text) { return local }
+        return TimeSpan(parsing: text).map { later ? .fromNow($0) : .ago($0) }
+    }
+
+    /// What a time should look like; for one meant as a duration (digits, no date or clock),
+    /// first why it is none, as durations say it ("fractions are not accepted …").
+    static func timeHint(_ text: String, later: Bool) -> String {
+        let meantAsDuration =
+            text.unicodeScalars.contains { ("0"..."9").contains($0) }
+            && !text.unicodeScalars.contains { $0 == "-" || $0 == ":" || $0 == "T" }
+        let why = meantAsDuration ? (TimeSpan.problem(parsing: text).map { $0 + "; " } ?? "") : ""
+        return why
+            + (later
+                ? "give a duration from now such as 3h or 14d, a date and time such as 2026-12-24 18:00, or an RFC 3339 time."
+                : "give a date (2026-11-01), a date and time (2026-11-01 18:30), an RFC 3339 time, or a duration such as 7d meaning that long ago.")
+    }
+
     /// The text as a value of this kind, or a usage error that names the value and says what
     /// would do.
     func read(_ text: String, label: String, path: [String]) throws(CLIError) -> Value {
@@ -283,17 +311,10 @@ extension ValueKind {
             }
             return .span(span)
         case .time, .later:
-            let later = self == .later
-            if let time = Timestamp(rfc3339: text) { return .time(.at(time)) }
-            if let local = TimeQuery.local(text) { return .time(local) }
-            guard let span = TimeSpan(parsing: text) else {
-                throw bad(
-                    later
-                        ? "give a duration from now such as 3h or 14d, a date and time such as 2026-12-24 18:00, or an RFC 3339 time."
-                        : "give a date (2026-11-01), a date and time (2026-11-01 18:30), an RFC 3339 time, or a duration such as 7d meaning that long ago."
-                )
+            guard let time = Self.time(text, later: self == .later) else {
+                throw bad(Self.timeHint(text, later: self == .later))
             }
-            return .time(later ? .fromNow(span) : .ago(span))
+            return .time(time)
         case .count:
             guard let n = Int(text), n >= 1, n <= 1_000_000 else { throw bad("give a whole number from 1 to 1000000.") }
             return .count(n)

@@ -134,13 +134,12 @@ struct Session {
     }
 
     /// `2026-11-23 09:00 CET`: the local time, labelled with the zone's abbreviation (or its
-    /// offset) so a reader elsewhere is not misled; left unlabelled only in UTC.
+    /// offset) so a reader elsewhere is not misled — `UTC` too, as warnings and messages say it.
     func local(_ time: Timestamp) -> String {
         let offset = context.utcOffset(time)
         let text = time.local(utcOffset: offset)
-        guard let zone = context.zoneAbbreviation(time), zone != "UTC"
-        else { return text }
-        if zone.first?.isLetter == true { return text + " " + zone }
+        if let zone = context.zoneAbbreviation(time), zone.first?.isLetter == true { return text + " " + zone }
+        if offset == 0 { return text + " UTC" }
         let sign = offset < 0 ? "-" : "+"
         let minutes = offset.magnitude / 60
         let hh = minutes / 60 < 10 ? "0\(minutes / 60)" : "\(minutes / 60)"

@@ -13,8 +13,8 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
     public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.seconds < rhs.seconds }
     public static prefix func - (span: TimeSpan) -> TimeSpan { TimeSpan(seconds: 0 &- span.seconds) }
 
-    /// Parses `45m`, `8h`, `1d12h`, `90s`, `1d 12h`; nil for anything else, for zero, and for
-    /// spans beyond 100 years (so no arithmetic on them can overflow).
+    /// Parses `45m`, `8h`, `1d12h`, `90s`, `1d 12h`, `8 h`; nil for anything else, for zero, and
+    /// for spans beyond 100 years (so no arithmetic on them can overflow).
     public init?(parsing text: String) {
         guard let total = Self.total(parsing: text), total > 0, total <= 100 * 366 * 86_400 else { return nil }
         seconds = total
@@ -27,9 +27,12 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
         var number: Int64? = nil
         var sawUnit = false
         var lastUnitRank = Int.max
+        // A space after a number ("8 h") may only be followed by its unit.
+        var unitDue = false
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard !unitDue else { return nil }
                 let digit = Int64(byte - UInt8(ascii: "0"))
                 let (times10, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
                 let (next, o2) = times10.addingReportingOverflow(digit)
@@ -52,8 +55,9 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
                 total = sum
                 number = nil
                 sawUnit = true
+                unitDue = false
             case UInt8(ascii: " "):
-                guard number == nil else { return nil }
+                if number != nil { unitDue = true }
             default:
                 return nil
             }

@@ -64,7 +64,7 @@ import Testing
         #expect(status.code == 5)
         #expect(
             status.stdout
-                == "Emergency alert active since 2026-03-01 10:00 (12m ago): “At the lake, ankle hurt”\nEnd it with 'lifesignal alert deactivate'.\n"
+                == "Emergency alert active since 2026-03-01 10:00 UTC (12m ago): “At the lake, ankle hurt”\nEnd it with 'lifesignal alert deactivate'.\n"
         )
         let json = jsonObject(home.run(["alert", "status", "--json"], now: "2026-03-01T10:12:00Z").stdout)
         #expect(json["active"] as? Bool == true)
@@ -81,7 +81,7 @@ import Testing
         let unchanged = home.run(["alert", "activate", "--yes"], now: "2026-03-01T10:14:00Z")
         #expect(
             unchanged.stdout
-                == "An emergency alert is already active, since 2026-03-01 10:00 (14m ago). Nothing changed; give it a new message with --message.\n"
+                == "An emergency alert is already active, since 2026-03-01 10:00 UTC (14m ago). Nothing changed; give it a new message with --message.\n"
         )
         let again = home.run(["alert", "activate", "--yes", "--message", "another"], now: "2026-03-01T10:15:00Z")
         #expect(again.code == 0)
@@ -137,9 +137,9 @@ import Testing
         #expect(history.code == 0)
         #expect(
             history.stdout == """
-                2026-03-03 07:00  →  active           00:05
-                2026-03-02 08:00  →  2026-03-02 08:12  12:34
-                2026-03-01 10:00  →  2026-03-01 11:02  1:02:03  Hiking the ridge
+                2026-03-03 07:00 UTC  →  active           00:05
+                2026-03-02 08:00 UTC  →  2026-03-02 08:12 UTC  12:34
+                2026-03-01 10:00 UTC  →  2026-03-01 11:02 UTC  1:02:03  Hiking the ridge
 
                 """)
         let alerts =
@@ -169,7 +169,8 @@ import Testing
         // A check-in does not end the alert…
         let checkin = home.run(["checkin"], now: "2026-03-01T12:00:00Z")
         #expect(checkin.code == 0)
-        #expect(checkin.stdout.hasPrefix("Checked in at 2026-03-01 12:00.\nNext deadline 2026-03-02 12:00 (in 1d)"))
+        #expect(
+            checkin.stdout.hasPrefix("Checked in at 2026-03-01 12:00 UTC.\nNext deadline 2026-03-02 12:00 UTC (in 1d)"))
         #expect(home.run(["alert", "status"], now: "2026-03-01T12:00:00Z").code == 5)
         // …and the alert does not stop the countdown: status shows both, and exits 5.
         let json = jsonObject(home.run(["status", "--json"], now: "2026-03-01T12:00:00Z").stdout)
@@ -178,9 +179,9 @@ import Testing
         #expect((json["alert"] as? [String: Any])?["startedAt"] as? String == "2026-03-01T10:00:00Z")
         let overdue = home.run(["status"], now: "2026-03-02T13:00:00Z")
         #expect(overdue.code == 5, "the alert wins over overdue (4)")
-        #expect(overdue.stdout.contains("  EMERGENCY ALERT ACTIVE since 2026-03-01 10:00 (1d 3h ago)\n"))
+        #expect(overdue.stdout.contains("  EMERGENCY ALERT ACTIVE since 2026-03-01 10:00 UTC (1d 3h ago)\n"))
         #expect(overdue.stdout.contains("  Status          OVERDUE\n"))
-        #expect(overdue.stdout.contains("  Deadline        2026-03-02 12:00 (1h ago)\n"))
+        #expect(overdue.stdout.contains("  Deadline        2026-03-02 12:00 UTC (1h ago)\n"))
         #expect(
             home.run(["checkin", "status"], now: "2026-03-02T13:00:00Z").code == 4,
             "the check-in status is about the countdown only")
@@ -228,7 +229,7 @@ import Testing
         #expect(yes.stdout.contains("Emergency alert recorded, but nobody will be told: you have no responders."))
         let status = home.run(["alert", "status"])
         #expect(status.code == 5)
-        #expect(status.stdout.hasPrefix("Emergency alert active since 2026-03-01 09:00 (now): “On the trail”\n"))
+        #expect(status.stdout.hasPrefix("Emergency alert active since 2026-03-01 09:00 UTC (now): “On the trail”\n"))
     }
 
     @Test(.enabled(if: hasScript, "needs util-linux script for a pseudo-terminal"))

@@ -285,7 +285,7 @@ import Testing
         // Answering all is a check-in and acknowledges every pinger.
         #expect(run("ana", ["ping", "send", "Carl"], now: "2026-03-01T11:00:00Z").code == 0)
         let all = run("carl", ["ping", "respond", "--all"], now: "2026-03-01T11:30:00Z")
-        #expect(all.stdout == "Checked in and answered 1 ping (Ana).\nNext deadline 2026-03-02 11:30 (in 1d).\n")
+        #expect(all.stdout == "Checked in and answered 1 ping (Ana).\nNext deadline 2026-03-02 11:30 UTC (in 1d).\n")
         #expect(
             run("carl", ["checkin", "status", "--json"], now: "2026-03-01T11:30:00Z").stdout.contains(
                 "\"deadline\": \"2026-03-02T11:30:00Z\""))

@@ -193,7 +193,7 @@ private func initRows(
         #expect(first.code == 0)
         #expect(
             first.stdout
-                == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d); reminder at 2026-03-02 08:30.\n"
+                == "Checked in at 2026-03-01 09:00 UTC.\nNext deadline 2026-03-02 09:00 UTC (in 1d); reminder at 2026-03-02 08:30 UTC.\n"
         )
         #expect(first.stderr.hasPrefix("lifesignal: created a profile for "))
         let name = String(
@@ -208,7 +208,7 @@ private func initRows(
         #expect(second.stderr == noRespondersWarning)
         #expect(
             second.stdout
-                == "Checked in at 2026-03-01 15:30.\nNext deadline 2026-03-02 15:30 (in 1d); reminder at 2026-03-02 15:00.\n"
+                == "Checked in at 2026-03-01 15:30 UTC.\nNext deadline 2026-03-02 15:30 UTC (in 1d); reminder at 2026-03-02 15:00 UTC.\n"
         )
     }
 
@@ -231,16 +231,16 @@ private func initRows(
         #expect(
             status.stdout == """
                 Status          on time
-                Last check-in   2026-03-01 09:00 (3h ago)  “leaving for the hills”
-                Deadline        2026-03-02 09:00 (in 21h)
+                Last check-in   2026-03-01 09:00 UTC (3h ago)  “leaving for the hills”
+                Deadline        2026-03-02 09:00 UTC (in 21h)
                 Time left       21h
-                Reminder        2026-03-02 08:30 (in 20h 30m), 30m before the deadline
+                Reminder        2026-03-02 08:30 UTC (in 20h 30m), 30m before the deadline
                 Interval        24h
 
                 """)
         #expect(
             home.run(["checkin", "history"], now: "2026-03-01T12:00:00Z").stdout
-                == "2026-03-01 09:00  3h ago       leaving for the hills\n")
+                == "2026-03-01 09:00 UTC  3h ago       leaving for the hills\n")
     }
 
     @Test func badNoteIsAUsageError() {
@@ -267,7 +267,7 @@ private func initRows(
         let home = TempHome()
         home.run(["init", "--reminder", "off"])
         let run = home.run(["checkin"])
-        #expect(run.stdout == "Checked in at 2026-03-01 09:00.\nNext deadline 2026-03-02 09:00 (in 1d).\n")
+        #expect(run.stdout == "Checked in at 2026-03-01 09:00 UTC.\nNext deadline 2026-03-02 09:00 UTC (in 1d).\n")
     }
 
     /// Human times are local, labelled with the zone, so a reader elsewhere is not misled.
@@ -308,10 +308,10 @@ private func initRows(
         #expect(
             dueSoon.stdout == """
                 Status          due soon
-                Last check-in   2026-03-01 09:00 (23h 30m ago)
-                Deadline        2026-03-02 09:00 (in 30m)
+                Last check-in   2026-03-01 09:00 UTC (23h 30m ago)
+                Deadline        2026-03-02 09:00 UTC (in 30m)
                 Time left       30m
-                Reminder        2026-03-02 08:30 (now), 30m before the deadline
+                Reminder        2026-03-02 08:30 UTC (now), 30m before the deadline
                 Interval        24h
 
                 """)
@@ -325,10 +325,10 @@ private func initRows(
         #expect(
             overdue.stdout == """
                 Status          OVERDUE
-                Last check-in   2026-03-01 09:00 (1d ago)
-                Deadline        2026-03-02 09:00 (1s ago)
+                Last check-in   2026-03-01 09:00 UTC (1d ago)
+                Deadline        2026-03-02 09:00 UTC (1s ago)
                 Overdue by      1s
-                Reminder        2026-03-02 08:30 (30m ago), 30m before the deadline
+                Reminder        2026-03-02 08:30 UTC (30m ago), 30m before the deadline
                 Interval        24h
                 Check in now with 'lifesignal checkin'.
 
@@ -365,7 +365,8 @@ private func initRows(
         #expect(run.code == 0)
         #expect(run.stdout == "No check-ins yet.\n")
         #expect(run.stderr == "")
-        #expect(home.run(["checkin", "history", "--since", "7d"]).stdout == "No check-ins since 2026-02-22 09:00.\n")
+        #expect(
+            home.run(["checkin", "history", "--since", "7d"]).stdout == "No check-ins since 2026-02-22 09:00 UTC.\n")
     }
 
     @Test func beforeAnyProfile() {
@@ -380,9 +381,9 @@ private func initRows(
         #expect(run.stderr == "")
         #expect(
             run.stdout == """
-                2026-03-09 21:00  12h ago      third
-                2026-03-05 09:00  5d ago
-                2026-03-01 09:00  9d ago       first
+                2026-03-09 21:00 UTC  12h ago      third
+                2026-03-05 09:00 UTC  5d ago
+                2026-03-01 09:00 UTC  9d ago       first
 
                 """)
     }
@@ -391,9 +392,10 @@ private func initRows(
         let home = threeCheckIns()
         #expect(
             home.run(["checkin", "history", "--limit", "2"], now: later).stdout
-                == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
+                == "2026-03-09 21:00 UTC  12h ago      third\n2026-03-05 09:00 UTC  5d ago\n")
         #expect(
-            home.run(["checkin", "history", "--limit=1"], now: later).stdout == "2026-03-09 21:00  12h ago      third\n"
+            home.run(["checkin", "history", "--limit=1"], now: later).stdout
+                == "2026-03-09 21:00 UTC  12h ago      third\n"
         )
         let bad = home.run(["checkin", "history", "--limit", "0"], now: later)
         #expect(bad.code == 64)
@@ -409,29 +411,29 @@ private func initRows(
         let home = threeCheckIns()
         // At or after: the check-in exactly at the time is included.
         let run = home.run(["checkin", "history", "--since", "2026-03-05T09:00:00Z"], now: later)
-        #expect(run.stdout == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
+        #expect(run.stdout == "2026-03-09 21:00 UTC  12h ago      third\n2026-03-05 09:00 UTC  5d ago\n")
         // With an offset: 2026-03-05T10:00:00+02:00 is 08:00Z.
         #expect(
             home.run(["checkin", "history", "--since", "2026-03-05T10:00:00+02:00"], now: later).stdout == run.stdout)
         #expect(
             home.run(["checkin", "history", "--since", "2026-03-05T09:00:01Z"], now: later).stdout
-                == "2026-03-09 21:00  12h ago      third\n")
+                == "2026-03-09 21:00 UTC  12h ago      third\n")
     }
 
     @Test func sinceADuration() {
         let home = threeCheckIns()
         #expect(
             home.run(["checkin", "history", "--since", "7d"], now: later).stdout
-                == "2026-03-09 21:00  12h ago      third\n2026-03-05 09:00  5d ago\n")
+                == "2026-03-09 21:00 UTC  12h ago      third\n2026-03-05 09:00 UTC  5d ago\n")
         #expect(
             home.run(["checkin", "history", "--since=1d"], now: later).stdout
-                == "2026-03-09 21:00  12h ago      third\n")
+                == "2026-03-09 21:00 UTC  12h ago      third\n")
         #expect(
             home.run(["checkin", "history", "--since", "1h"], now: later).stdout
-                == "No check-ins since 2026-03-10 08:00.\n")
+                == "No check-ins since 2026-03-10 08:00 UTC.\n")
         #expect(
             home.run(["checkin", "history", "--since", "30d", "--limit", "1"], now: later).stdout
-                == "2026-03-09 21:00  12h ago      third\n")
+                == "2026-03-09 21:00 UTC  12h ago      third\n")
     }
 
     @Test func badSince() {
@@ -480,7 +482,7 @@ private func initRows(
         #expect(run.stderr == "")
         #expect(
             run.stdout
-                == "Check-in interval set to 48h.\nDeadline 2026-03-03 09:00 (in 1d 21h); reminder at 2026-03-03 08:30.\n"
+                == "Check-in interval set to 48h.\nDeadline 2026-03-03 09:00 UTC (in 1d 21h); reminder at 2026-03-03 08:30 UTC.\n"
         )
         // Presets read as they were set; three days and more read in days.
         #expect(home.run(["checkin", "interval", "3d"]).stdout.hasPrefix("Check-in interval set to 3d.\n"))
@@ -492,7 +494,8 @@ private func initRows(
         let run = home.run(["checkin", "interval", "8h"], now: "2026-03-01T12:00:00Z")
         #expect(
             run.stdout
-                == "Check-in interval set to 8h.\nDeadline 2026-03-01 17:00 (in 5h); reminder at 2026-03-01 16:30.\n")
+                == "Check-in interval set to 8h.\nDeadline 2026-03-01 17:00 UTC (in 5h); reminder at 2026-03-01 16:30 UTC.\n"
+        )
     }
 
     @Test func shorterCanMakeYouOverdueAtOnce() {
@@ -503,7 +506,7 @@ private func initRows(
         #expect(run.stderr == "")
         #expect(
             run.stdout
-                == "Check-in interval set to 2h.\nYour deadline 2026-03-01 11:00 (1h ago) has passed: you are overdue by 1h. Check in with 'lifesignal checkin'.\n"
+                == "Check-in interval set to 2h.\nYour deadline 2026-03-01 11:00 UTC (1h ago) has passed: you are overdue by 1h. Check in with 'lifesignal checkin'.\n"
         )
         // Not a check-in: status says overdue.
         #expect(home.run(["checkin", "status"], now: "2026-03-01T12:00:00Z").code == 4)
@@ -570,14 +573,14 @@ private func initRows(
         #expect(set.stderr == "")
         #expect(
             set.stdout
-                == "Reminder set to 2h before the deadline.\nDeadline 2026-03-02 09:00 (in 23h); reminder at 2026-03-02 07:00.\n"
+                == "Reminder set to 2h before the deadline.\nDeadline 2026-03-02 09:00 UTC (in 23h); reminder at 2026-03-02 07:00 UTC.\n"
         )
         #expect(home.run(["checkin", "reminder"]).stdout == "Reminder: 2h before the deadline.\n")
         // The new lead moves the due-soon time.
         #expect(home.run(["checkin", "status"], now: "2026-03-02T07:00:00Z").code == 3)
         let off = home.run(["checkin", "reminder", "off"], now: "2026-03-01T10:00:00Z")
         #expect(off.code == 0)
-        #expect(off.stdout == "Reminder turned off.\nDeadline 2026-03-02 09:00 (in 23h).\n")
+        #expect(off.stdout == "Reminder turned off.\nDeadline 2026-03-02 09:00 UTC (in 23h).\n")
         #expect(home.run(["checkin", "reminder"]).stdout == "Reminder: off.\n")
         #expect(home.run(["checkin", "status"], now: "2026-03-02T08:59:59Z").code == 0)
     }
@@ -638,10 +641,10 @@ private func initRows(
             run.stdout == """
                 Ann Example
                   Status          on time
-                  Last check-in   2026-03-01 09:00 (9h 48m ago)  “home”
-                  Deadline        2026-03-02 09:00 (in 14h 12m)
+                  Last check-in   2026-03-01 09:00 UTC (9h 48m ago)  “home”
+                  Deadline        2026-03-02 09:00 UTC (in 14h 12m)
                   Time left       14h 12m
-                  Reminder        2026-03-02 08:30 (in 13h 42m), 30m before the deadline
+                  Reminder        2026-03-02 08:30 UTC (in 13h 42m), 30m before the deadline
                   Interval        24h
 
                 """)
@@ -752,7 +755,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(run.stdout.hasPrefix("Set up lifesignal for Ann Example.\n"))
         home.run(["checkin", "--note=a=b c"])
-        #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00  now          a=b c\n")
+        #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00 UTC  now          a=b c\n")
         let flagWithValue = home.run(["status", "--quiet=yes"])
         #expect(flagWithValue.code == 64)
         #expect(
@@ -789,7 +792,7 @@ private func initRows(
                     command: "lifesignal checkin"))
         // A note that starts with a dash is taken as the option's value.
         #expect(home.run(["checkin", "--note", "-x-"]).code == 0)
-        #expect(home.run(["checkin", "history", "--limit", "1"]).stdout == "2026-03-01 09:00  now          -x-\n")
+        #expect(home.run(["checkin", "history", "--limit", "1"]).stdout == "2026-03-01 09:00 UTC  now          -x-\n")
     }
 }
 
@@ -977,20 +980,20 @@ private func initRows(
             try #require(jsonObject(home.run(["status", "--json"]).stdout)["member"] as? [String: Any])[
                 "device"] as? String ?? ""
         let warning = { (now: String, ahead: String, counting: String) in
-            "lifesignal: warning: a check-in stamped 2026-03-05 09:00 by device \(device.prefix(8)) is \(ahead) ahead of this clock (\(now)); it does not count until then, so your deadline counts from \(counting). Check that device's clock (or LIFESIGNAL_NOW).\n"
+            "lifesignal: warning: a check-in stamped 2026-03-05 09:00 UTC by device \(device.prefix(8)) is \(ahead) ahead of this clock (\(now)); it does not count until then, so your deadline counts from \(counting). Check that device's clock (or LIFESIGNAL_NOW).\n"
         }
         let status = home.run(["checkin", "status"], now: "2026-03-01T10:00:00Z")
         #expect(status.code == 0)
-        #expect(status.stderr == warning("2026-03-01 10:00", "3d 23h", "the check-in of 2026-03-01 09:00"))
+        #expect(status.stderr == warning("2026-03-01 10:00 UTC", "3d 23h", "the check-in of 2026-03-01 09:00 UTC"))
         #expect(
             status.stdout.hasPrefix(
-                "Status          on time\nLast check-in   2026-03-01 09:00 (1h ago)\nDeadline        2026-03-02 09:00 (in 23h)\n"
+                "Status          on time\nLast check-in   2026-03-01 09:00 UTC (1h ago)\nDeadline        2026-03-02 09:00 UTC (in 23h)\n"
             ))
         // The next day the real deadline has passed: overdue, and loud about why.
         home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T10:00:00Z")
         let overdue = home.run(["status"], now: "2026-03-02T10:00:00Z")
         #expect(overdue.code == 4)
-        #expect(overdue.stderr == warning("2026-03-02 10:00", "2d 23h", "the check-in of 2026-03-01 09:00"))
+        #expect(overdue.stderr == warning("2026-03-02 10:00 UTC", "2d 23h", "the check-in of 2026-03-01 09:00 UTC"))
         let json = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-02T10:00:00Z").stdout)
         #expect(json["clockBehind"] as? Bool == true)
         #expect(json["state"] as? String == "overdue")
@@ -1001,7 +1004,7 @@ private func initRows(
         #expect(home.run(["checkin", "status", "--quiet"], now: "2026-03-02T10:00:00Z").stderr == "")
         let later = home.run(["checkin", "status"], now: "2026-03-05T10:00:00Z")
         #expect(later.stderr == "")
-        #expect(later.stdout.contains("Last check-in   2026-03-05 09:00 (1h ago)"))
+        #expect(later.stdout.contains("Last check-in   2026-03-05 09:00 UTC (1h ago)"))
     }
 
     /// Writing a check-in stamped later than this machine's clock (LIFESIGNAL_NOW ahead of it)
@@ -1014,7 +1017,8 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stderr.hasPrefix(
-                "lifesignal: warning: this check-in is stamped 2099-01-01 00:00, later than this machine's clock ("))
+                "lifesignal: warning: this check-in is stamped 2099-01-01 00:00 UTC, later than this machine's clock (")
+        )
         #expect(run.stderr.contains("no device counts it until then"))
     }
 }

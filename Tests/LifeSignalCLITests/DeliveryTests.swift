@@ -28,8 +28,8 @@ struct DeliveryTests {
     }
 
     /// Bea in a circle of her own with the external responder Sam reached through `channels`
-    /// (`--notify` each, or `--email` for a plain address). Checked in at 2026-03-01 09:00
-    /// with a note: her deadline is 2026-03-02 09:00.
+    /// (`--notify` each, or `--email` for a plain address). Checked in at 2026-03-01 09:00 UTC
+    /// with a note: her deadline is 2026-03-02 09:00 UTC.
     static func bea(
         name: String = "Bea", samChannels: [String] = [], samEmail: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -447,7 +447,7 @@ struct DeliveryTests {
         #expect(first.stderr.contains("500"))
         #expect(
             first.stderr.hasSuffix(
-                "); 1 notification is pending, next try after 2026-03-02 09:06. You will be told here when it works again.\n"
+                "); 1 notification is pending, next try after 2026-03-02 09:06 UTC. You will be told here when it works again.\n"
             ))
         #expect(recorder.waitForRequests(1).count == 1)
         let id = recorder.requests().first?.header("X-LifeSignal-Id")
@@ -551,7 +551,7 @@ struct DeliveryTests {
         #expect(run.code == 75)
         #expect(
             run.stderr
-                == "lifesignal: delivery through mailto:sam@example.org is failing (sendmail is not installed (looked on PATH \(empty), then /usr/sbin/sendmail, /usr/lib/sendmail); install msmtp-mta or another sendmail); 1 notification is pending, next try after 2026-03-02 09:06. You will be told here when it works again.\n"
+                == "lifesignal: delivery through mailto:sam@example.org is failing (sendmail is not installed (looked on PATH \(empty), then /usr/sbin/sendmail, /usr/lib/sendmail); install msmtp-mta or another sendmail); 1 notification is pending, next try after 2026-03-02 09:06 UTC. You will be told here when it works again.\n"
         )
         // An alert says the same at once.
         let alert = h.run(
@@ -602,7 +602,7 @@ struct DeliveryTests {
         #expect(result.seconds >= 9.5 && result.seconds < 90, "deliver took \(result.seconds)s")
         #expect(
             result.stderr
-                == "lifesignal: delivery through \(slow) is failing (curl did not finish within 10s and was stopped); 1 notification is pending, next try after 2026-03-02 09:06. You will be told here when it works again.\n",
+                == "lifesignal: delivery through \(slow) is failing (curl did not finish within 10s and was stopped); 1 notification is pending, next try after 2026-03-02 09:06 UTC. You will be told here when it works again.\n",
             "\(result.stderr)")
 
         // Both writes are in the store: the check-in (not overwritten by deliver's second

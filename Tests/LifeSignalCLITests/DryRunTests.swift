@@ -8,7 +8,7 @@ import Testing
         let fresh = TempHome()
         let first = fresh.run(["checkin", "--dry-run"])
         #expect(first.code == 0, "\(first.stderr)")
-        #expect(first.stdout.hasPrefix("Would check in at 2026-03-01 09:00 (dry run: nothing was recorded).\n"))
+        #expect(first.stdout.hasPrefix("Would check in at 2026-03-01 09:00 UTC (dry run: nothing was recorded).\n"))
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: fresh.path)) ?? ["?"]).isEmpty)
 
         let home = TempHome()

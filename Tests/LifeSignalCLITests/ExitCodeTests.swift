@@ -219,7 +219,7 @@ final class LockHolder {
         #expect(home.run(["status"]).code == 0)
         holder.wait()
         // Nothing was recorded; once the lock is free, the retry works.
-        #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00  now\n")
+        #expect(home.run(["checkin", "history"]).stdout == "2026-03-01 09:00 UTC  now\n")
         #expect(
             home.run(
                 ["checkin", "--quiet"], now: "2026-03-01T10:00:00Z", environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"]

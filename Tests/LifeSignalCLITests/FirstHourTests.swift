@@ -35,7 +35,8 @@ import Testing
         #expect(evening.stdout.split(separator: "\n").count == 2, "\(evening.stdout)")
         let backwards = home.run(["checkin", "history", "--since", "2026-03-03", "--until", "2026-03-02"])
         #expect(backwards.code == 64)
-        #expect(backwards.stderr.contains("--until (2026-03-02 00:00) must be after --since (2026-03-03 00:00)"))
+        #expect(
+            backwards.stderr.contains("--until (2026-03-02 00:00 UTC) must be after --since (2026-03-03 00:00 UTC)"))
     }
 
     /// The reminder the conflict message suggests is itself accepted, for every interval the

@@ -66,7 +66,7 @@ import Testing
         let seconds = Date().timeIntervalSince(started)
         #expect(checkin.code == 0)
         #expect(seconds < 9, "the check-in took \(seconds)s")
-        #expect(checkin.stdout.hasPrefix("Checked in at 2026-03-01 10:00."))
+        #expect(checkin.stdout.hasPrefix("Checked in at 2026-03-01 10:00 UTC."))
         #expect(checkin.stderr.contains("warning: the heartbeat \(recorder.url("/slow")) has been failing since"))
         #expect(codes(home.run(["status", "--json"], now: "2026-03-01T10:01:00Z")) == ["heartbeat-failing"])
         let doctor = home.run(["doctor"], now: "2026-03-01T10:01:00Z", environment: Self.env)
@@ -135,7 +135,7 @@ import Testing
             doctor.stdout.contains(
                 "FAIL  'notify deliver' has not run on this machine yet\n      fix: add '*/5 * * * * lifesignal notify deliver' to your crontab"
             ))
-        #expect(doctor.stdout.contains("ok    member Bea: last change seen 2026-03-01 09:00"))
+        #expect(doctor.stdout.contains("ok    member Bea: last change seen 2026-03-01 09:00 UTC"))
         #expect(
             failing(h.run("ana", ["doctor", "--json"], now: "2026-03-02T12:00:00Z")) == [
                 "no-responders", "no-channels", "no-delivery-runs",
@@ -217,7 +217,7 @@ import Testing
         #expect(mailed.count == 2, "\(mailed)")
         #expect(mailed.first?.hasPrefix("lifesignal: delivery through exec:test ! -e") == true)
         #expect(mailed.first?.contains("is failing") == true)
-        #expect(mailed.last?.contains("works again (failing since 2026-03-02 09:05): 1 sent.") == true)
+        #expect(mailed.last?.contains("works again (failing since 2026-03-02 09:05 UTC): 1 sent.") == true)
         #expect(warned, "status names the failing channel meanwhile")
     }
 }

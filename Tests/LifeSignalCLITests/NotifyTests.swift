@@ -136,7 +136,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let human = h.run("bea", ["notify", "list", "--category", "alerts"], now: now)
         #expect(
             human.stdout
-                == "● \(alertID.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n             Your emergency alert has been activated. Your responders have been notified.\n"
+                == "● \(alertID.prefix(8))  2026-03-01 11:00 UTC  Emergency Alert Activated\n             Your emergency alert has been activated. Your responders have been notified.\n"
         )
         let bad = h.run("bea", ["notify", "list", "--category", "weather"], now: now)
         #expect(bad.code == 64)
@@ -162,7 +162,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(!unread.contains { $0["id"] as? String == alert })
         #expect(
             h.run("bea", ["notify", "list", "--category", "alerts"], now: now).stdout.hasPrefix(
-                "  \(alert.prefix(8))  2026-03-01 11:00  Emergency Alert Activated\n"))
+                "  \(alert.prefix(8))  2026-03-01 11:00 UTC  Emergency Alert Activated\n"))
         #expect(
             h.run("bea", ["notify", "list", "--category", "alerts", "--unread"], now: now).stdout
                 == "No notifications match (see them all with 'lifesignal notify list --all').\n")
@@ -450,7 +450,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         home.run(["checkin", "--quiet"])
         #expect(home.run(["notify", "prefs", "--channel", "exec:exit 3", "--quiet"]).code == 0)
         let line =
-            "lifesignal: delivery through exec:exit 3 is failing (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11. You will be told here when it works again.\n"
+            "lifesignal: delivery through exec:exit 3 is failing (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11 UTC. You will be told here when it works again.\n"
 
         let first = home.run(["notify", "deliver"], now: "2026-03-02T09:10:00Z")
         #expect(first.code == 75)
@@ -471,7 +471,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         let verbose = home.run(["notify", "deliver", "--verbose"], now: "2026-03-02T09:10:30Z")
         #expect(
             verbose.stderr
-                == "lifesignal: delivery through exec:exit 3 is still failing (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11.\n"
+                == "lifesignal: delivery through exec:exit 3 is still failing (sh exited with status 3); 1 notification is pending, next try after 2026-03-02 09:11 UTC.\n"
         )
         // After it, the second attempt, silent; then a 5m pause.
         let second = home.run(["notify", "deliver"], now: "2026-03-02T09:11:00Z")
@@ -522,7 +522,7 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(run.stdout == "")
         #expect(
             run.stderr
-                == "lifesignal: delivery through desktop: is failing (notify-send is not installed or not on PATH (\(empty)); install libnotify-bin); 1 notification is pending, next try after 2026-03-02 09:11. You will be told here when it works again.\n"
+                == "lifesignal: delivery through desktop: is failing (notify-send is not installed or not on PATH (\(empty)); install libnotify-bin); 1 notification is pending, next try after 2026-03-02 09:11 UTC. You will be told here when it works again.\n"
         )
         let test = home.run(["notify", "test"], now: "2026-03-02T09:10:00Z", environment: ["PATH": empty])
         #expect(test.code == 69)

@@ -43,7 +43,7 @@ import Testing
         let marker = root.path + "/alice-exec-ran"
         let h = Self.aliceAndBob(recorder, marker: marker)
         let env = ["PATH": DeliveryTests.path()]
-        // Alice's deadline is 2026-03-02 09:00; her laptop stays closed. Bob's cron runs.
+        // Alice's deadline is 2026-03-02 09:00 UTC; her laptop stays closed. Bob's cron runs.
         #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: env).code == 0)
         #expect(Self.types(recorder, "/sis").isEmpty, "her own devices get the first ten minutes")
         for now in ["2026-03-02T09:15:00Z", "2026-03-02T09:20:00Z", "2026-03-02T10:00:00Z"] {
@@ -140,7 +140,7 @@ import Testing
         #expect(recovered.code == 0, "\(recovered.stderr)")
         #expect(
             recovered.stderr
-                == "lifesignal: delivery through \(recorder.url("/flaky/4/sam")) works again (failing since 2026-03-02 08:00): 4 sent.\n"
+                == "lifesignal: delivery through \(recorder.url("/flaky/4/sam")) works again (failing since 2026-03-02 08:00 UTC): 4 sent.\n"
         )
         #expect(
             Self.types(recorder, "/flaky/4/sam").suffix(4) == [

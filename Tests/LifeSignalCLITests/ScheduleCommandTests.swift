@@ -6,7 +6,7 @@ import Testing
 // LIFESIGNAL_NOW, and an exec: channel recording what the responder receives.
 
 @Suite struct ScheduleCommandTests {
-    /// Bea, checked in at 2026-03-01 09:00, with Sam reached by a command that records
+    /// Bea, checked in at 2026-03-01 09:00 UTC, with Sam reached by a command that records
     /// "<type> <message>" lines.
     static func bea() -> (home: TempHome, received: () -> [String]) {
         let home = TempHome()
@@ -35,7 +35,7 @@ import Testing
         let paused = home.run(
             ["checkin", "pause", "--until", "14d", "--note", "Sailing with Kim"], now: "2026-03-01T20:00:00Z")
         #expect(paused.code == 0, "\(paused.stderr)")
-        #expect(paused.stdout.hasPrefix("Check-ins paused until 2026-03-15 20:00 (in 14d)"))
+        #expect(paused.stdout.hasPrefix("Check-ins paused until 2026-03-15 20:00 UTC (in 14d)"))
         // Told at once, with when it ends and the note.
         #expect(received().count == 1)
         let told = received().first ?? ""
@@ -65,7 +65,7 @@ import Testing
         #expect(after["state"] as? String == "ok")
         #expect(after["deadline"] as? String == "2026-03-16T20:00:00Z")
         let next = home.run(["status"], now: "2026-03-16T09:00:00Z")
-        #expect(next.stdout.contains("Deadline        2026-03-16 20:00"))
+        #expect(next.stdout.contains("Deadline        2026-03-16 20:00 UTC"))
     }
 
     @Test func aLongPauseNeedsYesAndResumeEndsItEarly() {
@@ -85,7 +85,7 @@ import Testing
             home.run(["checkin", "pause", "--until", "40d", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
         let resumed = home.run(["checkin", "resume"], now: "2026-03-03T10:00:00Z")
         #expect(resumed.code == 0, "\(resumed.stderr)")
-        #expect(resumed.stdout == "Check-ins resumed; next deadline 2026-03-04 10:00 (in 1d).\n")
+        #expect(resumed.stdout == "Check-ins resumed; next deadline 2026-03-04 10:00 UTC (in 1d).\n")
         #expect(received().last?.hasPrefix("receive_dependent_check_ins_resumed ") == true)
         #expect(home.run(["checkin", "resume"], now: "2026-03-03T11:00:00Z").code == 65)
         #expect(home.run(["checkin", "pause"], now: "2026-03-03T11:00:00Z").code == 64)
@@ -98,7 +98,7 @@ import Testing
         #expect(trip.code == 0, "\(trip.stderr)")
         #expect(
             trip.stdout
-                == "Trip set: if you have not checked in by 2026-03-01 14:00 (in 3h), your responders are told, with your note. Reminder at 2026-03-01 13:30. Checking in ends the trip.\n"
+                == "Trip set: if you have not checked in by 2026-03-01 14:00 UTC (in 3h), your responders are told, with your note. Reminder at 2026-03-01 13:30 UTC. Checking in ends the trip.\n"
         )
         #expect(received().isEmpty, "the note stays private until the miss")
         Self.cron(home, from: "2026-03-01T12:00:00Z", hours: 2)
@@ -126,7 +126,7 @@ extension ScheduleCommandTests {
         let trip = home.run(["checkin", "trip", "3h"], now: "2026-03-01T09:00:00Z")
         #expect(
             trip.stdout
-                == "Trip set: if you have not checked in by 2026-03-01 12:00 (in 3h), your responders are told. Reminder at 2026-03-01 11:30. Checking in ends the trip.\n",
+                == "Trip set: if you have not checked in by 2026-03-01 12:00 UTC (in 3h), your responders are told. Reminder at 2026-03-01 11:30 UTC. Checking in ends the trip.\n",
             "\(trip.stdout)")
         let status = jsonObject(home.run(["status", "--json"], now: "2026-03-01T09:00:00Z").stdout)
         let checkIn = status["checkIn"] as? [String: Any] ?? [:]
@@ -148,7 +148,8 @@ extension ScheduleCommandTests {
         #expect(set.code == 0, "\(set.stderr)")
         #expect(
             set.stdout
-                == "Schedule: check in by 09:00 every day (Europe/London). Next deadline 2026-03-28 09:00 (in 21h).\n")
+                == "Schedule: check in by 09:00 every day (Europe/London). Next deadline 2026-03-28 09:00 UTC (in 21h).\n"
+        )
         #expect(home.run(["checkin", "--quiet"], now: "2026-03-28T08:00:00Z").code == 0)
         // Sunday 29 March: summer time began at 01:00 UTC, so 09:00 in London is 08:00 UTC.
         let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-28T12:00:00Z").stdout)

@@ -48,7 +48,7 @@ import Testing
         #expect(added.code == 0, "\(added.stderr)")
         #expect(ana(["contacts", "list"]).stdout.contains("Bea   Dependent"))
         #expect(beaRun(["checkin"]).code == 0)
-        #expect(ana(["contacts", "show", "Bea"]).stdout.contains("Last check-in   2026-03-01 09:00"))
+        #expect(ana(["contacts", "show", "Bea"]).stdout.contains("Last check-in   2026-03-01 09:00 UTC"))
 
         // In the circle: folders carry the circle's group bits, files are group-readable.
         let members = try FileManager.default.contentsOfDirectory(atPath: shared + "/members")
