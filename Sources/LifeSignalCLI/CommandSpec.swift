@@ -212,6 +212,9 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec] = []
     /// How its options and arguments go together, checked by the parser.
     var rules: [UsageRule] = []
+    /// Command lines a person types, shown under EXAMPLES in the help page and the man page
+    /// (each is parsed by the tests, so none can rot).
+    var examples: [String] = []
     var hidden = false
     var run: Run? = nil
 

@@ -48,7 +48,10 @@ enum CommandTable {
         ("LIFESIGNAL_HOME", "The data directory (an absolute path); --home overrides it."),
         ("XDG_DATA_HOME", "When absolute, the data directory is $XDG_DATA_HOME/lifesignal."),
         ("HOME", "The default data directory is under it; the account's home is used when unset."),
-        ("LIFESIGNAL_NOW", "An RFC 3339 time that replaces the clock, for tests and \"what if\" runs."),
+        (
+            "LIFESIGNAL_NOW",
+            "An RFC 3339 time that replaces the clock, for tests and \"what if\" runs. What a command does then is real (a check-in is recorded, alarms are sent); add --dry-run to only see it."
+        ),
         ("LIFESIGNAL_LOCK_TIMEOUT", "Seconds to wait for another lifesignal to finish writing (default 30)."),
         ("NO_COLOR", "When set and not empty, output is never coloured."),
         ("COLUMNS", "The width help is wrapped to."),

@@ -36,7 +36,10 @@ public enum LifeSignal {
             case .version(let g):
                 global = g
                 var output = Output(context: context, global: g)
-                try output.raw("lifesignal \(CommandTable.version)\n")
+                try output.raw(
+                    g.json
+                        ? JSON.object(JSONObject([("version", .string(CommandTable.version))])).serialized() + "\n"
+                        : "lifesignal \(CommandTable.version)\n")
                 try output.flush()
                 return output.exitCode(.ok)
             case .run(let spec, let invocation):

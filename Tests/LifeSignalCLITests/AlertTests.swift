@@ -137,9 +137,9 @@ import Testing
         #expect(history.code == 0)
         #expect(
             history.stdout == """
-                2026-03-03 07:00 UTC  →  active           00:05
-                2026-03-02 08:00 UTC  →  2026-03-02 08:12 UTC  12:34
-                2026-03-01 10:00 UTC  →  2026-03-01 11:02 UTC  1:02:03  Hiking the ridge
+                2026-03-03 07:00 UTC  →  active                5s
+                2026-03-02 08:00 UTC  →  2026-03-02 08:12 UTC  12m
+                2026-03-01 10:00 UTC  →  2026-03-01 11:02 UTC  1h 2m  Hiking the ridge
 
                 """)
         let alerts =

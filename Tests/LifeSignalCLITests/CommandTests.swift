@@ -660,7 +660,7 @@ private func initRows(
 @Suite struct GlobalOptionTests {
     @Test func versionAndEveryPlace() {
         let home = TempHome()
-        for arguments in [["--version"], ["status", "--version"], ["--version", "--json"]] {
+        for arguments in [["--version"], ["status", "--version"]] {
             let run = home.run(arguments)
             #expect(run.stdout == "lifesignal 0.1.0\n", "\(arguments)")
             #expect(run.stderr == "")

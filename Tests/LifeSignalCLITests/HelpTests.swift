@@ -219,3 +219,60 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
         #expect(run.code == 0)
     }
 }
+
+/// The examples in help pages and the man page come from the command table: each is a command
+/// line that parses, as the command it illustrates.
+@Suite struct ExampleTests {
+    /// The words of a command line as a POSIX shell splits them (quotes, no expansions).
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quote: Character? = nil
+        var started = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                started = true
+            } else if character == " " {
+                if started || !word.isEmpty { words.append(word) }
+                word = ""
+                started = false
+            } else {
+                word.append(character)
+            }
+        }
+        if started || !word.isEmpty { words.append(word) }
+        return words
+    }
+
+    @Test func everyExampleParsesAsItsCommand() throws {
+        var count = 0
+        for node in Completions.nodes() {
+            for example in node.spec.examples {
+                let words = Self.words(example)
+                let start = try #require(words.firstIndex { $0.hasSuffix("lifesignal") }, "\(example)")
+                let arguments = Array(words[(start + 1)...])
+                guard case .run(_, let invocation) = try Parser.parse(arguments) else {
+                    Issue.record("\(example) is not a command line")
+                    continue
+                }
+                #expect(invocation.path == node.path, "\(example)")
+                count += 1
+            }
+        }
+        #expect(count >= 20)
+    }
+
+    @Test func helpPagesAndTheManPageShowThem() {
+        let checkin = Help.page(for: CheckinCommand.spec, path: ["checkin"], width: 80)
+        #expect(
+            checkin.contains(
+                "\nEXAMPLES:\n  $ lifesignal checkin\n  $ lifesignal checkin --note \"off to the hills\"\n"),
+            "\(checkin)")
+        #expect(
+            ManPage.render().contains("lifesignal checkin trip 3h \\-\\-note")
+                || ManPage.render().contains("lifesignal checkin trip 3h --note"))
+    }
+}

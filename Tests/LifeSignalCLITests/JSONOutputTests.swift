@@ -271,9 +271,10 @@ private let checkInKeys: Set<String> = [
         )
     }
 
-    @Test func helpAndVersionStayText() {
+    @Test func helpStaysTextAndTheVersionIsJSON() {
         let home = TempHome()
-        #expect(home.run(["--version", "--json"]).stdout == "lifesignal 0.1.0\n")
+        #expect(home.run(["--version", "--json"]).stdout == "{\n  \"version\": \"0.1.0\"\n}\n")
+        #expect(jsonObject(home.run(["--version", "--json"]).stdout)["version"] as? String == "0.1.0")
         #expect(home.run(["status", "--help", "--json"]).stdout == home.run(["status", "--help"]).stdout)
     }
 }

@@ -137,3 +137,32 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/lifesignal/identity.json"))
     }
 }
+
+/// The README's commands that install the completions, run as written in a fresh HOME: each
+/// shell's file lands where that shell looks, under the name it looks for.
+@Suite struct ReadmeCompletionInstallTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
+    func theCompletionInstallCommandsWorkAsWritten() throws {
+        let readme = ReadmeTests.readme
+        let after = try #require(readme.components(separatedBy: "For your account").dropFirst().first)
+        let block = try #require(
+            after.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let home = TempHome()
+        let bin = home.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/lifesignal", withDestinationPath: Binary.path)
+        let run = lifesignal(
+            ["-e", "-c", block], environment: ["HOME": home.path, "PATH": "\(bin):/usr/bin:/bin"],
+            executable: "/bin/bash")
+        #expect(run.code == 0, "\(run.stderr)")
+        for (shell, path) in [
+            ("bash", "/.local/share/bash-completion/completions/lifesignal"), ("zsh", "/.zfunc/_lifesignal"),
+            ("fish", "/.config/fish/completions/lifesignal.fish"),
+        ] {
+            let installed = FileManager.default.contents(atPath: home.path + path)
+            let generated = lifesignal(
+                ["completion", shell], environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+            #expect(installed == Data(generated.stdout.utf8), "\(shell) at \(path)")
+        }
+    }
+}

@@ -8,13 +8,24 @@ import Testing
 /// `TZDIR` honoured, and "local" found from `TZ` or `/etc/localtime` the way the C library does.
 @Suite(
     .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/London"), "no /usr/share/zoneinfo"))
-struct ZoneFilesTests {
+final class ZoneFilesTests {
     let directory: String
 
     init() throws {
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-zones-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Each test's folder goes with it: a test run leaves nothing in the temporary directory.
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test func theFolderOfATestGoesWithIt() throws {
+        var other: ZoneFilesTests? = try ZoneFilesTests()
+        let folder = try #require(other?.directory)
+        #expect(FileManager.default.fileExists(atPath: folder))
+        other = nil
+        #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
     static let system = "/usr/share/zoneinfo"

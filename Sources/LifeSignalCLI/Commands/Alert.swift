@@ -20,6 +20,10 @@ enum AlertCommand {
         name: "activate",
         abstract: "Raise an emergency alert and tell every responder at once.",
         options: [message, yes],
+        examples: [
+            "lifesignal alert activate --message \"Fell on the trail, near the bridge\"",
+            "lifesignal alert activate --yes --message \"Car broke down on the A30\"",
+        ],
         run: activate)
 
     static let deactivateSpec = CommandSpec(
@@ -67,12 +71,8 @@ enum AlertCommand {
             ]))
     }
 
-    /// `1:02:03` from an hour up, else `12:34` (the spec's alert duration format).
-    static func duration(_ span: TimeSpan) -> String {
-        let s = max(0, span.seconds)
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return s >= 3600 ? "\(s / 3600):\(two(s % 3600 / 60)):\(two(s % 60))" : "\(two(s / 60)):\(two(s % 60))"
-    }
+    /// How long an alert lasted, as every other span is shown: `5m`, `1h 48m`, `2d 3h`.
+    static func duration(_ span: TimeSpan) -> String { TimeSpan(seconds: max(0, span.seconds)).short }
 
     /// Raises an alert, or gives the active one a new message; exits 0 once it is recorded
     /// (`alert status` is the one that exits 5 while an alert is active).
@@ -167,11 +167,12 @@ enum AlertCommand {
             try session.output.line("No alerts yet.")
             return .ok
         }
-        for alert in alerts {
+        let ends = alerts.map { alert in alert.end.map { session.local($0.at) } ?? "active" }
+        let width = ends.map(\.count).max() ?? 0
+        for (alert, end) in zip(alerts, ends) {
             guard let start = alert.start?.at else { continue }
-            let end = alert.end.map { session.local($0.at) } ?? "active"
             let text =
-                "\(session.local(start))  →  \(end.padding(to: 16)) \(duration((alert.end?.at ?? session.now) - start))"
+                "\(session.local(start))  →  \(end.padding(to: width + 1)) \(duration((alert.end?.at ?? session.now) - start))"
             try session.output.line(text + (alert.currentMessage.map { "  \($0)" } ?? ""))
         }
         return .ok

@@ -21,6 +21,9 @@ enum CheckinCommand {
             ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec, ScheduleCommand.scheduleSpec,
             ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec, ScheduleCommand.pauseLimitSpec,
         ],
+        examples: [
+            "lifesignal checkin", "lifesignal checkin --note \"off to the hills\"", "lifesignal checkin --dry-run",
+        ],
         run: checkin)
 
     static let statusSpec = CommandSpec(

@@ -14,6 +14,7 @@ enum CircleCommand {
         discussion: """
             For a circle folder that is a git work tree with a remote 'origin': commits only this device's own files, fetches, merges the other devices' files, and pushes, retrying when another machine pushed in between, all while holding this data directory's lock, so no check-in is lost in between. This device's own files are never taken from the remote: a remote commit that changed them is reported and undone. An empty remote gets its first commit. A merge or rebase left behind by a killed run is undone first. A .gitignore covering backups, temporary files, the lock and caches is committed before anything else, and files get back lifesignal's modes after every checkout (git checks them out readable by everyone). For a Syncthing folder (it has .stfolder) it writes .stignore and puts the modes back. Silent when all went well, so the crontab line is: */5 * * * * lifesignal circle sync && lifesignal notify deliver
             """,
+        examples: ["lifesignal circle sync"],
         run: sync)
 
     static func sync(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {

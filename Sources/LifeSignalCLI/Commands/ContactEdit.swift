@@ -41,6 +41,10 @@ enum ContactEditCommands {
                     "You must select at least one role (Responder or Dependent) to add this contact: add --responder, --dependent or both."
             )
         ],
+        examples: [
+            "lifesignal contacts add lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5 --dependent",
+            "lifesignal contacts add Sam --responder --email sam@example.org --notify ntfy:https://ntfy.sh/sam-alerts",
+        ],
         run: add)
 
     static let editSpec = CommandSpec(

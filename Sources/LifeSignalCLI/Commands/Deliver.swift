@@ -11,6 +11,9 @@ enum DeliverCommand {
             Computes every deadline, records the notifications that became due (reminders, missed check-ins, all-clears, alerts, pings), and sends each pending one through its channels, retrying failures on later runs with growing pauses. Exit 0 when everything got through, 75 while something is still pending. What it prints is what a cron user wants mailed: one line when a channel starts failing and one when it works again, nothing on the runs in between ('lifesignal status' warns while a channel has been failing for over an hour); --verbose says every run how each channel stands and each notification sent.
             """,
         options: [dryRun, verbose, retryNow],
+        examples: [
+            "lifesignal notify deliver", "lifesignal notify deliver --dry-run", "lifesignal notify deliver --now",
+        ],
         run: deliver)
 
     static let dryRun = OptionSpec.flag(

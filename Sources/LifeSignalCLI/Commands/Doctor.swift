@@ -10,6 +10,7 @@ enum DoctorCommand {
         discussion: """
             Checks the data directory and the environment that chose it (run it from cron's environment to see what cron sees), the profile and circle, your countdown, your responders and whether they can be reached, each channel and heartbeat URL as this machine has seen them, when 'notify deliver' last ran, how fresh each member's records are, and the clock. Exits 0 when all is well, 7 when a check failed.
             """,
+        examples: ["lifesignal doctor", "env -i HOME=$HOME PATH=/usr/bin:/bin /usr/local/bin/lifesignal doctor"],
         run: run)
 
     /// One line of the report.

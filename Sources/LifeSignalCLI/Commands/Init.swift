@@ -47,6 +47,10 @@ enum InitCommand {
                     "--member joins an existing profile: change its name, interval or reminder after joining, from any of its devices."
             ),
         ],
+        examples: [
+            "lifesignal init --name Ana --interval 16h --reminder 1h",
+            "lifesignal init --name Ana --circle ~/Sync/family-circle",
+        ],
         run: run)
 
     /// The request, from the line; a relative circle folder is taken from the working directory.

@@ -19,6 +19,7 @@ enum PingCommand {
                 name: "dependent", kind: .contact, optional: false,
                 help: "The dependent: a name, an id, or the first characters of an id.", completion: .dependents)
         ],
+        examples: ["lifesignal ping send Bea"],
         run: send)
 
     static let history = OptionSpec.flag("history", "Also show answered and cleared pings.")

@@ -24,6 +24,7 @@ enum ScheduleCommand {
         rules: [
             .atLeastOne(["--until"], message: "Say when the pause ends: --until 14d or --until 2026-12-24T18:00:00Z.")
         ],
+        examples: ["lifesignal checkin pause --until 14d --note \"Sailing with Kim, back on the 15th\""],
         run: pause)
 
     static let resumeSpec = CommandSpec(
@@ -43,6 +44,10 @@ enum ScheduleCommand {
                 help: "A duration from now (3h) or an RFC 3339 time (2026-12-24T18:00:00Z).")
         ],
         options: [tripNote],
+        examples: [
+            "lifesignal checkin trip 3h --note \"West ridge trail, car at the north lot\"",
+            "lifesignal checkin trip 2026-07-02T18:00:00Z",
+        ],
         run: trip)
 
     static let at = OptionSpec.values(
@@ -64,6 +69,10 @@ enum ScheduleCommand {
     static let dailySpec = CommandSpec(
         name: "daily", abstract: "Check in by fixed times of day.", options: [at, days, tz],
         rules: [.atLeastOne(["--at"], message: "Say when: --at 09:00 (repeat it for several times a day).")],
+        examples: [
+            "lifesignal checkin schedule daily --at 09:00 --tz Europe/London",
+            "lifesignal checkin schedule daily --at 08:00 --at 20:00 --days weekdays",
+        ],
         run: daily)
 
     static let intervalSpec = CommandSpec(

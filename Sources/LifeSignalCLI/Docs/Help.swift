@@ -20,6 +20,11 @@ enum Help {
         out += section("ARGUMENTS", spec.arguments.map { ("<\($0.name)>", $0.help) }, width: width)
         out += section("OPTIONS", spec.options.map { ($0.label, $0.help) }, width: width)
         out += section("GLOBAL OPTIONS", CommandTable.globalOptions.map { ($0.label, $0.help) }, width: width)
+        if !spec.examples.isEmpty {
+            out +=
+                "\nEXAMPLES:\n"
+                + spec.examples.flatMap { example("  $ " + $0, width: width) }.map { $0 + "\n" }.joined()
+        }
         if !spec.visibleSubcommands.isEmpty {
             out += section("SUBCOMMANDS", spec.visibleSubcommands.map { ($0.name, $0.abstract) }, width: width)
             let prefix = (["lifesignal"] + path).joined(separator: " ")

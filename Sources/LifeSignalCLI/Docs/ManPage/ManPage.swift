@@ -87,6 +87,10 @@ enum ManPage {
         if !node.spec.options.isEmpty {
             out += tagList(node.spec.options.map { (".It " + optionHead($0), $0.help) })
         }
+        if !node.spec.examples.isEmpty {
+            out += ".Pp\nFor example:\n.Bd -literal -offset indent\n"
+            out += node.spec.examples.map { Mdoc.literalLine($0) + "\n" }.joined() + ".Ed\n"
+        }
         if !node.subcommands.isEmpty {
             out += ".Pp\nSubcommands:\n"
             out +=
