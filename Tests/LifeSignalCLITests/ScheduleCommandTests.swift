@@ -139,6 +139,22 @@ extension ScheduleCommandTests {
 @Suite struct DailyScheduleCommandTests {
     static let hasZones = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/Europe/London")
 
+    /// A second `schedule daily` without `--tz` keeps the zone the schedule has: 08:00 set in
+    /// London stays London's on a machine whose own zone is UTC.
+    @Test(.enabled(if: hasZones, "tzdata is not installed (bash .ci/run installs it)"))
+    func aNewTimeKeepsTheSchedulesZone() {
+        let home = TempHome()
+        #expect(home.run(["checkin", "--quiet"], now: "2026-06-01T12:00:00Z").code == 0)
+        let london = home.run(
+            ["checkin", "schedule", "daily", "--at", "09:00", "--tz", "Europe/London"], now: "2026-06-01T12:00:00Z")
+        #expect(london.code == 0, "\(london.stderr)")
+        let again = home.run(["checkin", "schedule", "daily", "--at", "08:00"], now: "2026-06-01T12:00:00Z")
+        #expect(again.stdout.hasPrefix("Schedule: check in by 08:00 every day (Europe/London)."), "\(again.stdout)")
+        let status = jsonObject(home.run(["status", "--json"], now: "2026-06-01T12:00:00Z").stdout)
+        // 08:00 BST is 07:00 UTC.
+        #expect((status["checkIn"] as? [String: Any])?["deadline"] as? String == "2026-06-02T07:00:00Z")
+    }
+
     @Test(.enabled(if: hasZones, "tzdata is not installed (bash .ci/run installs it)"))
     func aDailyTimeFollowsLondonAcrossTheStartOfSummerTime() {
         let (home, received) = ScheduleCommandTests.bea()
