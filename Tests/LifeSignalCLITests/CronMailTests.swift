@@ -124,7 +124,7 @@ import Testing
         let home = TempHome()
         let broken = home.path + "/broken"
         let sent = home.path + "/sent"
-        FileManager.default.createFile(atPath: broken, contents: Data())
+        #expect(FileManager.default.createFile(atPath: broken, contents: Data()))
         #expect(home.run(["checkin", "--quiet"]).code == 0)
         #expect(
             home.run(["notify", "prefs", "--channel", "exec:test ! -e '\(broken)' && cat >> '\(sent)'"]).code == 0)
