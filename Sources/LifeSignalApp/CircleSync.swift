@@ -41,15 +41,16 @@ extension App {
         }
         guard Posix.exists(Paths.join(circle, ".git")) else { throw .refused(.sync(.notARepository(circle))) }
         let git = Git(directory: circle, environment: environment)
+        let now = self.now
         let result = try AppError.wrap { () throws(StoreError) in
             try Store.holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
-                Result { () throws(AppError) in try Self.gitSync(git, store: store) }
+                Result { () throws(AppError) in try Self.gitSync(git, store: store, now: now) }
             }
         }
         return try result.get()
     }
 
-    private static func gitSync(_ git: Git, store: Store) throws(AppError) -> SyncReport {
+    private static func gitSync(_ git: Git, store: Store, now: Timestamp) throws(AppError) -> SyncReport {
         var report = SyncReport(engine: .git)
         report.recovered = recover(git, store: store)
         let own = store.ownRelativePath
@@ -70,7 +71,13 @@ extension App {
             throw .refused(.sync(.noRemote(store.circleDirectory)))
         }
         for attempt in 1...3 {
-            try run(git, ["fetch", "-q", "origin"])
+            // How each fetch went is kept in this machine's health record: the last one that
+            // was fetched and merged is until when this copy is known current (Freshness.swift).
+            let fetch = git.run(["fetch", "-q", "origin"])
+            if !fetch.succeeded {
+                Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: fetch.problem, at: now) }
+                throw .unavailable(.git(fetch.problem))
+            }
             let remote = "refs/remotes/origin/\(branch)"
             if git.run(["rev-parse", "-q", "--verify", remote]).succeeded {
                 let mine = git.lines(["rev-parse", "HEAD"])?.first ?? ""
@@ -80,6 +87,7 @@ extension App {
             } else {
                 report.bootstrapped = true
             }
+            Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: nil, at: now) }
             let push = git.run(["push", "-q", "origin", "HEAD:refs/heads/\(branch)"])
             if push.succeeded {
                 report.pushed = true

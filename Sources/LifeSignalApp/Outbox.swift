@@ -66,18 +66,17 @@ extension App {
         var report = DeliveryReport()
         var heartbeats: Heartbeats?
         let zone = displayZone
+        let sync = try deliverySyncView()
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             report.noticed = transaction.noticeDue(now: now)
-            // Now and then, that this device watches: the circle can tell when cron stopped.
-            if transaction.log.memberState.deliverRun.map({ now - $0.at >= DeliverRan.period }) ?? true {
-                transaction.record(DeliverRan(), at: now)
-            }
+            Self.recordLiveness(&transaction, engine: sync.engine, now: now)
             heartbeats = transaction.memberState.heartbeats?.value
-            return Self.dueJobs(transaction, now: now, zone: zone, retryingNow: retryingNow, report: &report)
+            return Self.dueJobs(
+                transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, report: &report)
         }
         let jobs: [DeliveryJob]
         do {
-            jobs = try write(feed: .digest, pick)
+            jobs = try write(feed: .digest(sync), pick)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
             // Nothing can be recorded: work out what is due without writing, and send it.
             dryRun = true
@@ -118,6 +117,15 @@ extension App {
         }
         finish(&report, heartbeats: heartbeats)
         return report
+    }
+
+    /// Now and then, that this device watches: the circle can tell when cron stopped, and a
+    /// watcher elsewhere that its copy is current (see `DeliverRan.period(for:)`).
+    private static func recordLiveness(_ transaction: inout Transaction, engine: SyncEngine, now: Timestamp) {
+        let period = DeliverRan.period(for: engine)
+        if transaction.log.memberState.deliverRun.map({ now - $0.at >= period }) ?? true {
+            transaction.recordDeliverRun(at: now)
+        }
     }
 
     /// After a delivery run: how each channel did and that the run happened go to this
@@ -179,17 +187,21 @@ extension App {
     /// The deliveries that are due now (see `DeliveryRules`), per channel in the order of their
     /// causes; those waiting for their channel's next try go to `report.waiting`.
     private static func dueJobs(
-        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool,
+        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool, sync: SyncView,
         report: inout DeliveryReport
     ) -> [DeliveryJob] {
         let circle = transaction.circle
         let feed = transaction.feed
-        let mail = circle.members[transaction.member]?.mail?.value
+        let me = transaction.member
+        let device = transaction.store.identity.device
+        let mail = circle.members[me]?.mail?.value
         let plan = DeliveryRules.plan(
-            feed: feed, circle: circle, me: transaction.member, device: transaction.store.identity.device, now: now,
-            retryingNow: retryingNow)
+            feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync)
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
-            let message = Messages.make(planned.notification, circle: circle, feed: feed, sentAt: now, zone: zone)
+            let telling = Messages.Telling(
+                me: me, device: device, confirmed: planned.confirmed, evidence: planned.evidence, sync: sync)
+            let message = Messages.make(
+                planned.notification, circle: circle, feed: feed, sentAt: now, zone: zone, telling: telling)
             return DeliveryJob(
                 notification: planned.notification, channel: planned.channel, message: message, mail: mail)
         }

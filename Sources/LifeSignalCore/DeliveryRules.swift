@@ -104,11 +104,21 @@ public enum DeliveryRules {
         return true
     }
 
-    /// One notification to send through one channel.
+    /// One notification to send through one channel. A dependent's miss relayed by a watcher
+    /// says whether the watcher could confirm it (see `relay(missOf:…)`), and how.
     public struct Job: Equatable, Sendable {
         public var notification: Notification
         public var channel: String
+        public var confirmed = true
+        public var evidence: Evidence? = nil
         public var key: DeliveryKey { DeliveryKey(notification: notification.id, channel: channel) }
+
+        public init(notification: Notification, channel: String, confirmed: Bool = true, evidence: Evidence? = nil) {
+            self.notification = notification
+            self.channel = channel
+            self.confirmed = confirmed
+            self.evidence = evidence
+        }
     }
 
     /// What to do now: per channel, the jobs to try in order (stopping at the first failure),
@@ -125,16 +135,27 @@ public enum DeliveryRules {
     }
 
     /// With `retryingNow`, a channel that waits out a pause after failures is tried at once.
+    /// `sync` is what this device knows of its sync engine (a relayed miss needs evidence).
     public static func plan(
-        feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp, retryingNow: Bool = false
+        feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp, retryingNow: Bool = false,
+        sync: SyncView? = nil
     ) -> Plan {
+        let sync = sync ?? .direct(now: now)
         let ordered = feed.notifications.values.filter { serves($0, me: me, circle: circle) }.sorted(by: causeOrder)
         var pending: [String: [Job]] = [:]
         var order: [String] = []
         for n in ordered {
-            if case .external(let owner, _) = n.recipient, owner != me, now < n.at + relayDelay { continue }
+            var relay = RelayDecision.send(confirmed: true, evidence: nil)
+            if case .external(let owner, _) = n.recipient, owner != me {
+                if now < n.at + relayDelay { continue }
+                if n.kind == .dependentNonResponsive {
+                    relay = Self.relay(
+                        missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
+                }
+            }
+            guard case .send(let confirmed, let evidence) = relay else { continue }
             for channel in channels(for: n, me: me, device: device, circle: circle) {
-                let job = Job(notification: n, channel: channel)
+                let job = Job(notification: n, channel: channel, confirmed: confirmed, evidence: evidence)
                 guard !isDelivered(job.key, to: n.recipient, feed: feed, circle: circle),
                     isWanted(job, pending: pending[channel] ?? [], feed: feed, circle: circle, now: now)
                 else { continue }

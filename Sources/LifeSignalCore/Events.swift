@@ -326,13 +326,21 @@ public struct HeartbeatsSet: EventBody {
     }
 }
 
-/// `notify deliver` ran on this device (recorded at most every `DeliverRan.period`): the
-/// circle can tell whether anyone's cron still watches.
+/// `notify deliver` ran on this device (recorded at most every `period(for:)`): the circle can
+/// tell whether anyone's cron still watches, and a watcher that sees another device's run
+/// after a deadline knows its copy of the circle is current (Freshness.swift).
 public struct DeliverRan: EventBody {
     public static var typeName: String { "deliverRan" }
 
-    /// How often a device records that it delivers.
+    /// How often a git circle's device records that it delivers: git's fetch is its evidence,
+    /// and a record more often would be a commit on every run.
     public static let period = TimeSpan.hours(3)
+
+    /// How often a device records it: in a git circle `period`; elsewhere every relay delay,
+    /// so that a watcher holds another device's record written after any deadline in time.
+    public static func period(for engine: SyncEngine) -> TimeSpan {
+        engine == .git ? period : DeliveryRules.relayDelay
+    }
 
     public init() {}
 

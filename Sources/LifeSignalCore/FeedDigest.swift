@@ -97,12 +97,13 @@ public struct FeedDigest: Equatable, Sendable {
     /// Whether a delivery run of `me`'s device at `now` has nothing to do, by this digest:
     /// what it rests on still holds, nothing due is new, and nothing is to be sent or waits.
     public func showsNothingToDo(
-        me: String, device: String, circle: CircleState, now: Timestamp, unreadable: [String: Timestamp]
+        me: String, device: String, circle: CircleState, now: Timestamp, unreadable: [String: Timestamp],
+        sync: SyncView
     ) -> Bool {
         guard holds(me: me, device: device, circle: circle, now: now) else { return false }
         let due = Notifications.due(circle: circle, feed: part, me: me, now: now, unreadable: unreadable)
         guard due.allSatisfy({ part.notifications[$0.id] != nil || has($0.id) }) else { return false }
-        let plan = DeliveryRules.plan(feed: part, circle: circle, me: me, device: device, now: now)
+        let plan = DeliveryRules.plan(feed: part, circle: circle, me: me, device: device, now: now, sync: sync)
         return plan.channels.isEmpty && plan.waiting.isEmpty
     }
 

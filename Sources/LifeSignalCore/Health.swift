@@ -6,6 +6,9 @@ public struct Health: Equatable, Sendable {
     public var channels: [String: LinkHealth] = [:]
     public var heartbeats: [String: LinkHealth] = [:]
     public var lastDeliver: Timestamp?
+    /// How the sync engine's link has been doing: for git, `circle sync`'s fetches (its last
+    /// success is until when a git circle is known current); for Syncthing, its API's answers.
+    public var sync = LinkHealth()
 
     public init() {}
 }

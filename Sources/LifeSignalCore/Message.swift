@@ -24,6 +24,14 @@ public struct Message: Equatable, Sendable {
     /// `Messages.others`).
     public var alsoTold: [String]
     public var beingTold: [String] = []
+    /// False only for a watcher's relay of a miss it could not confirm (its copy of the circle
+    /// was not known current after the deadline).
+    public var confirmed = true
+    /// For a miss: when the person's devices were last heard from, as this sender's copy shows.
+    public var lastHeardFrom: Timestamp? = nil
+    /// For a relay: the watcher whose device tells, and until when its copy is known current.
+    public var relayedBy: String? = nil
+    public var copyCurrentAt: Timestamp? = nil
     /// The cause it belongs to (shared by an alarm, its updates and its all-clear), and the
     /// notification this one follows in it, for threading.
     public var thread: String?

@@ -4,7 +4,8 @@
 /// section are generated from `fields`, and the tests validate real bodies against the file.
 ///
 /// Version 2 (from version 1): `alsoTold` lists only those known to have been told, and
-/// `beingTold` those still being told (pending or failing).
+/// `beingTold` those still being told (pending or failing); `confirmed`, `lastHeardFrom`,
+/// `relayedBy` and `copyCurrentAt` say what the sender of a miss knows and how.
 public enum MessageDocument {
     public static let schema = "lifesignal.notification/2"
 
@@ -55,6 +56,20 @@ public enum MessageDocument {
         Field(
             name: "beingTold", type: "array", nullable: false,
             about: "The names of the others still being told: not reached yet (pending, or their channel is failing)."),
+        Field(
+            name: "confirmed", type: "boolean", nullable: false,
+            about:
+                "False only when a watcher relays a miss it could not confirm: its copy of the circle was not known current after the deadline (the title and text say so)."
+        ),
+        Field(
+            name: "lastHeardFrom", type: "string", nullable: true,
+            about: "For a missed check-in: when the person's devices were last heard from, as the sender's copy shows."),
+        Field(
+            name: "relayedBy", type: "string", nullable: true,
+            about: "For a watcher's relay: the name of the member whose device sends it (null from the person's own)."),
+        Field(
+            name: "copyCurrentAt", type: "string", nullable: true,
+            about: "For a watcher's relay: until when its copy of the circle is known current (null when unconfirmed)."),
     ]
 
     public static func json(_ m: Message) -> JSON {
@@ -69,6 +84,9 @@ public enum MessageDocument {
                 ("sentAt", .string(m.zone.iso8601(m.sentAt))), ("zone", .string(m.zone.name)),
                 ("follows", .optional(m.follows)), ("actions", .array(m.actions.map(JSON.string))),
                 ("alsoTold", .array(m.alsoTold.map(JSON.string))), ("beingTold", .array(m.beingTold.map(JSON.string))),
+                ("confirmed", .bool(m.confirmed)), ("lastHeardFrom", .optional(m.lastHeardFrom.map(m.zone.iso8601))),
+                ("relayedBy", .optional(m.relayedBy)),
+                ("copyCurrentAt", .optional(m.copyCurrentAt.map(m.zone.iso8601))),
             ]))
     }
 

@@ -1,8 +1,27 @@
 /// Builds the `Message` a notification is delivered as: the wording lives here, once, for
 /// every channel.
 public enum Messages {
+    /// Who is telling, and how they know: the sending device, and for a dependent's miss it
+    /// relays, whether it could confirm it and by what (see `DeliveryRules.relay(missOf:…)`).
+    public struct Telling: Sendable {
+        public var me: String
+        public var device: String
+        public var confirmed: Bool
+        public var evidence: Evidence?
+        public var sync: SyncView
+
+        public init(me: String, device: String, confirmed: Bool, evidence: Evidence?, sync: SyncView) {
+            self.me = me
+            self.device = device
+            self.confirmed = confirmed
+            self.evidence = evidence
+            self.sync = sync
+        }
+    }
+
     public static func make(
-        _ n: Notification, circle: CircleState, feed: Feed, sentAt: Timestamp, zone: Message.Zone
+        _ n: Notification, circle: CircleState, feed: Feed, sentAt: Timestamp, zone: Message.Zone,
+        telling: Telling? = nil
     ) -> Message {
         let subject = n.subject
         let state = circle.members[subject] ?? MemberState()
@@ -19,7 +38,56 @@ public enum Messages {
         message.details = facts(n, state: state, person: person, sentAt: sentAt, zone: zone)
         message.actions = actions(n, person: person)
         (message.alsoTold, message.beingTold) = others(n, circle: circle, feed: feed, sentAt: sentAt)
+        if n.kind == .dependentNonResponsive || n.kind == .missedCheckIn {
+            evidence(&message, n, state: state, circle: circle, telling: telling, zone: zone)
+        }
         return message
+    }
+
+    /// What the sender of a miss knows, and how it knows it: when the person was last heard
+    /// from, and for a watcher's relay, whose device tells and how current its copy is — or
+    /// that it could not confirm it, said in the title and the text.
+    static func evidence(
+        _ message: inout Message, _ n: Notification, state: MemberState, circle: CircleState, telling: Telling?,
+        zone: Message.Zone
+    ) {
+        let name = message.person.name
+        // The sending device's own records say only that it is running: not news of the person.
+        message.lastHeardFrom = state.lastHeard(excludingDevice: telling?.device)
+        if let heard = message.lastHeardFrom {
+            message.details.insert(
+                ("Last heard from \(name)'s devices", zone.text(heard)), at: min(1, message.details.count))
+        }
+        guard let telling, case .external(let owner, _) = n.recipient, owner != telling.me else { return }
+        let teller = circle.members[telling.me]?.name?.value ?? "A member of the circle"
+        message.relayedBy = teller
+        message.confirmed = telling.confirmed
+        message.copyCurrentAt = telling.evidence?.at
+        if telling.confirmed {
+            let how = telling.evidence.map { " (\(Self.describe($0.source)), \(zone.text($0.at)))" } ?? ""
+            message.details.append(
+                ("Told by", "\(teller)'s lifesignal, whose copy of the circle is known current\(how)"))
+            return
+        }
+        message.title = "\(name) may have missed the \(zone.clock(n.at)) check-in (unconfirmed)"
+        let why = telling.sync.problem.map { " (\($0))" } ?? ""
+        message.summary =
+            "Unconfirmed: \(teller)'s computer could not confirm that its copy of \(name)'s records is up to date\(why), so \(name) may have checked in without it arriving there. "
+            + message.summary
+        message.actions.insert("Try to reach \(name) first: this alarm is not confirmed.", at: 0)
+    }
+
+    /// How a piece of evidence reads: "a record of Carl's", "the last git fetch".
+    static func describe(_ source: Evidence.Source) -> String {
+        switch source {
+        case .person: return "a record of the person's own devices"
+        case .member(let name): return "a record of \(name)'s"
+        case .myOtherDevice: return "a record of another of its member's devices"
+        case .engine(.git): return "the last git fetch"
+        case .engine(.syncthing): return "Syncthing's word"
+        case .engine(.direct): return "a folder every device writes directly"
+        case .engine(.other): return "its sync tool"
+        }
     }
 
     static func severity(_ kind: Notification.Kind) -> String {

@@ -16,6 +16,7 @@ extension Store {
         health.lastDeliver = try? o?.optional("lastDeliver")?.timestamp()
         health.channels = links(o?.optional("channels"), key: "channel")
         health.heartbeats = links(o?.optional("heartbeats"), key: "url")
+        health.sync = links(o?.optional("sync"), key: "engine").values.first ?? LinkHealth()
         return health
     }
 
@@ -41,6 +42,7 @@ extension Store {
                 ("lastDeliver", .optional(health.lastDeliver?.rfc3339)),
                 ("channels", entries(health.channels, key: "channel")),
                 ("heartbeats", entries(health.heartbeats, key: "url")),
+                ("sync", health.sync == LinkHealth() ? .array([]) : entries(["sync": health.sync], key: "engine")),
             ]))
         try? Posix.replace(healthPath(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
     }

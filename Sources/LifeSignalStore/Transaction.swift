@@ -129,6 +129,14 @@ public struct Transaction {
         log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
         changed = true
     }
+
+    /// Records that `notify deliver` ran. A record that only follows the previous one replaces
+    /// it (the state keeps the latest run anyway): liveness every few minutes must not grow the
+    /// history by thousands of events a month.
+    public mutating func recordDeliverRun(at time: Timestamp) {
+        if log.events.last?.body is DeliverRan { log.events.removeLast() }
+        record(DeliverRan(), at: time)
+    }
 }
 
 extension Store {
@@ -145,8 +153,8 @@ extension Store {
         /// All of it: for a transaction that lists, marks, notices or records deliveries.
         case whole
         /// Its digest, when that is current and shows nothing to notice or send (a delivery
-        /// run with nothing to do); else all of it.
-        case digest
+        /// run with nothing to do, as `sync` lets this device relay); else all of it.
+        case digest(SyncView)
     }
 
     /// Runs `body` on this device's log under the lock and writes what it recorded
@@ -181,11 +189,11 @@ extension Store {
         switch feed {
         case .none: break
         case .whole: try transaction.loadFeed()
-        case .digest:
+        case .digest(let sync):
             if let digest = others.digest,
                 digest.showsNothingToDo(
                     me: store.identity.member, device: store.identity.device, circle: transaction.circle, now: now,
-                    unreadable: transaction.unreadable)
+                    unreadable: transaction.unreadable, sync: sync)
             {
                 transaction.feed = digest.part
                 transaction.digest = digest

@@ -14,7 +14,9 @@ import Testing
 
     /// A delivery run's first half: what it noticed, and whether the feed's digest sufficed.
     func notice(_ directory: String, at now: Timestamp) throws -> (noticed: [String], usedDigest: Bool) {
-        try Store.update(dataDirectory: directory, lockTimeout: 5, creation: .never, now: now, feed: .digest) {
+        try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .never, now: now, feed: .digest(.direct(now: now))
+        ) {
             transaction in
             let usedDigest = transaction.digest != nil
             return (transaction.noticeDue(now: now).map(\.kind.rawValue), usedDigest)
@@ -94,7 +96,8 @@ import Testing
         cache.save(ana)
         // While the feed's files keep their keys, the digest is trusted (so this test can fail)…
         let trusted = try Store.update(
-            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, feed: .digest, dryRun: true
+            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, feed: .digest(.direct(now: late)),
+            dryRun: true
         ) { ($0.noticeDue(now: late).count, $0.digest != nil) }.value
         #expect(trusted == (0, true))
         // …and once a feed file changes behind the cache's back, it is not.

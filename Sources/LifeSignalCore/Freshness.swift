@@ -1,0 +1,139 @@
+/// Believable alarms: whether this device's copy of the circle is known to be current, and so
+/// whether a silence it sees is the person's or its own. A watcher whose sync is down sees
+/// everyone go quiet; it must not tell a sister to call the emergency number while the person
+/// is checking in on time elsewhere.
+///
+/// A device knows its copy is current after an instant when it holds evidence written after it:
+/// a record of a device other than this one (the person's own devices, or anyone else's — a
+/// copy that received those would have received the person's check-in too), or its sync engine
+/// vouching for it (a git fetch that worked, Syncthing's API saying the folder is up to date, a
+/// folder every device writes directly). A miss it can confirm is relayed as confirmed; one it
+/// cannot is held, said to its own user, and relayed after the hold marked unconfirmed — never
+/// silence, never false certainty.
+
+/// How the circle folder is kept in step, as this device can tell.
+public enum SyncEngine: String, CaseIterable, Sendable {
+    /// No sync engine: one machine's folder, or a network file system every device writes.
+    case direct
+    case git
+    case syncthing
+    /// A tool lifesignal cannot ask (rsync, cp, a cloud folder): only records are evidence.
+    case other
+}
+
+/// What this device knows of its sync engine, from outside the circle: the engine, until when
+/// it vouches for this copy, what is wrong with it, and how long a miss it cannot confirm is
+/// held. Made by the application layer (from the folder, `circle sync`'s record of its fetches,
+/// Syncthing's API); the rules below take it as data.
+public struct SyncView: Equatable, Sendable {
+    public var engine: SyncEngine
+    /// Until when the engine vouches that this copy is complete (nil: it cannot say).
+    public var currentAt: Timestamp?
+    /// What is wrong with it, as a person reads it: "git fetch fails since 08:40 (…)".
+    public var problem: String?
+    /// How long after a deadline a miss this device cannot confirm is held.
+    public var hold: TimeSpan
+
+    /// A watcher relays an unconfirmable miss two hours after the deadline, unless set.
+    public static let defaultHold = TimeSpan.hours(2)
+
+    public init(engine: SyncEngine, currentAt: Timestamp?, problem: String? = nil, hold: TimeSpan = defaultHold) {
+        self.engine = engine
+        self.currentAt = currentAt
+        self.problem = problem
+        self.hold = hold
+    }
+
+    /// A folder written directly is current whenever it is read.
+    public static func direct(now: Timestamp) -> SyncView { SyncView(engine: .direct, currentAt: now) }
+}
+
+/// Evidence that this copy is current after an instant: what it is and when it was written.
+public struct Evidence: Equatable, Sendable {
+    public enum Source: Equatable, Sendable {
+        /// A record the person's own devices wrote.
+        case person
+        /// A record of another member's device (named).
+        case member(String)
+        /// Another device of this member.
+        case myOtherDevice
+        /// The sync engine's word.
+        case engine(SyncEngine)
+    }
+
+    public var source: Source
+    public var at: Timestamp
+}
+
+extension MemberState {
+    /// The latest stamp of this member's state written by a device other than `device`: when
+    /// they were last heard from, here, through someone else's copy. Nil when never.
+    public func lastHeard(excludingDevice device: String? = nil) -> Timestamp? {
+        var stamps: [Stamp?] = [
+            name?.stamp, interval?.stamp, reminder?.stamp, code?.stamp, preferences?.stamp, heartbeats?.stamp,
+            deliverRun, pause?.stamp, trip?.stamp, pauseLimit?.stamp, schedule?.stamp, grace?.stamp,
+            escalation?.stamp, details?.stamp, mail?.stamp, lastCheckIn?.stamp,
+        ]
+        stamps += recentCheckIns.map(\.stamp)
+        for alert in alerts.values { stamps += [alert.start, alert.end, alert.update?.stamp] }
+        return stamps.compactMap { $0 }.filter { $0.device != device }.map(\.at).max()
+    }
+}
+
+extension CircleState {
+    /// Evidence that this copy, as `device` of `me` holds it, is current after `instant` for
+    /// news about `subject`: the engine's word, the person's own records, or another device's.
+    public func evidence(
+        about subject: String, after instant: Timestamp, me: String, device: String, sync: SyncView
+    ) -> Evidence? {
+        var best: Evidence?
+        func consider(_ source: Evidence.Source, _ at: Timestamp?) {
+            guard let at, at > instant, best.map({ at > $0.at }) ?? true else { return }
+            best = Evidence(source: source, at: at)
+        }
+        consider(.engine(sync.engine), sync.currentAt)
+        for (id, state) in members {
+            let heard = state.lastHeard(excludingDevice: device)
+            if id == subject {
+                consider(.person, heard)
+            } else if id == me {
+                consider(.myOtherDevice, heard)
+            } else {
+                consider(.member(state.name?.value ?? id), heard)
+            }
+        }
+        return best
+    }
+
+    /// When anything in this copy was last written by a device other than `device`: how
+    /// stale the copy looks, for the warning that cannot confirm a miss.
+    public func lastChange(excludingDevice device: String) -> Timestamp? {
+        members.values.compactMap { $0.lastHeard(excludingDevice: device) }.max()
+    }
+}
+
+/// What a watcher does with a dependent's miss it would relay to their external responders.
+public enum RelayDecision: Equatable, Sendable {
+    /// Not yet: until `until` (the person's own device is alive and tells them itself, or this
+    /// copy cannot confirm the miss and the hold has not run out).
+    case hold(until: Timestamp)
+    /// Tell them now; `confirmed` when this copy is known current after the deadline.
+    case send(confirmed: Bool, evidence: Evidence?)
+}
+
+extension DeliveryRules {
+    /// Whether `me`'s device `device` relays `subject`'s miss of `deadline` at `now`.
+    public static func relay(
+        missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState,
+        sync: SyncView, now: Timestamp
+    ) -> RelayDecision {
+        let holdEnds = deadline + sync.hold
+        let evidence = circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+        // The person's own device wrote after the deadline: it is alive and tells its own
+        // responders; a watcher steps in only if it has not by the end of the hold.
+        let personHeard = circle.members[subject]?.lastHeard(excludingDevice: device)
+        if let personHeard, personHeard > deadline, now < holdEnds { return .hold(until: holdEnds) }
+        if let evidence { return .send(confirmed: true, evidence: evidence) }
+        return now >= holdEnds ? .send(confirmed: false, evidence: nil) : .hold(until: holdEnds)
+    }
+}
