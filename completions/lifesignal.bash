@@ -294,7 +294,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "circle")
-        subs=(sync)
+        subs=(sync status engine syncthing hold)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -304,6 +304,30 @@ _lifesignal_node() {
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
+        ;;
+    "circle status")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "circle engine")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "circle syncthing")
+        subs=()
+        options=(--api --key-file --off --json --home --quiet -q --no-color --help -h --version)
+        valued=(--api --key-file --home)
+        nargs=0
+        ;;
+    "circle hold")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
         ;;
     "completion")
         subs=()
@@ -392,6 +416,15 @@ _lifesignal_values() {
         ;;
     "notify heartbeat add|--on")
         _lifesignal_words "$3" checkin deliver
+        ;;
+    "circle engine|@1")
+        _lifesignal_words "$3" auto other
+        ;;
+    "circle syncthing|--key-file")
+        _lifesignal_directories "$3"
+        ;;
+    "circle hold|@1")
+        _lifesignal_words "$3" 8h 16h 24h 48h
         ;;
     "completion|@1")
         _lifesignal_words "$3" bash zsh fish

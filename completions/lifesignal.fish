@@ -24,7 +24,7 @@ function __lifesignal_subcommands
         case 'notify heartbeat'
             printf '%s\n' 'add' 'list' 'remove'
         case 'circle'
-            printf '%s\n' 'sync'
+            printf '%s\n' 'sync' 'status' 'engine' 'syncthing' 'hold'
     end
 end
 
@@ -128,6 +128,14 @@ function __lifesignal_valued
         case 'circle'
             printf '%s\n' '--home'
         case 'circle sync'
+            printf '%s\n' '--home'
+        case 'circle status'
+            printf '%s\n' '--home'
+        case 'circle engine'
+            printf '%s\n' '--home'
+        case 'circle syncthing'
+            printf '%s\n' '--api' '--key-file' '--home'
+        case 'circle hold'
             printf '%s\n' '--home'
         case 'completion'
             printf '%s\n' '--home'
@@ -506,8 +514,27 @@ complete -c lifesignal -n '__lifesignal_at \'notify heartbeat add\'' -l 'on' -x 
 
 # lifesignal circle
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'sync' -d 'Commit your records, take the others\' from the remote, and push (git circles).'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'status' -d 'How current this copy of the circle is, and when each member was last heard from here.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'engine' -d 'Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'syncthing' -d 'Show or set where Syncthing\'s API is, for a circle in a Syncthing folder.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'hold' -d 'Show or set how long a miss this device cannot confirm is held before it is told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'sync' -d 'Commit your records, take the others\' from the remote, and push (git circles).'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'status' -d 'How current this copy of the circle is, and when each member was last heard from here.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'engine' -d 'Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'syncthing' -d 'Show or set where Syncthing\'s API is, for a circle in a Syncthing folder.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'hold' -d 'Show or set how long a miss this device cannot confirm is held before it is told.'
+
+# lifesignal circle engine
+complete -c lifesignal -n '__lifesignal_argument \'circle engine\' 1' -a 'auto other' -d 'other (a tool lifesignal cannot ask) or auto.'
+
+# lifesignal circle syncthing
+complete -c lifesignal -n '__lifesignal_at \'circle syncthing\'' -l 'api' -x -d 'Syncthing\'s GUI address, e.g. http://127.0.0.1:8384.'
+complete -c lifesignal -n '__lifesignal_at \'circle syncthing\'' -l 'key-file' -x -a '(__fish_complete_directories)' -d 'A file holding Syncthing\'s API key.'
+complete -c lifesignal -n '__lifesignal_at \'circle syncthing\'' -l 'off' -d 'Find the API in Syncthing\'s own configuration again.'
+
+# lifesignal circle hold
+complete -c lifesignal -n '__lifesignal_argument \'circle hold\' 1' -a '8h 16h 24h 48h' -d 'e.g. 1h or 3h.'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

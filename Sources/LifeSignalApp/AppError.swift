@@ -53,6 +53,10 @@ public enum SyncRefusal: Equatable, Sendable {
     case noRemote(String)
     /// The git work tree is on no branch.
     case detachedHead(String)
+    /// Syncthing's API, as given, does not answer about the circle folder (why).
+    case syncthing(String)
+    /// A hold shorter than the relay delay would relay before the person's own device could.
+    case holdTooShort(TimeSpan, minimum: TimeSpan)
 }
 
 public enum SetUpRefusal: Equatable, Sendable {

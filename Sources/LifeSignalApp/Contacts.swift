@@ -102,6 +102,11 @@ extension App {
         let circle = snapshot.state
         let me = store.identity.member
         let unreadable = snapshot.unreadable
+        let sync = syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now))
+        for warning in Self.circleWarnings(of: me, in: circle, device: store.identity.device, sync: sync, now: now)
+        where warning.code == "cannot-confirm-miss" {
+            notice(.warning(warning))
+        }
         return circle.orderedContacts(circle.contacts(of: me), me: me, now: now, unreadable: unreadable).map {
             Self.view($0, circle: circle, me: me, now: now, unreadable: unreadable)
         }

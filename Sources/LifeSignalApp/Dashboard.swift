@@ -43,7 +43,10 @@ extension App {
             checkIn: CheckInStatus(member: state, now: now), alert: state.activeAlert, unread: unread,
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
             needsAttention: attention,
-            warnings: watchWarnings(for: me, in: circle) + Self.staleMembers(of: me, in: circle, now: now))
+            warnings: watchWarnings(for: me, in: circle)
+                + Self.circleWarnings(
+                    of: me, in: circle, device: store.identity.device,
+                    sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))
     }
 
     /// Which of my contacts the completion scripts offer for an argument.

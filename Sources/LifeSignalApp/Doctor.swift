@@ -34,6 +34,8 @@ extension App {
         /// Command channels (`exec:`, `desktop:`) another device of mine set, which do not run
         /// on this one.
         public var commandsElsewhere: [CommandElsewhere]
+        /// How current this copy of the circle is known to be (see Freshness.swift).
+        public var sync: SyncView
     }
 
     /// A command channel set on another device of the member, for `owner` ("you" or a contact).
@@ -76,6 +78,7 @@ extension App {
         let circle = snapshot.state
         let state = circle.members[me] ?? MemberState()
         let health = Store.health(dataDirectory: dataDirectory)
+        let sync = syncView(store, asking: true)
         let responders = Notifications.responders(of: me, in: circle).compactMap {
             reach($0, in: circle)
         }
@@ -100,9 +103,9 @@ extension App {
             },
             lastDeliverHere: health.lastDeliver, lastDeliverAnywhere: state.deliverRun?.at, members: members,
             warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health)
-                + Self.staleMembers(of: me, in: circle, now: now),
+                + Self.circleWarnings(of: me, in: circle, device: store.identity.device, sync: sync, now: now),
             writeProblem: store.writeProblem(),
-            commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device))
+            commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device), sync: sync)
     }
 
     /// My command channels whose setting another device of mine made: they run there, not here.

@@ -88,3 +88,89 @@ extension App {
         }
     }
 }
+
+extension App {
+    /// `circle status`: how current this copy of the circle is, and each member as last heard
+    /// from here.
+    public struct CircleStatus: Sendable {
+        public var circle: String
+        public var sync: SyncView
+        /// When anything here was last written by another device.
+        public var copyChanged: Timestamp?
+        public var members: [HeardMember]
+        /// Misses this copy cannot confirm, and members whose records look stale.
+        public var warnings: [Warning]
+        public var settings: SyncSettings
+    }
+
+    /// One member as this copy shows them: when their devices were last heard from here (this
+    /// device's own records left out).
+    public struct HeardMember: Sendable {
+        public var id: String
+        public var name: String
+        public var isMe: Bool
+        public var lastHeard: Timestamp?
+    }
+
+    public func circleStatus() throws(AppError) -> CircleStatus {
+        let (store, snapshot) = try read()
+        let circle = snapshot.state
+        let me = store.identity.member
+        let device = store.identity.device
+        let sync = syncView(store, asking: true)
+        let members = circle.members.keys.sorted().map { id in
+            HeardMember(
+                id: id, name: circle.members[id]?.name?.value ?? id, isMe: id == me,
+                lastHeard: circle.members[id]?.lastHeard(excludingDevice: device))
+        }
+        return CircleStatus(
+            circle: store.circleDirectory, sync: sync, copyChanged: circle.lastChange(excludingDevice: device),
+            members: members,
+            warnings: Self.circleWarnings(of: me, in: circle, device: device, sync: sync, now: now),
+            settings: (try? store.syncSettings()) ?? SyncSettings())
+    }
+
+    /// A change of this device's sync settings; nil fields stay as they are.
+    public struct SyncSettingsChange: Sendable {
+        /// `.some(nil)`: tell the engine from the folder again.
+        public var engine: SyncEngine??
+        /// Syncthing's API URL and key file; `.some(nil)`: find them in Syncthing's configuration.
+        public var syncthing: (api: String, keyFile: String)??
+        public var hold: TimeSpan?
+
+        public init() {}
+
+        var isEmpty: Bool { engine == nil && syncthing == nil && hold == nil }
+    }
+
+    /// Applies `change` to this device's sync settings and returns them; a Syncthing API given
+    /// by hand is asked once, so a wrong URL or key is said now rather than when a miss needs it.
+    public func changeSyncSettings(_ change: SyncSettingsChange) throws(AppError) -> SyncSettings {
+        let store = try openStore()
+        if change.isEmpty { return try AppError.wrap { () throws(StoreError) in try store.syncSettings() } }
+        if case .some(.some(let given)) = change.syncthing {
+            let api: SyncthingAPI
+            switch SyncthingAPI.given(base: given.api, keyFile: given.keyFile) {
+            case .success(let found): api = found
+            case .failure(let failure): throw .refused(.sync(.syncthing(failure.message)))
+            }
+            if case .failure(let failure) = api.folder(at: store.circleDirectory, environment: environment) {
+                throw .refused(.sync(.syncthing(failure.message)))
+            }
+        }
+        if let hold = change.hold, hold < DeliveryRules.relayDelay {
+            throw .refused(.sync(.holdTooShort(hold, minimum: DeliveryRules.relayDelay)))
+        }
+        let timeout = lockTimeout
+        return try AppError.wrap { () throws(StoreError) in
+            try store.updateSyncSettings(lockTimeout: timeout) { settings in
+                if let engine = change.engine { settings.engine = engine }
+                if let syncthing = change.syncthing {
+                    settings.syncthingAPI = syncthing?.api
+                    settings.syncthingKeyFile = syncthing?.keyFile
+                }
+                if let hold = change.hold { settings.hold = hold }
+            }
+        }
+    }
+}

@@ -40,6 +40,11 @@ public enum Warning: Equatable, Sendable {
     /// A member I am linked with has not changed anything seen here for over two of their
     /// intervals: they may be fine and the sync stopped.
     case staleRecords(name: String, lastChange: Timestamp)
+    /// Someone I watch over looks past their deadline, but this copy of the circle is not known
+    /// current after it: they may have checked in without it arriving. When anything here last
+    /// changed (from another device), what is wrong with the sync, and when their responders
+    /// are told anyway, marked unconfirmed.
+    case cannotConfirm(name: String, deadline: Timestamp, copyChanged: Timestamp?, problem: String?, relayAt: Timestamp)
 
     /// The stable identifier of the kind of doubt.
     public var code: String {
@@ -57,6 +62,7 @@ public enum Warning: Equatable, Sendable {
         case .channelFailing: return "channel-failing"
         case .heartbeatFailing: return "heartbeat-failing"
         case .staleRecords: return "stale-records"
+        case .cannotConfirm: return "cannot-confirm-miss"
         }
     }
 }
@@ -128,6 +134,34 @@ extension App {
             }
         }
         return warnings
+    }
+
+    /// The doubts about this copy of the circle: dependents whose miss it cannot confirm, and
+    /// the members linked with me whose records here look stale.
+    static func circleWarnings(of me: String, in circle: CircleState, device: String, sync: SyncView, now: Timestamp)
+        -> [Warning]
+    {
+        var unconfirmed: Set<String> = []
+        var warnings: [Warning] = []
+        for other in circle.linkedMembers(of: me).sorted() where circle.roles(of: me, toward: other)?.dependent ?? false
+        {
+            guard let state = circle.members[other] else { continue }
+            let status = CheckInStatus(member: state, now: now)
+            guard status.phase == .overdue, let deadline = status.deadline,
+                circle.evidence(about: other, after: deadline, me: me, device: device, sync: sync) == nil
+            else { continue }
+            unconfirmed.insert(other)
+            warnings.append(
+                .cannotConfirm(
+                    name: state.name?.value ?? other, deadline: deadline,
+                    copyChanged: circle.lastChange(excludingDevice: device), problem: sync.problem,
+                    relayAt: deadline + sync.hold))
+        }
+        return warnings
+            + staleMembers(of: me, in: circle, now: now).filter { warning in
+                guard case .staleRecords(let name, _) = warning else { return true }
+                return !unconfirmed.contains { circle.members[$0]?.name?.value ?? $0 == name }
+            }
     }
 
     /// The members I am linked with whose records here are older than two of their intervals.

@@ -53,6 +53,12 @@ extension SyncRefusal {
                 "the git work tree \(circle) has no remote 'origin'; add it with: git -C \(circle) remote add origin URL"
         case .detachedHead(let circle):
             return "the git work tree \(circle) is on no branch; check one out with: git -C \(circle) switch main"
+        case .syncthing(let problem):
+            return
+                "\(problem). Nothing was changed; check the URL (Syncthing's GUI address, e.g. http://127.0.0.1:8384) and that the key file holds the API key shown in Syncthing's settings"
+        case .holdTooShort(let hold, let minimum):
+            return
+                "a hold of \(hold.short) is shorter than the \(minimum.short) a watcher already waits for the person's own device to tell their responders; give \(minimum.short) or more (the default is \(SyncView.defaultHold.short))"
         }
     }
 }
@@ -234,6 +240,13 @@ extension Warning {
             let what = waiting == 1 ? "1 notification waits" : "\(waiting) notifications wait"
             return
                 "delivery through \(channel) has been failing since \(Self.utc(since)) (\(error)); \(what) for it. Check it with 'lifesignal notify test'."
+        case .cannotConfirm(let name, let deadline, let changed, let problem, let relayAt):
+            let copy =
+                changed.map { "your copy of the circle last changed \(Self.utc($0))" }
+                ?? "nothing in your copy of the circle comes from another device"
+            let sync = problem.map { " and \($0)" } ?? ""
+            return
+                "cannot tell whether \(name) missed the check-in due \(Self.utc(deadline)): \(copy)\(sync), so it may not hold a check-in made since. Check the sync ('lifesignal circle status'). \(name)'s responders are told at \(Self.utc(relayAt)) anyway, marked unconfirmed, unless this copy is confirmed current before."
         case .staleRecords(let name, let last):
             return
                 "\(name)'s records here last changed \(Self.utc(last)): is the sync running? Check the folder your circle syncs (or 'lifesignal circle sync'), and ask \(name)."

@@ -28,13 +28,45 @@ final class SyncthingPair {
     }
 
     deinit {
-        for name in ["a", "b"] {
-            if let text = try? String(contentsOfFile: root.path + "/\(name)/pid", encoding: .utf8),
-                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            {
-                kill(pid, SIGKILL)
+        for name in ["a", "b"] { stop(name) }
+    }
+
+    /// Ends the Syncthing of machine `name` ("a" or "b"), as a machine that goes offline: its
+    /// whole session (Syncthing may run as a monitor and a child), and waits until its port is
+    /// closed.
+    func stop(_ name: String) {
+        if let text = try? String(contentsOfFile: root.path + "/\(name)/pid", encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        let port = UInt16(api(name).url.split(separator: ":").last.map(String.init) ?? "") ?? 0
+        wait(10) { !Self.listening(port) }
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func listening(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// The REST API of machine `name`'s Syncthing, and a file holding its key.
+    func api(_ name: String) -> (url: String, keyFile: String) {
+        let port =
+            (try? String(contentsOfFile: root.path + "/\(name)/gui", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
+        return ("http://127.0.0.1:\(port)", root.path + "/key")
     }
 
     /// Waits until `condition` holds (Syncthing's watcher reacts within a second or two).
@@ -55,7 +87,7 @@ final class SyncthingPair {
             arguments,
             environment: [
                 "LIFESIGNAL_HOME": root.path + "/" + person, "LIFESIGNAL_NOW": now, "TZ": "UTC",
-                "PATH": "/usr/bin:/bin",
+                "PATH": DeliveryTests.path(), "HOME": root.path + "/" + person,
             ])
     }
 
@@ -85,11 +117,12 @@ final class SyncthingPair {
         p = subprocess.Popen(["syncthing", "serve", "--home=" + os.path.join(home, "st"), "--no-browser", "--no-restart",
             "--no-upgrade", "--gui-address=http://127.0.0.1:" + gui, "--gui-apikey=" + key, "--skip-port-probing"],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True, start_new_session=True,
-            env=dict(os.environ, STNODEFAULTFOLDER="1"))
+            env=dict(os.environ, STNODEFAULTFOLDER="1", STMONITORED="yes"))
         open(os.path.join(home, "pid"), "w").write(str(p.pid))
         PY
         }
         start a $ga; start b $gb
+        echo $ga > "$root/a/gui"; echo $gb > "$root/b/gui"; echo $key > "$root/key"
         api() { curl -fsS -H "X-API-Key: $key" -X "$2" "http://127.0.0.1:$1/rest/$3" ${4:+-d "$4"}; }
         for g in $ga $gb; do for i in $(seq 100); do api $g GET system/ping >/dev/null 2>&1 && break; sleep 0.1; done; done
         opts() { echo "{\"listenAddresses\":[\"tcp://127.0.0.1:$1\"],\"globalAnnounceEnabled\":false,\"localAnnounceEnabled\":false,\"relaysEnabled\":false,\"natEnabled\":false,\"urAccepted\":-1,\"crashReportingEnabled\":false,\"autoUpgradeIntervalH\":0}"; }
@@ -126,6 +159,66 @@ struct SyncthingTests {
         let channel = "exec:echo \"$LIFESIGNAL_TYPE\" >> '\(bobLog)'"
         #expect(pair.run("bob", ["notify", "prefs", "--channel", channel, "--quiet"], now: t0).code == 0)
         return (anaLog, bobLog)
+    }
+
+    /// Ana on A with her sister reached by a webhook, Bob watching over her on B, Bob's
+    /// lifesignal told where B's Syncthing API is.
+    static func anaWithSister(_ pair: SyncthingPair, _ recorder: HTTPRecorder) throws {
+        _ = try anaAndBob(pair)
+        let t0 = "2026-03-01T09:00:00Z"
+        let sister = pair.run(
+            "ana", ["contacts", "add", "Sis", "--responder", "--notify", recorder.url("/sis")], now: t0)
+        #expect(sister.code == 0, "\(sister.stderr)")
+        let (url, keyFile) = pair.api("b")
+        let api = pair.run("bob", ["circle", "syncthing", "--api", url, "--key-file", keyFile], now: t0)
+        #expect(api.code == 0, "\(api.stderr)")
+        // Bob's copy holds Ana's sister before anything else happens.
+        #expect(
+            pair.wait {
+                pair.run("bob", ["contacts", "show", "Ana"], now: t0).code == 0
+                    && (try? String(
+                        contentsOfFile: SyncthingPair.files(pair.b).filter { $0.hasSuffix("log.json") }
+                            .map { pair.b + "/" + $0 }.first {
+                                (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("Sis") == true
+                            } ?? "", encoding: .utf8))?.contains(recorder.url("/sis")) == true
+            })
+    }
+
+    /// Syncthing stops on Bob's machine (not on Ana's): Ana keeps checking in, her check-ins no
+    /// longer reach B, and Bob's device never tells her sister of a miss as confirmed.
+    @Test(.enabled(if: HTTPRecorder.isAvailable, DeliveryTools.missing("python3")))
+    func syncthingStoppedOnTheWatchersMachineNeverGivesAConfirmedAlarm() throws {
+        let pair = try SyncthingPair()
+        let recorder = try HTTPRecorder()
+        try Self.anaWithSister(pair, recorder)
+        pair.stop("b")
+        #expect(pair.run("ana", ["checkin", "--quiet"], now: "2026-03-02T08:30:00Z").code == 0)
+        for now in ["2026-03-02T09:20:00Z", "2026-03-02T10:00:00Z", "2026-03-02T11:05:00Z"] {
+            let run = pair.run("bob", ["notify", "deliver"], now: now)
+            #expect(run.code == 0, "\(run.stderr)")
+        }
+        let relays = BelievableAlarmTests.received(recorder)
+        #expect(relays.allSatisfy { $0["confirmed"] as? Bool == false }, "\(relays)")
+        let status = pair.run("bob", ["status"], now: "2026-03-02T09:30:00Z")
+        #expect(status.stderr.contains("Syncthing's API at"), "\(status.stderr)")
+    }
+
+    /// Syncthing stops on Ana's machine (she is the one gone quiet): Bob's Syncthing says his
+    /// folder is up to date, so his device tells her sister, confirmed, once.
+    @Test(.enabled(if: HTTPRecorder.isAvailable, DeliveryTools.missing("python3")))
+    func syncthingStoppedOnThePersonsMachineStillTellsOnce() throws {
+        let pair = try SyncthingPair()
+        let recorder = try HTTPRecorder()
+        try Self.anaWithSister(pair, recorder)
+        pair.stop("a")
+        for now in ["2026-03-02T09:20:00Z", "2026-03-02T09:40:00Z"] {
+            let run = pair.run("bob", ["notify", "deliver"], now: now)
+            #expect(run.code == 0, "\(run.stderr)")
+        }
+        let relays = BelievableAlarmTests.received(recorder)
+        #expect(relays.count == 1, "\(relays)")
+        #expect(relays.first?["confirmed"] as? Bool == true)
+        #expect((relays.first?["text"] as? String)?.contains("Syncthing's word") == true)
     }
 
     @Test func aMissedCheckInOnAReachesBobsDeliverOnB() throws {

@@ -1,12 +1,66 @@
 import LifeSignalApp
 import LifeSignalCore
 
-/// `lifesignal circle`: the shared folder itself. `circle sync` keeps a git circle in step.
+/// `lifesignal circle`: the shared folder itself. `circle sync` keeps a git circle in step;
+/// `circle status` says how current this copy is; `engine`, `syncthing` and `hold` are this
+/// device's settings for telling a miss it sees from a sync that stopped (see Freshness.swift).
 enum CircleCommand {
     static let spec = CommandSpec(
         name: "circle",
         abstract: "Keep the shared circle folder in step with the other machines.",
-        subcommands: [syncSpec])
+        subcommands: [syncSpec, statusSpec, engineSpec, syncthingSpec, holdSpec])
+
+    static let statusSpec = CommandSpec(
+        name: "status",
+        abstract: "How current this copy of the circle is, and when each member was last heard from here.",
+        discussion: """
+            A watcher tells someone's external responders of a missed check-in as confirmed only when it knows its copy of the circle is current after the deadline: a record another device wrote after it, a git fetch (circle sync) after it, Syncthing's API saying the folder is up to date, or a folder every device writes directly. This shows the engine and what it says, and each member as last heard from here (this device's own records left out). Exit 6 while a miss cannot be confirmed.
+            """,
+        examples: ["lifesignal circle status"],
+        run: status)
+
+    static let engineSpec = CommandSpec(
+        name: "engine",
+        abstract: "Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.",
+        discussion: """
+            lifesignal tells git (.git) and Syncthing (.stfolder) from the folder; any other folder counts as shared directly (one machine, a network file system), where every device writes the same files. 'other' says a tool lifesignal cannot ask copies it (rsync, cp, a cloud folder): then only records of other devices written after a deadline confirm a miss. 'auto' goes back to telling from the folder.
+            """,
+        arguments: [
+            ArgumentSpec(
+                name: "engine", kind: .choice(["auto", "other"]), optional: true,
+                help: "other (a tool lifesignal cannot ask) or auto.")
+        ],
+        examples: ["lifesignal circle engine other"],
+        run: engine)
+
+    static let api = OptionSpec.value("api", "url", .url, "Syncthing's GUI address, e.g. http://127.0.0.1:8384.")
+    static let keyFile = OptionSpec.value("key-file", "file", .directory, "A file holding Syncthing's API key.")
+    static let off = OptionSpec.flag("off", "Find the API in Syncthing's own configuration again.")
+
+    static let syncthingSpec = CommandSpec(
+        name: "syncthing",
+        abstract: "Show or set where Syncthing's API is, for a circle in a Syncthing folder.",
+        discussion: """
+            In a Syncthing folder, a watcher asks Syncthing's REST API on this machine whether the folder is up to date before it tells someone's responders of a miss as confirmed. The address and API key are found in Syncthing's config.xml ($XDG_STATE_HOME/syncthing, ~/.local/state/syncthing or ~/.config/syncthing); give them here when Syncthing keeps its configuration elsewhere. The key stays in its file; lifesignal passes it to curl on standard input, never on a command line.
+            """,
+        options: [api, keyFile, off],
+        rules: [
+            .requires("api", "key-file", message: "--api needs --key-file: the file that holds the API key."),
+            .requires("key-file", "api", message: "--key-file needs --api: Syncthing's address."),
+            .excludes("off", ["api", "key-file"], message: "--off takes no --api or --key-file."),
+        ],
+        examples: ["lifesignal circle syncthing --api http://127.0.0.1:8384 --key-file ~/.config/syncthing-key"],
+        run: syncthing)
+
+    static let holdSpec = CommandSpec(
+        name: "hold",
+        abstract: "Show or set how long a miss this device cannot confirm is held before it is told.",
+        discussion: """
+            When this device cannot show that its copy of the circle is current after a dependent's deadline, it tells you at once and holds the relay to their external responders; after the hold it tells them anyway, marked unconfirmed. Default \(SyncView.defaultHold.short).
+            """,
+        arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 1h or 3h.")],
+        examples: ["lifesignal circle hold 1h"],
+        run: hold)
 
     static let syncSpec = CommandSpec(
         name: "sync",
@@ -37,6 +91,106 @@ enum CircleCommand {
                     ("recovered", .optional(report.recovered)), ("modesRestored", .int(Int64(report.modesRestored))),
                     ("ignoreWritten", .optional(report.ignoreWritten)),
                 ])))
+        return .ok
+    }
+}
+
+extension CircleCommand {
+    static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let status = try session.call(line.path) { app throws(AppError) in try app.circleStatus() }
+        let sync = status.sync
+        try session.output.json(
+            .object(
+                JSONObject([
+                    ("circle", .string(status.circle)), ("engine", .string(sync.engine.rawValue)),
+                    ("currentAt", .optional(sync.currentAt?.rfc3339)), ("problem", .optional(sync.problem)),
+                    ("copyChanged", .optional(status.copyChanged?.rfc3339)),
+                    ("holdSeconds", .int(sync.hold.seconds)),
+                    (
+                        "members",
+                        .array(
+                            status.members.map { member in
+                                .object(
+                                    JSONObject([
+                                        ("id", .string(member.id)), ("name", .string(member.name)),
+                                        ("me", .bool(member.isMe)),
+                                        ("lastHeard", .optional(member.lastHeard?.rfc3339)),
+                                    ]))
+                            })
+                    ),
+                    ("warnings", .array(status.warnings.map(Render.warningJSON))),
+                ])))
+        try session.output.line("Circle  \(status.circle)")
+        try session.output.line("Engine  \(describe(sync, session: session))")
+        if let changed = status.copyChanged {
+            try session.output.line("Copy    last changed by another device \(session.when(changed))")
+        }
+        try session.output.line("Hold    \(sync.hold.short) after a deadline, for a miss this copy cannot confirm")
+        for member in status.members {
+            let heard = member.lastHeard.map { session.when($0) } ?? "never, from another device"
+            try session.output.line(
+                "  \(member.name)\(member.isMe ? " (you, other devices)" : ""): last heard \(heard)")
+        }
+        session.output.warn(listed: status.warnings)
+        return status.warnings.contains { $0.code == "cannot-confirm-miss" } ? .dependentNeedsAttention : .ok
+    }
+
+    /// What the engine says, as a person reads it.
+    static func describe(_ sync: SyncView, session: Session) -> String {
+        let name: String
+        switch sync.engine {
+        case .direct: name = "none: a folder every device writes directly"
+        case .git: name = "git ('lifesignal circle sync')"
+        case .syncthing: name = "Syncthing"
+        case .other: name = "another tool (circle engine other): only other devices' records confirm"
+        }
+        let current = sync.currentAt.map { "; current as of \(session.when($0))" } ?? ""
+        let problem = sync.problem.map { "; \($0)" } ?? ""
+        return name + (sync.engine == .direct ? "" : current) + problem
+    }
+
+    static func engine(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        var change = App.SyncSettingsChange()
+        if let text = line.text(argument: 0) { change.engine = .some(text == "other" ? .other : nil) }
+        return try settings(change, line, &session)
+    }
+
+    static func syncthing(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        var change = App.SyncSettingsChange()
+        if line.flag(off) { change.syncthing = .some(nil) }
+        if let base = line.text(api), let file = line.text(keyFile) {
+            let absolute =
+                file.hasPrefix("/") ? file : Paths.join(session.context.workingDirectory ?? "/", file)
+            change.syncthing = .some((base, Paths.normalize(absolute)))
+        }
+        return try settings(change, line, &session)
+    }
+
+    static func hold(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        var change = App.SyncSettingsChange()
+        change.hold = line.argument(0)?.span
+        return try settings(change, line, &session)
+    }
+
+    /// Shows this device's sync settings after `change` (nothing to change: just shows them).
+    static func settings(_ change: App.SyncSettingsChange, _ line: Invocation, _ session: inout Session)
+        throws(CLIError) -> ExitCode
+    {
+        let settings = try session.call(line.path) { app throws(AppError) in try app.changeSyncSettings(change) }
+        let hold = settings.hold ?? SyncView.defaultHold
+        try session.output.json(
+            .object(
+                JSONObject([
+                    ("engine", .string(settings.engine?.rawValue ?? "auto")),
+                    ("syncthingAPI", .optional(settings.syncthingAPI)),
+                    ("syncthingKeyFile", .optional(settings.syncthingKeyFile)), ("holdSeconds", .int(hold.seconds)),
+                ])))
+        try session.output.line(
+            "Engine     \(settings.engine == .other ? "other (a tool lifesignal cannot ask)" : "auto (told from the folder)")"
+        )
+        let api = settings.syncthingAPI.map { "\($0), key in \(settings.syncthingKeyFile ?? "")" }
+        try session.output.line("Syncthing  \(api ?? "found in Syncthing's own configuration")")
+        try session.output.line("Hold       \(hold.short)")
         return .ok
     }
 }

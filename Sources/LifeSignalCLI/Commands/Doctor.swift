@@ -68,7 +68,29 @@ struct DoctorFindings {
 
     var all: [Finding] {
         [profile, writable, countdown] + responders + [ownChannels] + channels + commandsElsewhere + heartbeats
-            + [delivery] + members + [clock]
+            + [delivery, sync] + unconfirmed + members + [clock]
+    }
+
+    /// How this copy of the circle is kept current, and whether the engine says it is.
+    var sync: Finding {
+        let view = checkup.sync
+        let text = "circle sync: " + CircleCommand.describe(view, session: session)
+        guard view.problem != nil, view.engine != .other else { return Finding(check: "sync", ok: true, message: text) }
+        return Finding(
+            check: "sync", ok: false, message: text,
+            fix: view.engine == .git
+                ? "check the remote and run 'lifesignal circle sync' (it runs from cron: */5 * * * * lifesignal circle sync && lifesignal notify deliver)"
+                : "check that Syncthing runs here ('lifesignal circle syncthing' to give its API)", code: "sync-failing"
+        )
+    }
+
+    /// Misses of dependents that this copy cannot confirm.
+    var unconfirmed: [Finding] {
+        checkup.warnings.filter { $0.code == "cannot-confirm-miss" }.map {
+            Finding(
+                check: "circle", ok: false, message: $0.message, fix: "lifesignal circle status",
+                code: "cannot-confirm-miss")
+        }
     }
 
     /// Whether a check-in here could be written at all (a read-only data directory reads fine).
