@@ -1,7 +1,7 @@
 // Helpers the crypto tests share: test vectors are written in hexadecimal, as their sources
 // print them.
 
-/// Reading and writing hexadecimal, and a reproducible byte source, for the crypto tests.
+/// Hexadecimal in and out for the crypto tests: owns nothing.
 enum Hex {
     /// The bytes `text` spells in hexadecimal (either case, no separators), or nil when it is
     /// not an even number of hex digits.
@@ -40,8 +40,8 @@ enum Hex {
     }
 }
 
-/// A seeded generator (SplitMix64) whose output is the same on every run and platform, so a
-/// failing random case can be found again.
+/// A seeded generator (SplitMix64): owns its 64-bit state, so its output is the same on every
+/// run and platform and a failing random case can be found again.
 struct SeededBytes {
     private var state: UInt64
 

@@ -111,6 +111,7 @@ enum PythonEd25519 {
     static let signedThere = 500
     static let tampered = 400
 
+    /// One key and message: owns the seed, the message, and the key and signature made here.
     struct Case {
         var seed: [UInt8]
         var message: [UInt8]

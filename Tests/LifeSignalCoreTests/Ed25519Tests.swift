@@ -9,6 +9,7 @@ import Testing
 // against OpenSSL (through Python's cryptography) when they were written in here.
 
 @Suite struct Ed25519Tests {
+    /// One of RFC 8032's examples: owns its seed, public key and signature (hex) and message.
     struct Example: Sendable, CustomTestStringConvertible {
         var name: String
         var seed: String

@@ -13,25 +13,25 @@
 // sliding-window double multiplication [S]B − [k]A against a table of B's odd multiples built
 // once per process.
 //
-// Verification policy — what `verify` accepts, chosen to leave every valid signature exactly
-// one accepted spelling and to match Project Wycheproof's expectations:
+// Verification policy — what `verify` accepts. Chosen so that no accepted signature can be
+// respelled into another accepted one, so that keys no one can hold are refused, and so that
+// every Project Wycheproof "valid" vector passes and every "invalid" one fails:
 // - the signature is exactly 64 bytes and the public key exactly 32;
 // - S < L (RFC 8032 §5.1.7), so S + L, S + 2L, … are refused: signatures are not malleable;
 // - A must be a canonical encoding (y < p; x = 0 only with the sign bit clear) of a point on
 //   the curve, as RFC 8032 §5.1.3 decodes;
-// - A must not have small order (one of the 8 points of order 1, 2, 4 or 8): such a key is
-//   no one's key — a signature under it says nothing about who made it, and with S = 0
-//   one verifies for many messages. Keys of mixed order (a torsion component added to a
-//   proper key) are not looked for; that takes a full multiplication by L and makes no
-//   difference to which signatures this verifier accepts;
+// - A must not have small order (one of the 8 points of order 1, 2, 4 or 8): no one holds the
+//   secret of such a key, and with S = 0 and a small-order R the equation holds for many
+//   messages (for every message when A and R are the identity). Keys of mixed order — a proper
+//   key plus a torsion component — are not looked for: that would take a full multiplication
+//   by L per key, and such a key still needs its discrete logarithm to sign with;
 // - R is compared as bytes with the canonical encoding of the recomputed point, so a
 //   non-canonical R never verifies; and R must not be one of the 8 small-order encodings
-//   (as libsodium does), which no honest signer produces;
+//   (libsodium refuses them too), which no honest signer produces;
 // - the equation is the cofactorless one, [S]B − [k]A = R with k = SHA-512(R ‖ A ‖ M) mod L,
-//   checked by encoding the left side. For signatures made by this code or any RFC 8032
-//   signer with an honest key, cofactored and cofactorless checks agree; the cofactorless
-//   one is what RFC 8032 signers are tested against and what Wycheproof's "valid" vectors
-//   are made for.
+//   checked by encoding the left side — the check RFC 8032 §5.1.7 allows in place of the
+//   cofactored [8][S]B = [8]R + [8][k]A, and the one OpenSSL, libsodium and Go check. For
+//   keys and R in the prime-order subgroup (every honest signer's) the two checks agree.
 // Against Wycheproof's ed25519_test.json this accepts every "valid" vector and refuses every
 // "invalid" one; that file has no "acceptable" vectors (see Ed25519Tests).
 

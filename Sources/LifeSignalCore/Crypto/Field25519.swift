@@ -283,9 +283,10 @@ struct FieldElement: Sendable {
 private struct Wide {
     /// Sum of the products' bits 0...50: at most 5 terms below 2^51.
     var low: UInt64
-    /// Sum of the products' bits from 51 up: each below 2^62 for products below 2^113, at most
-    /// 5 of them plus a carry, below 2^64 (the largest column, r0 < 77·2^108, has its part
-    /// above bit 51 below 2^63.3).
+    /// Sum of the products' bits from 51 up: at most the column's whole sum over 2^51. With
+    /// limbs below 2^54 the largest column, r0, is below 2^114.3 (77·2^108 in `*`,
+    /// 2^108 + 2·2^113.25 in `squared`), so this stays below 2^63.3, and adding the carry
+    /// from the column below (under 2^13 once shifted) cannot overflow either.
     var high: UInt64
 
     @inline(__always)
