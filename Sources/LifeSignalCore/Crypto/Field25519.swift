@@ -100,7 +100,7 @@ struct FieldElement: Sendable {
     /// 1 when the reduced value is odd — RFC 8032's "negative" x — else 0.
     var isNegative: UInt8 { canonicalBytes[0] & 1 }
 
-    /// Whether the reduced value is 0. Reads every byte; used on public values only.
+    /// Whether the reduced value is 0. For public values only: it stops at the first nonzero byte.
     var isZero: Bool { canonicalBytes.allSatisfy { $0 == 0 } }
 
     /// Equal as field elements (whatever the limbs' representation). Public values only.
