@@ -28,7 +28,8 @@ let package = Package(
             name: "lifesignal-bench-seed",
             dependencies: ["LifeSignalCore", "LifeSignalStore"],
             path: "Benchmarks/Seed"),
-        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
+        // Vectors/ holds published test vectors (Wycheproof), read through #filePath.
+        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"], exclude: ["Vectors"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore"]),
         .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore"]),
         // The rules of each use case, in-process against a temporary directory and a fixed clock.

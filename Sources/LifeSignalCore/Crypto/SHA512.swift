@@ -1,0 +1,195 @@
+// SHA-512 as FIPS 180-4 §6.4 defines it, in the standard library only: Ed25519 (RFC 8032) hashes
+// with it, and the core module has no other source of a hash.
+//
+// The work does not depend on the bytes hashed, only on how many there are: no branch or memory
+// index is taken from the data, so hashing a secret (an Ed25519 seed, a nonce's input) leaks
+// nothing but its length.
+
+/// A SHA-512 computation in progress: owns the eight chaining words, the bytes of a block not
+/// yet complete, and the count of every byte taken in, which the final padding records.
+///
+/// Feed it with `update` as often as needed and read the digest with `finalize`; `finalize`
+/// works on a copy, so the same value can be updated further afterwards (a digest of a prefix).
+public struct SHA512: Sendable {
+    /// Bytes in a digest.
+    public static let digestLength = 64
+    /// Bytes in the block the compression function takes.
+    public static let blockLength = 128
+
+    /// The chaining value H(i) of FIPS 180-4: eight words, starting at the standard IV.
+    private var state: [UInt64] = [
+        0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
+        0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,
+    ]
+    /// The start of a block: always fewer than `blockLength` bytes between calls.
+    private var pending: [UInt8] = []
+    /// Every byte taken in, modulo 2^64: the padding writes it as a bit count. Wrapping can
+    /// only happen after 16 EiB, which no caller hashes, but it must not trap.
+    private var byteCount: UInt64 = 0
+
+    /// A fresh computation, as if nothing had been hashed yet.
+    public init() {
+        pending.reserveCapacity(Self.blockLength)
+    }
+
+    /// The digest of `bytes`, in one call.
+    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        var hasher = SHA512()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// Takes in `bytes` after everything given so far.
+    public mutating func update(_ bytes: some Sequence<UInt8>) {
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { absorb($0) }
+        if contiguous == nil {
+            // A sequence with no contiguous storage (a lazy map, a string's view) is copied in
+            // one block at a time, so memory stays bounded however long it is.
+            var block: [UInt8] = []
+            block.reserveCapacity(Self.blockLength)
+            for byte in bytes {
+                block.append(byte)
+                if block.count == Self.blockLength {
+                    block.withUnsafeBufferPointer { absorb($0) }
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+            block.withUnsafeBufferPointer { absorb($0) }
+        }
+    }
+
+    /// The 64-byte digest of everything given so far. Does not change `self`.
+    public func finalize() -> [UInt8] {
+        var last = self
+        // FIPS 180-4 §5.1.2: a 1 bit, zeros up to 112 bytes into a block, then the message's
+        // length in bits as a 128-bit big-endian number.
+        let bitCountHigh = byteCount >> 61
+        let bitCountLow = byteCount << 3
+        var padding: [UInt8] = [0x80]
+        let used = (pending.count + 1) % Self.blockLength
+        let zeros = used <= 112 ? 112 - used : Self.blockLength + 112 - used
+        padding.append(contentsOf: repeatElement(0, count: zeros))
+        for word in [bitCountHigh, bitCountLow] {
+            for shift in stride(from: 56, through: 0, by: -8) {
+                padding.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        let savedCount = last.byteCount
+        padding.withUnsafeBufferPointer { last.absorb($0) }
+        last.byteCount = savedCount
+        var digest: [UInt8] = []
+        digest.reserveCapacity(Self.digestLength)
+        for word in last.state {
+            for shift in stride(from: 56, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        return digest
+    }
+
+    /// Adds `input` to the pending bytes, compressing every block it completes.
+    private mutating func absorb(_ input: UnsafeBufferPointer<UInt8>) {
+        byteCount &+= UInt64(truncatingIfNeeded: input.count)
+        var next = 0
+        if !pending.isEmpty {
+            let taken = min(Self.blockLength - pending.count, input.count)
+            pending.append(contentsOf: input[0..<taken])
+            next = taken
+            guard pending.count == Self.blockLength else { return }
+            pending.withUnsafeBufferPointer { compress($0, at: 0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        // Whole blocks are read where they lie, without copying them into `pending` first.
+        while input.count - next >= Self.blockLength {
+            compress(input, at: next)
+            next += Self.blockLength
+        }
+        pending.append(contentsOf: input[next...])
+    }
+
+    /// The compression function (FIPS 180-4 §6.4.2) on the 128 bytes of `bytes` at `start`;
+    /// the caller guarantees they are there.
+    private mutating func compress(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
+        var schedule = [UInt64](repeating: 0, count: 80)
+        for t in 0..<16 {
+            var word: UInt64 = 0
+            for byte in 0..<8 {
+                word = word << 8 | UInt64(bytes[start + 8 * t + byte])
+            }
+            schedule[t] = word
+        }
+        for t in 16..<80 {
+            let w15 = schedule[t - 15]
+            let w2 = schedule[t - 2]
+            let sigma0 = w15.rotatedRight(1) ^ w15.rotatedRight(8) ^ (w15 >> 7)
+            let sigma1 = w2.rotatedRight(19) ^ w2.rotatedRight(61) ^ (w2 >> 6)
+            schedule[t] = sigma1 &+ schedule[t - 7] &+ sigma0 &+ schedule[t - 16]
+        }
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
+        for t in 0..<80 {
+            let bigSigma1 = e.rotatedRight(14) ^ e.rotatedRight(18) ^ e.rotatedRight(41)
+            let choose = (e & f) ^ (~e & g)
+            let t1 = h &+ bigSigma1 &+ choose &+ sha512RoundConstants[t] &+ schedule[t]
+            let bigSigma0 = a.rotatedRight(28) ^ a.rotatedRight(34) ^ a.rotatedRight(39)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = bigSigma0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ t1
+            d = c
+            c = b
+            b = a
+            a = t1 &+ t2
+        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
+    }
+}
+
+extension UInt64 {
+    /// The bits moved `count` places towards the low end, the low ones coming back in at the
+    /// top: SHA-512's ROTR. `count` is always a constant in 1..<64.
+    @inline(__always)
+    fileprivate func rotatedRight(_ count: UInt64) -> UInt64 {
+        self >> count | self << (64 - count)
+    }
+}
+
+/// K of FIPS 180-4 §4.2.3: the first 64 bits of the fractional parts of the cube roots of the
+/// first 80 primes (computed again from that definition, not copied).
+private let sha512RoundConstants: [UInt64] = [
+    0x428a_2f98_d728_ae22, 0x7137_4491_23ef_65cd, 0xb5c0_fbcf_ec4d_3b2f, 0xe9b5_dba5_8189_dbbc,
+    0x3956_c25b_f348_b538, 0x59f1_11f1_b605_d019, 0x923f_82a4_af19_4f9b, 0xab1c_5ed5_da6d_8118,
+    0xd807_aa98_a303_0242, 0x1283_5b01_4570_6fbe, 0x2431_85be_4ee4_b28c, 0x550c_7dc3_d5ff_b4e2,
+    0x72be_5d74_f27b_896f, 0x80de_b1fe_3b16_96b1, 0x9bdc_06a7_25c7_1235, 0xc19b_f174_cf69_2694,
+    0xe49b_69c1_9ef1_4ad2, 0xefbe_4786_384f_25e3, 0x0fc1_9dc6_8b8c_d5b5, 0x240c_a1cc_77ac_9c65,
+    0x2de9_2c6f_592b_0275, 0x4a74_84aa_6ea6_e483, 0x5cb0_a9dc_bd41_fbd4, 0x76f9_88da_8311_53b5,
+    0x983e_5152_ee66_dfab, 0xa831_c66d_2db4_3210, 0xb003_27c8_98fb_213f, 0xbf59_7fc7_beef_0ee4,
+    0xc6e0_0bf3_3da8_8fc2, 0xd5a7_9147_930a_a725, 0x06ca_6351_e003_826f, 0x1429_2967_0a0e_6e70,
+    0x27b7_0a85_46d2_2ffc, 0x2e1b_2138_5c26_c926, 0x4d2c_6dfc_5ac4_2aed, 0x5338_0d13_9d95_b3df,
+    0x650a_7354_8baf_63de, 0x766a_0abb_3c77_b2a8, 0x81c2_c92e_47ed_aee6, 0x9272_2c85_1482_353b,
+    0xa2bf_e8a1_4cf1_0364, 0xa81a_664b_bc42_3001, 0xc24b_8b70_d0f8_9791, 0xc76c_51a3_0654_be30,
+    0xd192_e819_d6ef_5218, 0xd699_0624_5565_a910, 0xf40e_3585_5771_202a, 0x106a_a070_32bb_d1b8,
+    0x19a4_c116_b8d2_d0c8, 0x1e37_6c08_5141_ab53, 0x2748_774c_df8e_eb99, 0x34b0_bcb5_e19b_48a8,
+    0x391c_0cb3_c5c9_5a63, 0x4ed8_aa4a_e341_8acb, 0x5b9c_ca4f_7763_e373, 0x682e_6ff3_d6b2_b8a3,
+    0x748f_82ee_5def_b2fc, 0x78a5_636f_4317_2f60, 0x84c8_7814_a1f0_ab72, 0x8cc7_0208_1a64_39ec,
+    0x90be_fffa_2363_1e28, 0xa450_6ceb_de82_bde9, 0xbef9_a3f7_b2c6_7915, 0xc671_78f2_e372_532b,
+    0xca27_3ece_ea26_619c, 0xd186_b8c7_21c0_c207, 0xeada_7dd6_cde0_eb1e, 0xf57d_4f7f_ee6e_d178,
+    0x06f0_67aa_7217_6fba, 0x0a63_7dc5_a2c8_98a6, 0x113f_9804_bef9_0dae, 0x1b71_0b35_131c_471b,
+    0x28db_77f5_2304_7d84, 0x32ca_ab7b_40c7_2493, 0x3c9e_be0a_15c9_bebc, 0x431d_67c4_9c10_0d4c,
+    0x4cc5_d4be_cb3e_42b6, 0x597f_299c_fc65_7e2a, 0x5fcb_6fab_3ad6_faec, 0x6c44_198c_4a47_5817,
+]
