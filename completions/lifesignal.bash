@@ -294,7 +294,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "circle")
-        subs=(sync status engine syncthing hold)
+        subs=(sync status engine syncthing hold enroll devices revoke recovery)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -328,6 +328,30 @@ _lifesignal_node() {
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=1
+        ;;
+    "circle enroll")
+        subs=()
+        options=(--qr --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "circle devices")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "circle revoke")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "circle recovery")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
         ;;
     "completion")
         subs=()

@@ -24,7 +24,7 @@ function __lifesignal_subcommands
         case 'notify heartbeat'
             printf '%s\n' 'add' 'list' 'remove'
         case 'circle'
-            printf '%s\n' 'sync' 'status' 'engine' 'syncthing' 'hold'
+            printf '%s\n' 'sync' 'status' 'engine' 'syncthing' 'hold' 'enroll' 'devices' 'revoke' 'recovery'
     end
 end
 
@@ -136,6 +136,14 @@ function __lifesignal_valued
         case 'circle syncthing'
             printf '%s\n' '--api' '--key-file' '--home'
         case 'circle hold'
+            printf '%s\n' '--home'
+        case 'circle enroll'
+            printf '%s\n' '--home'
+        case 'circle devices'
+            printf '%s\n' '--home'
+        case 'circle revoke'
+            printf '%s\n' '--home'
+        case 'circle recovery'
             printf '%s\n' '--home'
         case 'completion'
             printf '%s\n' '--home'
@@ -287,7 +295,7 @@ complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'name' -x -d 'Your name 
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'interval' -x -a '8h 16h 24h 48h' -d 'Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h).'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'reminder' -x -a '30m 1h 2h 4h 6h off' -d 'How long before the deadline to remind you, or off (default 30m).'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'circle' -x -a '(__fish_complete_directories)' -d 'The circle folder (default: \'circle\' in the data directory).'
-complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'member' -x -d 'Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle.'
+complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'member' -x -d 'Make this another device of an existing member, with the enrollment code \'lifesignal circle enroll\' printed on one of their devices (or their recovery code); needs --circle.'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'phone' -x -d 'Your phone number, for your responders\' messages (e.g. +44 20 7946 0958).'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'emergency-note' -x -d 'What a responder should know in an emergency (at most 300 characters): medication, who has a key.'
 complete -c lifesignal -n '__lifesignal_at \'init\'' -l 'no-phone' -d 'Remove your phone number.'
@@ -518,12 +526,20 @@ complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'status' -d
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'engine' -d 'Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.'
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'syncthing' -d 'Show or set where Syncthing\'s API is, for a circle in a Syncthing folder.'
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'hold' -d 'Show or set how long a miss this device cannot confirm is held before it is told.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'enroll' -d 'Print a one-time code that makes a new machine another device of yours.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'devices' -d 'List your devices and those of the people you are linked with, and whether they count.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'revoke' -d 'End one of your devices: what it records from now on counts for nobody.'
+complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a 'recovery' -d 'Make a new recovery code (shown once); the old one stops working.'
 complete -c lifesignal -n '__lifesignal_needs_command \'circle\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'sync' -d 'Commit your records, take the others\' from the remote, and push (git circles).'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'status' -d 'How current this copy of the circle is, and when each member was last heard from here.'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'engine' -d 'Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'syncthing' -d 'Show or set where Syncthing\'s API is, for a circle in a Syncthing folder.'
 complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'hold' -d 'Show or set how long a miss this device cannot confirm is held before it is told.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'enroll' -d 'Print a one-time code that makes a new machine another device of yours.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'devices' -d 'List your devices and those of the people you are linked with, and whether they count.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'revoke' -d 'End one of your devices: what it records from now on counts for nobody.'
+complete -c lifesignal -n '__lifesignal_helping \'circle\'' -a 'recovery' -d 'Make a new recovery code (shown once); the old one stops working.'
 
 # lifesignal circle engine
 complete -c lifesignal -n '__lifesignal_argument \'circle engine\' 1' -a 'auto other' -d 'other (a tool lifesignal cannot ask) or auto.'
@@ -535,6 +551,9 @@ complete -c lifesignal -n '__lifesignal_at \'circle syncthing\'' -l 'off' -d 'Fi
 
 # lifesignal circle hold
 complete -c lifesignal -n '__lifesignal_argument \'circle hold\' 1' -a '8h 16h 24h 48h' -d 'e.g. 1h or 3h.'
+
+# lifesignal circle enroll
+complete -c lifesignal -n '__lifesignal_at \'circle enroll\'' -l 'qr' -d 'Also draw it as a QR code in the terminal (needs qrencode).'
 
 # lifesignal completion
 complete -c lifesignal -n '__lifesignal_argument \'completion\' 1' -a 'bash zsh fish' -d 'The shell: bash, zsh or fish.'

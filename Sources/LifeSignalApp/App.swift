@@ -91,6 +91,11 @@ extension App {
         let store = try openStore()
         let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot(dashboardOnly: dashboardOnly) }
         notice(skipped: snapshot.skipped, unknown: snapshot.unknown, foreign: snapshot.foreign)
+        for warning in trustWarnings(
+            snapshot.speakers, rejected: snapshot.rejected, circle: snapshot.state, store: store)
+        {
+            notice(.warning(warning))
+        }
         if let problem = PublishedCopy(snapshot.publication) {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
         }
@@ -135,12 +140,11 @@ extension App {
         case .with(let given): profile = .ifMissing(given)
         case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
         }
-        var skipped: [StoreError] = []
-        var unknown: [UnknownRecords] = []
-        var foreign: [ForeignRecords] = []
-        var publication = Store.Publication.current
-        var published = ""
+        var (skipped, unknown, foreign): ([StoreError], [UnknownRecords], [ForeignRecords]) = ([], [], [])
+        var (publication, published) = (Store.Publication.current, "")
+        var (trust, trustWarnings, store): (TrustKept, [Warning], Store?) = (TrustKept(), [], nil)
         let outcome: (value: T, created: Bool)
+        let (now, dryRun) = (self.now, self.dryRun)
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
@@ -151,6 +155,11 @@ extension App {
                 foreign = transaction.foreign
                 publication = transaction.publication
                 published = transaction.store.publishedLogPath
+                store = transaction.store
+                if !dryRun { trust = Self.keepTrust(&transaction, now: now) }
+                trustWarnings = self.trustWarnings(
+                    transaction.speakers, rejected: transaction.rejected, circle: transaction.circle,
+                    store: transaction.store, accepted: trust.accepted + trust.usedTwice)
                 do throws(AppError) {
                     return try body(&transaction)
                 } catch {
@@ -165,6 +174,7 @@ extension App {
             throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
+        notice(trust: trustWarnings, kept: trust, store: store)
         if let problem = PublishedCopy(publication) {
             notice(.warning(.publishedCopy(problem, path: published, republished: true)))
         }
@@ -175,6 +185,15 @@ extension App {
                     dataDirectory: dataDirectory))
         }
         return outcome.value
+    }
+
+    /// What a write found and did about trust: the doubts, the members whose keys it took on
+    /// first sight; a pending enrollment code it used is forgotten.
+    private func notice(trust warnings: [Warning], kept: TrustKept, store: Store?) {
+        for warning in warnings { notice(.warning(warning)) }
+        if !kept.firstSight.isEmpty { notice(.warning(.keysPinnedOnFirstSight(kept.firstSight))) }
+        if !kept.usedTwice.isEmpty { notice(.warning(.enrollmentCodeUsedTwice(kept.usedTwice))) }
+        if kept.forgetCode { store?.forgetPendingEnrollment() }
     }
 
     /// Carries a use case's own error out of the store's untyped transaction closure.

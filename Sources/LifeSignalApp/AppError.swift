@@ -43,6 +43,7 @@ public enum Refusal: Equatable, Sendable {
     case ping(PingRefusal)
     case feed(FeedRefusal)
     case sync(SyncRefusal)
+    case devices(DeviceRefusal)
 }
 
 /// Why `circle sync` cannot run on this circle.
@@ -59,9 +60,23 @@ public enum SyncRefusal: Equatable, Sendable {
     case holdTooShort(TimeSpan, minimum: TimeSpan)
 }
 
+/// `circle revoke`.
+public enum DeviceRefusal: Equatable, Sendable {
+    /// No device of mine has this id (or starts so), or more than one does.
+    case unknownDevice(String, known: [String])
+    case cannotRevokeThisDevice
+    case alreadyRevoked(String, at: Timestamp)
+}
+
 public enum SetUpRefusal: Equatable, Sendable {
-    /// `init --member`: no member of that circle has this invite code.
-    case unknownJoinCode(circle: String)
+    /// `init --member` with a member's invite code, which links contacts and makes no device.
+    case inviteCodeMakesNoDevice(name: String?)
+    /// `init --member` with an enrollment or recovery code of a member with no folder there.
+    case memberNotInCircle(member: String, circle: String)
+    /// `init --member` with a recovery code no device of the member names.
+    case recoveryCodeNotCurrent(name: String)
+    /// `init --member` with something that is no code.
+    case notACode(String)
     /// `init --member` on a data directory that already has a profile.
     case alreadySetUp(member: String)
 }
@@ -71,6 +86,9 @@ public enum ContactRefusal: Equatable, Sendable {
     case ambiguous(String, candidates: [Contact])
     /// No member of the circle has this invite code (reset, or not synced yet).
     case unknownCode(String)
+    /// A member has this invite code, but no device with the code's key speaks for them (or,
+    /// for a code without a key, more than one member has it).
+    case codeNotSigned(String)
     case cannotAddSelf
     case alreadyLinked
     case duplicateExternalName(String)

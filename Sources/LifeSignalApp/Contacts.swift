@@ -5,18 +5,20 @@ import LifeSignalStore
 /// My invite code and my contacts: members of the circle linked by code (roles on both sides)
 /// and external people reached through channels.
 extension App {
-    /// My invite code, issuing a new one when asked (or when I have none yet).
+    /// My invite code, issuing a new one when asked (or when I have none yet), as text: it
+    /// carries this device's key fingerprint, which whoever adds it pins.
     public func inviteCode(reset: Bool) throws(AppError) -> (code: String, reset: Bool) {
         let now = self.now
         let fresh = newID
         return try write { transaction throws(AppError) in
             let current = transaction.memberState.code?.value
+            let fingerprint = transaction.signer.fingerprint
             if reset || current == nil {
                 let code = fresh()
                 transaction.record(CodeSet(code: code), at: now)
-                return (code, current != nil)
+                return (PassedCode.invite(code: code, fingerprint: fingerprint).text, current != nil)
             }
-            return (current ?? "", false)
+            return (PassedCode.invite(code: current ?? "", fingerprint: fingerprint).text, false)
         }
     }
 
@@ -33,26 +35,38 @@ extension App {
         }
     }
 
-    /// The code a person typed: `lifesignal://UUID` or the bare UUID, any case.
-    public static func inviteCode(in text: String) -> String? {
-        var code = text.trimmingWhitespace.lowercased()
-        if code.hasPrefix("lifesignal://") { code.removeFirst("lifesignal://".count) }
-        return Identifier.isValid(code) ? code : nil
-    }
-
-    /// Links me with the member whose invite code `invite` is (as typed: see `inviteCode(in:)`),
-    /// with my `roles` toward them.
+    /// Links me with the member whose invite code `invite` is (as typed: see `PassedCode`), with
+    /// my `roles` toward them. A code with a key fingerprint is believed only of a member whose
+    /// device with that key speaks for them, and the key is pinned; one from before records
+    /// were signed is pinned on first sight.
     public func addMember(invite: String, roles: Roles) throws(AppError) -> Contact {
         let now = self.now
-        let code = Self.inviteCode(in: invite)
+        guard case .invite(let code, let fingerprint)? = PassedCode(invite) else {
+            throw .refused(.contact(.unknownCode(invite)))
+        }
         return try write { transaction throws(AppError) in
             let circle = transaction.circle
             let me = transaction.member
-            guard let code, let other = circle.member(withCode: code) else {
-                throw .refused(.contact(.unknownCode(invite)))
+            let candidates = circle.members(withCode: code)
+            guard !candidates.isEmpty else { throw .refused(.contact(.unknownCode(invite))) }
+            let store = transaction.store
+            let other: String
+            if let fingerprint {
+                guard
+                    let found = candidates.first(where: { candidate in
+                        !store.speakers(of: candidate, pinning: fingerprint).keys.isEmpty
+                    })
+                else { throw .refused(.contact(.codeNotSigned(invite))) }
+                other = found
+            } else {
+                guard candidates.count == 1, let only = candidates.first else {
+                    throw .refused(.contact(.codeNotSigned(invite)))
+                }
+                other = only
             }
             if other == me { throw .refused(.contact(.cannotAddSelf)) }
             if circle.roles(of: me, toward: other) != nil { throw .refused(.contact(.alreadyLinked)) }
+            if let fingerprint { transaction.record(KeyPinned(member: other, fingerprint: fingerprint), at: now) }
             transaction.record(RelationSet(member: other, roles: roles), at: now)
             return try Self.contact(other, of: transaction)
         }

@@ -19,6 +19,9 @@ extension App {
         public var needsAttention: [DependentView]
         /// What could stop my responders from hearing about me.
         public var warnings: [Warning]
+        /// Records in the folder of someone I am linked with (or my own) are ignored as not
+        /// signed by a device of theirs (said among the notices).
+        public var recordsIgnored = false
     }
 
     public func dashboard() throws(AppError) -> Dashboard {
@@ -37,7 +40,7 @@ extension App {
         let attention = circle.dependents(among: contacts, me: me, now: now, unreadable: unreadable).filter {
             $0.status.needsAttention || $0.status.kind == .pinged
         }
-        return Dashboard(
+        var board = Dashboard(
             member: me, name: state.name?.value ?? defaultName(), device: store.identity.device,
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
             checkIn: CheckInStatus(member: state, now: now), alert: state.activeAlert, unread: unread,
@@ -47,6 +50,10 @@ extension App {
                 + Self.circleWarnings(
                     of: me, in: circle, device: store.identity.device,
                     sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))
+        board.recordsIgnored = trustWarnings(
+            snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store
+        ).contains(where: \.ignoresRecords)
+        return board
     }
 
     /// Which of my contacts the completion scripts offer for an argument.

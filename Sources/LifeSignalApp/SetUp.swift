@@ -12,21 +12,22 @@ extension App {
         public var reminder: TimeSpan??
         /// An absolute, normalized path.
         public var circle: String?
-        /// Another device of the member whose invite code this is (with `circle`).
-        public var joinCode: String?
+        /// Another device of an existing member, with their enrollment or recovery code (with
+        /// `circle`).
+        public var join: PassedCode?
         /// My phone and emergency note for my responders: `.some(nil)` removes one.
         public var phone: String??
         public var emergencyNote: String??
 
         public init(
             name: String? = nil, interval: TimeSpan? = nil, reminder: TimeSpan?? = nil, circle: String? = nil,
-            joinCode: String? = nil
+            join: PassedCode? = nil
         ) {
             self.name = name
             self.interval = interval
             self.reminder = reminder
             self.circle = circle
-            self.joinCode = joinCode
+            self.join = join
         }
     }
 
@@ -53,20 +54,32 @@ extension App {
         public var moved: Store.CircleMove?
         /// The circle folder given did not exist and was made, private to this account.
         public var createdCircle = false
+        /// A new member's recovery code, shown this once.
+        public var recoveryCode: String?
+        /// How this new device of an existing member asked to be enrolled.
+        public var joinedWith: JoinedWith?
+    }
+
+    public enum JoinedWith: Equatable, Sendable {
+        /// An enrollment code: the device that made it accepts this one on its next write.
+        case enrollment
+        /// A recovery code: this device counts at once.
+        case recovery
     }
 
     public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
         var joining: String? = nil
-        if let code = request.joinCode, let circle = request.circle {
-            let read = try AppError.wrap { () throws(StoreError) in try Store.peek(circle: circle) }
-            guard let member = read.state.member(withCode: code) else {
-                throw .refused(.setUp(.unknownJoinCode(circle: circle)))
-            }
-            joining = member
+        var join: JoinProof? = nil
+        if let code = request.join, let circle = request.circle {
+            (joining, join) = try Self.joining(with: code, circle: circle)
         }
-        let profile = NewProfile(
+        var profile = NewProfile(
             name: request.name ?? defaultName(), interval: request.interval ?? Rules.defaultInterval,
-            reminder: request.reminder ?? Rules.defaultReminder, circle: request.circle, joining: joining)
+            reminder: request.reminder ?? Rules.defaultReminder, circle: request.circle, joining: joining, join: join)
+        var generator = SystemRandomNumberGenerator()
+        if joining == nil, !Store.hasProfile(dataDirectory) {
+            profile.recovery = SigningKey.generate(using: &generator)
+        }
         try Self.check(interval: profile.interval, reminder: profile.reminder)
         let now = self.now
         let moved = try moveIfAsked(request.circle, joining: joining)
@@ -88,8 +101,44 @@ extension App {
                 createdCircle: transaction.createdCircle)
         }
         result.moved = moved
+        if result.created, !result.joined, let recovery = profile.recovery {
+            result.recoveryCode = PassedCode.recovery(member: result.member, seed: recovery.seed).text
+        }
+        if result.joined, let join {
+            switch join {
+            case .enrollment: result.joinedWith = .enrollment
+            case .recovery: result.joinedWith = .recovery
+            }
+        }
         try writeIgnoreFile()
         return result
+    }
+
+    /// The member a code makes this directory a device of, and how it proves it. An invite
+    /// code links contacts and makes no device.
+    private static func joining(with code: PassedCode, circle: String) throws(AppError) -> (String, JoinProof) {
+        switch code {
+        case .invite(let invite, _):
+            let read = try AppError.wrap { () throws(StoreError) in try Store.peek(circle: circle) }
+            let name = read.state.member(withCode: invite).flatMap { read.state.members[$0]?.name?.value }
+            throw .refused(.setUp(.inviteCodeMakesNoDevice(name: name)))
+        case .enrollment(let member, let enroller, let secret):
+            let logs = try AppError.wrap { () throws(StoreError) in try Store.peekMember(circle: circle, member: member)
+            }
+            guard !logs.isEmpty else { throw .refused(.setUp(.memberNotInCircle(member: member, circle: circle))) }
+            return (member, .enrollment(secret: secret, enroller: enroller))
+        case .recovery(let member, let seed):
+            let logs = try AppError.wrap { () throws(StoreError) in try Store.peekMember(circle: circle, member: member)
+            }
+            guard !logs.isEmpty else { throw .refused(.setUp(.memberNotInCircle(member: member, circle: circle))) }
+            let name = logs.compactMap { $0.memberState.name?.value }.first ?? member
+            guard let key = SigningKey(seed: seed) else { throw .refused(.setUp(.recoveryCodeNotCurrent(name: name))) }
+            // The devices that name this recovery key are the member's: this device takes their
+            // keys as its member's.
+            let naming = logs.filter { $0.signature == .valid && $0.memberState.recovery?.value == key.publicKeyText }
+            guard !naming.isEmpty else { throw .refused(.setUp(.recoveryCodeNotCurrent(name: name))) }
+            return (member, .recovery(key, devices: naming.compactMap { $0.key.flatMap(KeyText.fingerprint(ofKey:)) }))
+        }
     }
 
     /// A circle in a git work tree or a Syncthing folder gets its ignore patterns at once, so

@@ -45,6 +45,32 @@ public enum Warning: Equatable, Sendable {
     /// changed (from another device), what is wrong with the sync, and when their responders
     /// are told anyway, marked unconfirmed.
     case cannotConfirm(name: String, deadline: Timestamp, copyChanged: Timestamp?, problem: String?, relayAt: Timestamp)
+    /// A log in the folder of a member I am linked with is not signed by any device of theirs
+    /// (or its signature fails, or its device was revoked): ignored while it lasts.
+    case recordsNotSigned(name: String, device: String, path: String, standing: Speakers.Standing)
+    /// A log in my own member's folder is not signed by any device of mine: someone who can
+    /// write the circle folder speaks as me (or a device of mine waits to be enrolled, when
+    /// `waiting`: it asked with the enrollment code this device made).
+    case deviceNotYours(device: String, path: String, standing: Speakers.Standing, waiting: Bool)
+    /// Another device of mine revoked this one: what it records counts for nobody.
+    case thisDeviceRevoked(by: String, at: Timestamp)
+    /// A device of a member I am linked with (or of mine) runs a lifesignal that does not sign:
+    /// believed as before, until its first signed file.
+    case olderVersion(name: String?, device: String)
+    /// This write pinned these members' device keys on first sight: their codes predate signing.
+    case keysPinnedOnFirstSight([String])
+    /// More than one device used the enrollment code this device made: none was enrolled.
+    case enrollmentCodeUsedTwice([String])
+
+    /// Whether it says that records in the circle are ignored as not their member's: while it
+    /// lasts, `status` exits 6.
+    public var ignoresRecords: Bool {
+        switch self {
+        case .recordsNotSigned, .thisDeviceRevoked: return true
+        case .deviceNotYours(_, _, _, let waiting): return !waiting
+        default: return false
+        }
+    }
 
     /// The stable identifier of the kind of doubt.
     public var code: String {
@@ -63,6 +89,12 @@ public enum Warning: Equatable, Sendable {
         case .heartbeatFailing: return "heartbeat-failing"
         case .staleRecords: return "stale-records"
         case .cannotConfirm: return "cannot-confirm-miss"
+        case .recordsNotSigned: return "records-not-signed"
+        case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
+        case .thisDeviceRevoked: return "this-device-revoked"
+        case .olderVersion: return "device-runs-older-version"
+        case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"
+        case .enrollmentCodeUsedTwice: return "enrollment-code-used-twice"
         }
     }
 }

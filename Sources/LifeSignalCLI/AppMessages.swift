@@ -72,6 +72,7 @@ extension Refusal {
         case .contact(let refusal): return refusal.message
         case .ping(let refusal): return refusal.message(now: now)
         case .feed(let refusal): return refusal.message
+        case .devices(let refusal): return refusal.message
         }
     }
 }
@@ -114,12 +115,11 @@ extension Rules.SettingError {
 extension SetUpRefusal {
     var message: String {
         switch self {
-        case .unknownJoinCode(let circle):
-            return
-                "No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced."
         case .alreadySetUp(let member):
             return
                 "this data directory is already set up (member \(member)); use a new data directory (--home) for another device"
+        case .inviteCodeMakesNoDevice, .memberNotInCircle, .recoveryCodeNotCurrent, .notACode:
+            return trustMessage ?? ""
         }
     }
 }
@@ -139,6 +139,9 @@ extension ContactRefusal {
         case .unknownCode(let text):
             return
                 "No LifeSignal user found for this QR code: \(text). The code may have been reset, or their records have not reached your circle folder yet (check the sync)."
+        case .codeNotSigned(let text):
+            return
+                "the records in the circle for the code \(TerminalText.safeLine(text)) are not signed by the device that gave you this code, so they may not be the person's: someone who can write the circle folder may have copied it. Ask them for their code again ('lifesignal contacts code') and check that their records have synced."
         case .cannotAddSelf: return "Cannot add yourself as a contact."
         case .alreadyLinked: return "This user is already in your contacts."
         case .duplicateExternalName(let name):
@@ -220,6 +223,9 @@ extension Warning {
                 "the records of device \(log.device) in member \(log.member)'s folder (members/\(log.member)/\(log.device)/log.json) claim \(what) about other members; a device speaks only for its own member, so they were ignored (the file keeps them). Whoever can write the circle folder wrote them: check who has access to it."
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
+        case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
+            .enrollmentCodeUsedTwice:
+            return trustMessage ?? ""
         case .historyIncomplete(let directory, let first, let last):
             return
                 "events \(first)–\(last) of your records are in no archive file, in \(directory) or in the circle's copy, so the history shown lacks what they held. Restore the missing files of that folder from a backup if you have one."

@@ -31,7 +31,7 @@ enum CLIError: Error {
         case .store(let error):
             switch error {
             case .notInitialized, .circleMissing: return .noProfile
-            case .damaged, .newerSchema, .unreadable, .identityMismatch, .heldElsewhere: return .dataError
+            case .damaged, .newerSchema, .unreadable, .identityMismatch, .heldElsewhere, .deviceKey: return .dataError
             case .notDurable, .notPublished: return .ioError
             case .cannotCreate, .circleRefused: return .cannotCreate
             case .io: return .ioError

@@ -10,7 +10,7 @@ enum ValueKind: Equatable, Sendable {
     /// field name: not blank, not too long, no control characters.
     case prose(String)
     /// An invite code (`lifesignal://…` or the bare code).
-    case inviteCode
+    case code
     /// An invite code, or else the name of an external person (`contacts add`).
     case codeOrName
     /// A duration such as `45m`, `8h`, `1d12h`.

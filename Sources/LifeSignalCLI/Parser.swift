@@ -295,12 +295,14 @@ extension ValueKind {
             }
         case .prose(let field):
             if let problem = Rules.problem(withText: text, field: field) { throw badProse(problem) }
-        case .inviteCode:
-            if App.inviteCode(in: text) == nil {
-                throw bad("give an invite code such as lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5.")
+        case .code:
+            if PassedCode(text) == nil {
+                throw bad(
+                    "give the enrollment code 'lifesignal circle enroll' printed on one of the member's devices, or their recovery code."
+                )
             }
         case .codeOrName:
-            if App.inviteCode(in: text) == nil, let problem = Rules.problem(withText: text, field: "name") {
+            if !PassedCode.isInvite(text), let problem = Rules.problem(withText: text, field: "name") {
                 throw badProse(problem)
             }
         case .duration, .durationOrOff:

@@ -68,6 +68,9 @@ extension StoreError {
         case .notPublished(let path, let reason, let privateCopy):
             return
                 "it was recorded on this machine (\(privateCopy)), but its copy in the circle could not be written (\(path): \(reason)), so the people in your circle cannot see it yet. Fix that, then any lifesignal command that writes ('lifesignal checkin', 'lifesignal notify deliver') publishes it"
+        case .deviceKey(let path, let problem):
+            return
+                "this device's signing key \(path) \(problem). Without it nothing this device writes counts for anyone in your circle, so nothing was written. Restore device.key from a backup of this data directory; or set this machine up again in a new --home as a new device, with an enrollment code from another of your devices ('lifesignal circle enroll') or your recovery code"
         default: return ""
         }
     }

@@ -222,6 +222,11 @@ public struct CircleState: Equatable, Sendable {
         members.first { $0.value.code?.value == code }?.key
     }
 
+    /// Every member whose current invite code is `code` (one, unless someone copied it).
+    public func members(withCode code: String) -> [String] {
+        members.filter { $0.value.code?.value == code }.map(\.key).sorted()
+    }
+
     /// A ping is pending while nothing ended it, its start is known, and the pinger still has
     /// the dependent role (a role removed on another machine before it saw the ping ends it).
     public func isPending(_ ping: Ping) -> Bool {

@@ -128,6 +128,10 @@ public enum EventTypes {
         case DetailsSet.typeName: return DetailsSet.self
         case MailSet.typeName: return MailSet.self
         case PreferencesSet.typeName: return PreferencesSet.self
+        case DeviceEnrolled.typeName: return DeviceEnrolled.self
+        case DeviceRevoked.typeName: return DeviceRevoked.self
+        case RecoveryKeySet.typeName: return RecoveryKeySet.self
+        case KeyPinned.typeName: return KeyPinned.self
         default: return nil
         }
     }

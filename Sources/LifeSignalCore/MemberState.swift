@@ -37,6 +37,12 @@ public struct MemberState: Equatable, Sendable {
     public var recentCheckIns: [CheckIn] = []
     /// Check-ins in these events. Devices' logs are disjoint, so merged counts add up.
     public var checkInCount: Int64 = 0
+    /// The devices this member's devices enrolled or revoked, by device (see DeviceRoster.swift).
+    public var devices: [String: DeviceEntry] = [:]
+    /// The public key of this member's recovery code.
+    public var recovery: Stamped<String>?
+    /// The key fingerprints this member pinned, by member, then fingerprint.
+    public var pins: [String: [String: Stamp]] = [:]
 
     public init() {}
 
@@ -84,6 +90,20 @@ public struct MemberState: Equatable, Sendable {
             lastCheckIn = theirs
         }
         for checkIn in other.recentCheckIns { remember(checkIn) }
+        for (device, entry) in other.devices {
+            if var known = devices[device] {
+                known.merge(entry, device: device)
+                devices[device] = known
+            } else {
+                devices[device] = entry
+            }
+        }
+        recovery = Stamped.latest(recovery, other.recovery)
+        for (member, keys) in other.pins {
+            for (fingerprint, stamp) in keys where pins[member]?[fingerprint].map({ stamp < $0 }) ?? true {
+                pins[member, default: [:]][fingerprint] = stamp
+            }
+        }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)
         checkInCount = overflow ? .max : sum

@@ -83,6 +83,13 @@ extension MemberState {
         try c.stamped("details", &details, seed: ProfileDetails()) { c, v throws(C.Failure) in try c.record("value", &v)
         }
         try c.stamped("mail", &mail, seed: MailSettings()) { c, v throws(C.Failure) in try c.record("value", &v) }
+        try c.entries("devices", &devices, as: DeviceEntryRecord.self, omitEmpty: true)
+        try c.stamped("recovery", &recovery, seed: "") { c, v throws(C.Failure) in
+            var key: String? = v
+            try c.publicKey("key", &key)
+            v = key ?? ""
+        }
+        try c.entries("pins", &pins, as: PinEntry.self, omitEmpty: true)
     }
 }
 

@@ -38,6 +38,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// `init --circle DIR` found this device's records in DIR (`published`), written by another
     /// data directory: moving there would replace them. Nothing is chosen for the person.
     case heldElsewhere(published: String, publishedSeq: Int64)
+    /// This device's signing key (`path`, private to the data directory) is missing, damaged, or
+    /// not the key its records are signed with (`problem`): what it writes would count for
+    /// nothing, so nothing is written until the key is restored or the machine set up again.
+    case deviceKey(path: String, problem: String)
 }
 
 /// Why a write failed, as far as it tells the way out: each cause has its own advice.

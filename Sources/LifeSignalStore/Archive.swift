@@ -37,7 +37,7 @@ public struct ArchiveSegment: Equatable, Sendable {
 
     /// The segment's text, on one line. Events of types this version does not know go in as
     /// they were read.
-    static func encode(_ events: [Event], member: String, device: String) -> [UInt8] {
+    static func encode(_ events: [Event], member: String, device: String, signer: SigningKey?) -> [UInt8] {
         var out = JSONRecordWriter(capacity: 256 + events.count * 160)
         out.open()
         out.rawField("schemaVersion", JSON.int(DeviceLog.schemaVersion).serializedBytes(pretty: false))
@@ -52,10 +52,18 @@ public struct ArchiveSegment: Equatable, Sendable {
         out.bytes.append(UInt8(ascii: "]"))
         out.close()
         out.bytes.append(0x0A)
-        return out.bytes
+        return signer.map { Signing.sign(out.bytes, domain: .segment, key: $0) } ?? out.bytes
     }
 
-    func decode(_ bytes: [UInt8], path: String, member: String, device: String) throws(StoreError) -> [Event] {
+    /// The segment's events. `key` is the public key of the device that wrote it, when that
+    /// device signs: a segment not signed by it is not believed.
+    func decode(_ bytes: [UInt8], path: String, member: String, device: String, key: String?) throws(StoreError)
+        -> [Event]
+    {
+        if let key, let problem = Signing.problem(bytes, domain: .segment, publicKey: key) {
+            throw .damaged(
+                path: path, problem: "\(problem), so it is not believed to be device \(device)'s", backup: nil)
+        }
         let root = try Files.parse(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion)
         do throws(JSONShapeError) {
             let o = try JSONCursor(root).object()
@@ -89,7 +97,7 @@ extension Store {
     /// each file first in the private folder (durably), then published in the circle. The
     /// segment is written first: a crash in between leaves a segment past `archivedThrough`,
     /// which readers ignore and the next save rewrites.
-    func save(_ log: inout DeviceLog, hadValidFile: Bool) throws(StoreError) {
+    func save(_ log: inout DeviceLog, hadValidFile: Bool, signer: SigningKey) throws(StoreError) {
         let archive = ownArchiveDirectory
         if log.events.count > DeviceLog.tailLimit {
             // A segment starting past `archivedThrough` was left by a save that crashed before
@@ -115,15 +123,33 @@ extension Store {
             } catch {
                 throw error.asCreateError
             }
-            let bytes = ArchiveSegment.encode(moving, member: log.member, device: log.device)
+            let bytes = ArchiveSegment.encode(moving, member: log.member, device: log.device, signer: signer)
             try Store.write(bytes, to: Paths.join(archive, segment.fileName), backup: false)
             try publish(bytes, as: "archive/" + segment.fileName)
             log.events.removeFirst(moving.count)
             log.archivedThrough = last.seq
         }
-        let bytes = log.encoded()
+        log.key = signer.publicKeyText
+        let bytes = log.encoded(signer: signer)
         try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
         try publish(bytes, as: "log.json")
+    }
+
+    /// Signs this device's archive segments with `signer` (they were written by an older
+    /// lifesignal, or signed with a key this device no longer holds), privately and in the circle.
+    func signSegments(with signer: SigningKey) throws(StoreError) {
+        let names: [String]
+        do {
+            names = try Posix.list(ownArchiveDirectory) ?? []
+        } catch {
+            throw error.asReadError(backup: nil)
+        }
+        for name in names where ArchiveSegment(fileName: name) != nil {
+            let path = Paths.join(ownArchiveDirectory, name)
+            let bytes = Signing.sign(Signing.unsigned(try Files.read(path)), domain: .segment, key: signer)
+            try Store.write(bytes, to: path, backup: false)
+            try publish(bytes, as: "archive/" + name)
+        }
     }
 
     /// A device's archived events that no segment holds any more, in this copy or the
@@ -159,7 +185,10 @@ extension Store {
                 if segment.newest < sorted[limit - 1].at { break }
             }
             let bytes = try Files.read(path)
-            take(try segment.decode(bytes, path: path, member: member, device: log.device), device: log.device)
+            // This device's own private segments are its own; every copy in the circle is checked.
+            let key = path.hasPrefix(ownArchiveDirectory) ? nil : log.key
+            take(
+                try segment.decode(bytes, path: path, member: member, device: log.device, key: key), device: log.device)
         }
         found.sort { Stamp.earlierInTime($1.stamp, $0.stamp) }
         if let limit, found.count > limit { found.removeLast(found.count - max(limit, 0)) }

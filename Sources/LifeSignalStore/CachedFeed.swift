@@ -35,7 +35,7 @@ extension BinaryWriter {
         bool(digest != nil)
         guard let digest else { return }
         words(digest.ids)
-        string(String(decoding: FeedFile.encode(digest.part), as: UTF8.self))
+        string(String(decoding: FeedFile.encode(digest.part, signer: nil), as: UTF8.self))
         count(digest.basis.count)
         for basis in digest.basis {
             recipient(basis.recipient)

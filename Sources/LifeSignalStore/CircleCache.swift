@@ -49,6 +49,11 @@ struct CircleCache: Sendable {
     var unknown: [UnknownRecords] = []
     /// Every log read that claimed something of another member (the warning outlives the read).
     var foreign: [ForeignRecords] = []
+    /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
+    var speakers: [String: Speakers] = [:]
+    /// Logs whose new version did not verify, found by this run's refresh: what was verified of
+    /// them before stands (not saved: each run finds them again).
+    var rejected: [Store.Rejected] = []
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
@@ -153,7 +158,7 @@ struct CircleCache: Sendable {
         guard let (cache, current) = decode(store, checking: exceptOwn, dashboardOnly: dashboardOnly) else {
             return nil
         }
-        return (cache, current ?? false)
+        return (cache, (current ?? false) && cache.coversTrust)
     }
 
     private static func decode(_ store: Store, checking exceptOwn: Bool?, dashboardOnly: Bool) -> (
@@ -187,6 +192,7 @@ struct CircleCache: Sendable {
             let othersClock = try r.int(in: 0...Limits.counter)
             let unknown = try r.unknownRecords()
             let foreign = try r.foreignRecords()
+            let speakers = try r.speakers()
             let unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
             let digest = try r.digest()
             let feedEntries = try r.entries()
@@ -204,6 +210,7 @@ struct CircleCache: Sendable {
             cache.partial = dashboardOnly
             cache.unknown = unknown
             cache.foreign = foreign
+            cache.speakers = speakers
             cache.unread = unread
             cache.digest = digest
             cache.feedEntries = feedEntries
@@ -225,6 +232,7 @@ struct CircleCache: Sendable {
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.foreignRecords(foreign)
+        w.speakers(speakers)
         w.bool(unread != nil)
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)

@@ -42,7 +42,7 @@ extension Store {
         var key = Posix.FileKey.missing
         let own = try store.readOwnLog(key: &key)
         if let log = own.log {
-            let bytes = own.bytes ?? log.encoded()
+            let bytes = own.bytes ?? log.encoded(signer: nil)
             // Already there: our own half-done move (the same or an older copy), or someone else's.
             if case .notOurs(let seq) = target.publication(of: log, bytes: bytes) {
                 throw .heldElsewhere(published: target.publishedLogPath, publishedSeq: seq)

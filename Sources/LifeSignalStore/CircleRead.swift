@@ -27,8 +27,21 @@ extension Store {
     }
 
     /// With `stateOnly`, the log's tail of events is not decoded (see `DeviceLog.decodeState`).
-    func readLog(member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool = false)
-        throws(StoreError) -> DeviceLog?
+    /// With `checked`, its signature is checked too (see `DeviceLog.signature`).
+    func readLog(
+        member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool = false, checked: Bool = false
+    ) throws(StoreError) -> DeviceLog? {
+        guard let (log, bytes) = try readLogFile(member: member, device: device, key: &key, stateOnly: stateOnly)
+        else { return nil }
+        guard checked else { return log }
+        var signed = log
+        signed.checkSignature(bytes)
+        return signed
+    }
+
+    /// A device's log and the text it was read from, or nil when there is none yet.
+    func readLogFile(member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool)
+        throws(StoreError) -> (log: DeviceLog, bytes: [UInt8])?
     {
         let path = logPath(member: member, device: device)
         let backup = path + ".bak"
@@ -48,9 +61,11 @@ extension Store {
             // The backup is looked for only when the log turns out damaged, to be named then.
             do {
                 if stateOnly {
-                    return try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
+                    return (
+                        try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil), bytes
+                    )
                 }
-                return try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
+                return (try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil), bytes)
             } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
                 throw .damaged(path: path, problem: problem, backup: backup)
             }
@@ -78,9 +93,12 @@ extension Store {
         public var unreadable: [String: Timestamp] = [:]
         /// The key of every directory and log read, for the cache.
         var entries: [CircleCache.Entry] = []
+        /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
+        public var speakers: [String: Speakers] = [:]
 
         /// What another part of the same read found.
         mutating func add(_ part: CircleRead) {
+            speakers.merge(part.speakers) { $1 }
             logs += part.logs
             others.merge(part.others)
             othersClock = max(othersClock, part.othersClock)
@@ -133,6 +151,10 @@ extension Store {
         public var foreign: [ForeignRecords] = []
         /// This member's unread count, when the cache had it current (else see `unreadCount`).
         public var unread: Int? = nil
+        /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
+        public var speakers: [String: Speakers] = [:]
+        /// Logs whose new version did not verify; what was verified of them before stands.
+        public var rejected: [Rejected] = []
         /// How the circle's copy of this device's log stands against its private copy.
         public var publication: Publication = .current
 
@@ -151,6 +173,8 @@ extension Store {
             var snapshot = Snapshot(
                 own: cache.own, others: cache.others, othersClock: cache.othersClock, skipped: [],
                 unknown: cache.unknown, foreign: cache.foreign, unread: unread)
+            snapshot.speakers = cache.speakers
+            snapshot.rejected = cache.rejected
             cache.others = CircleState()
             snapshot.mergeForReading()
             return snapshot
@@ -206,11 +230,14 @@ extension Store {
         let counted = counting?.join() ?? nil
         if let counted { unread = counted.count }
         // A cache built while something is wrong would hide it from the next runs.
-        if read.skipped.isEmpty, read.publication == .current {
+        if read.skipped.isEmpty, read.publication == .current,
+            CircleCache.mayKeep(read.speakers, member: identity.member, state: read.state)
+        {
             var fresh = CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,
                 own: snapshot.own, others: snapshot.others, othersClock: snapshot.othersClock,
                 unknown: snapshot.unknown, foreign: snapshot.foreign)
+            fresh.speakers = read.speakers
             if let cache {
                 fresh.digest = cache.digest
                 fresh.feedEntries = cache.feedEntries
@@ -248,6 +275,7 @@ extension Store {
             foreign: read.foreign)
         snapshot.publication = read.publication
         snapshot.unreadable = read.unreadable
+        snapshot.speakers = read.speakers
         return snapshot
     }
 
@@ -267,53 +295,35 @@ extension Store {
                 reason: "it is not a folder but a symbolic link or a file; lifesignal follows no link in the circle",
                 backup: nil)
         }
-        let (members, refused) = try folders(in: membersDirectory)
+        let (listed, refused) = try folders(in: membersDirectory)
         for (member, error) in refused { read.skip(error, member: member, since: .missing) }
+        // This reader's member first: what its devices state decides whose logs are checked.
+        var basis = TrustBasis(me: "", device: "", state: CircleState())
+        if !identity.member.isEmpty {
+            try readOwn(into: &read)
+            let own = read.logs.first
+            try readMemberFolder(
+                identity.member, basis: TrustBasis(me: identity.member, device: identity.device, own: own?.memberState),
+                own: own, into: &read)
+            var state = read.others
+            if let own { state.merge(own.state) }
+            basis = TrustBasis(me: identity.member, device: identity.device, state: state)
+        }
+        let members = listed.filter { $0 != identity.member }
         let store = self
+        let others = basis
         let reading = SharedWork(count: members.count, chunk: 16) { chunks in
             var parts: [(Int, Result<CircleRead, StoreError>)] = []
             while let chunk = chunks.take() {
-                let part = store.readLogs(of: members[chunk])
+                let part = store.readLogs(of: members[chunk], basis: others)
                 parts.append((chunk.lowerBound, part))
                 if case .failure = part { chunks.stop() }
             }
             return parts
         }
         for (_, part) in reading.finish().joined().sorted(by: { $0.0 < $1.0 }) { read.add(try part.get()) }
-        if !identity.member.isEmpty {
-            try readOwn(into: &read)
-            noteVanished(from: &read, present: Set(members))
-        }
+        if !identity.member.isEmpty { noteVanished(from: &read, present: Set(listed)) }
         return read
-    }
-
-    /// The logs of `members` (but this device's), for `readCircle`.
-    private func readLogs(of members: ArraySlice<String>) -> Result<CircleRead, StoreError> {
-        var read = CircleRead()
-        for member in members {
-            let devices: [String]
-            read.entries.append(CircleCache.Entry(path: "members/\(member)", key: Posix.key(memberDirectory(member))))
-            do {
-                let listed = try folders(in: memberDirectory(member))
-                devices = listed.names
-                for (_, error) in listed.refused { read.skip(error, member: member, since: .missing) }
-            } catch {
-                if member == identity.member { return .failure(error) }
-                read.skip(error, member: member, since: Posix.key(memberDirectory(member)))
-                continue
-            }
-            for device in devices where !isOwn(member: member, device: device) {
-                var key = Posix.FileKey.missing
-                do {
-                    let log = try readLog(member: member, device: device, key: &key, stateOnly: true)
-                    if let log { read.fold(log) }
-                    read.entries.append(CircleCache.Entry(logOf: member, device: device, key: key, log: log))
-                } catch {
-                    read.skip(error, member: member, since: Posix.key(logPath(member: member, device: device)))
-                }
-            }
-        }
-        return .success(read)
     }
 
     /// This member's logs only, each with its tail of events (what their history needs): this
@@ -323,15 +333,21 @@ extension Store {
         try checkCircleExists()
         var read = CircleRead()
         let member = identity.member
+        var siblings: [DeviceLog] = []
         for device in try devices(of: member) where !isOwn(member: member, device: device) {
             var key = Posix.FileKey.missing
             do {
-                if let log = try readLog(member: member, device: device, key: &key) { read.logs.append(log) }
+                if let log = try readLog(member: member, device: device, key: &key, checked: true) {
+                    siblings.append(log)
+                }
             } catch {
                 read.skip(error, member: member, since: key)
             }
         }
         try readOwn(into: &read)
+        let speakers = ownSpeakers(own: read.logs.first, siblings: siblings)
+        read.logs += siblings.filter { speakers.believed.contains($0.device) }
+        read.speakers[member] = speakers
         return read
     }
 

@@ -18,6 +18,7 @@ extension Store {
     /// merged in; nil when only a full read can tell (an error on the way is for the full
     /// read to report).
     func refreshed(_ cache: CircleCache, exceptOwn: Bool) -> CircleCache? {
+        guard cache.coversTrust else { return nil }
         var cache = cache
         var entries: [String: CircleCache.Entry] = [:]
         var own: [CircleCache.Entry] = []
@@ -56,7 +57,7 @@ extension Store {
             }
         }
         cache.entries = fresh + own
-        return cache
+        return cache.coversTrust ? cache : nil
     }
 
     /// The valid names in a folder of the circle: as the cache knows them when its key is
@@ -91,15 +92,24 @@ extension Store {
             return nil
         }
         var key = Posix.FileKey.missing
-        let read: DeviceLog?
+        let read: (log: DeviceLog, bytes: [UInt8])?
         do {
-            read = try readLog(member: member, device: device, key: &key, stateOnly: true)
+            read = try readLogFile(member: member, device: device, key: &key, stateOnly: true)
         } catch {
             return nil
         }
-        guard let log = read else {
+        guard var log = read?.log, let bytes = read?.bytes else {
             // None there: fine for a new device that has not written yet, not for one that had.
             return (cached?.seq ?? 0) == 0 ? CircleCache.Entry(logOf: member, device: device, key: key, log: nil) : nil
+        }
+        switch refreshTrust(&log, bytes: bytes, in: cache) {
+        case .fullRead: return nil
+        case .keep(let problem):
+            // The entry keeps its old key: every run checks the file again, and says so.
+            guard let cached else { return nil }
+            cache.rejected.append(.init(member: member, device: device, problem: problem))
+            return cached
+        case .fold: break
         }
         // Growth means new events: a log rewritten at the same sequence (edited by hand, by a
         // peer's bug) or an older one is not, and a full read takes it as it now is.

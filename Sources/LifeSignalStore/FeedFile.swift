@@ -7,7 +7,7 @@ enum FeedFile {
     static let schemaVersion: Int64 = 1
 
     /// The file's text, written a notification at a time (a feed may hold thousands).
-    static func encode(_ feed: Feed) -> [UInt8] {
+    static func encode(_ feed: Feed, signer: SigningKey?) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 4096 + feed.notifications.count * 400 + feed.deliveries.count * 250)
         writer.field("schemaVersion", .int(schemaVersion))
         writer.array("notifications", feed.notifications.values.sorted { ($0.at, $0.id) < ($1.at, $1.id) }) {
@@ -30,7 +30,7 @@ enum FeedFile {
         }
         var bytes = writer.bytes()
         bytes.append(0x0A)
-        return bytes
+        return signer.map { Signing.sign(bytes, domain: .feed, key: $0) } ?? bytes
     }
 
     /// A notification as the feed keeps it: its JSON form, and the thread it belongs to.
@@ -118,7 +118,9 @@ extension Store {
     /// and from the circle only in a directory written before private copies existed (one with
     /// no private log either): the circle's copy of a feed this device never wrote is not its.
     /// A private feed that is missing while its backup exists is damage, never an empty feed.
-    func readFeed(member: String, device: String) throws(StoreError) -> Feed {
+    /// `signedBy` is the public key of another device of this member that signs: a feed it did
+    /// not sign is not believed.
+    func readFeed(member: String, device: String, signedBy: String? = nil) throws(StoreError) -> Feed {
         var path = feedPath(member: member, device: device)
         if isOwn(member: member, device: device),
             Posix.exists(ownFeedPath) || Posix.exists(ownFeedPath + ".bak") || Posix.exists(ownLogPath)
@@ -129,6 +131,12 @@ extension Store {
         var key = Posix.FileKey.missing
         let result = try path == ownFeedPath ? readFile(path, key: &key) : readPlain(path, backup: backup)
         guard case .contents(let bytes) = result else { return Feed() }
+        if path != ownFeedPath, let signedBy,
+            let problem = Signing.problem(bytes, domain: .feed, publicKey: signedBy)
+        {
+            throw .damaged(
+                path: path, problem: "\(problem), so it is not believed to be device \(device)'s", backup: nil)
+        }
         return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
     }
 
@@ -163,17 +171,22 @@ extension Store {
         return (loaded.feed.unreadCount(for: .member(identity.member)), loaded.skipped, entries)
     }
 
-    /// This member's feed, merged from all their devices: this device's must be readable,
-    /// another device's that is not is skipped (and reported).
-    public func memberFeed() throws(StoreError) -> (feed: Feed, own: Feed, skipped: [StoreError]) {
+    /// This member's feed, merged from all their devices that count (`speakers`, read from
+    /// their logs when not given): this device's must be readable, another device's that is
+    /// not is skipped (and reported).
+    public func memberFeed(speakers given: Speakers? = nil) throws(StoreError) -> (
+        feed: Feed, own: Feed, skipped: [StoreError]
+    ) {
         var merged = Feed()
         var own = Feed()
         var skipped: [StoreError] = []
-        var devices = try devices(of: identity.member)
+        let speakers: Speakers
+        if let given { speakers = given } else { speakers = try ownSpeakers() }
+        var devices = try devices(of: identity.member).filter { speakers.believed.contains($0) }
         if !devices.contains(identity.device) { devices.append(identity.device) }
         for device in devices {
             do {
-                let feed = try readFeed(member: identity.member, device: device)
+                let feed = try readFeed(member: identity.member, device: device, signedBy: speakers.keys[device])
                 if device == identity.device { own = feed }
                 merged.merge(feed)
             } catch {

@@ -51,22 +51,39 @@ public struct Identity: Equatable, Sendable {
 }
 
 /// What a profile created by the first writing command starts with.
-public struct NewProfile: Equatable, Sendable {
+public struct NewProfile: Sendable {
     public var name: String
     public var interval: TimeSpan
     public var reminder: TimeSpan?
     public var circle: String?
     /// Set when this directory becomes another device of an existing member of the circle:
-    /// it then takes that member's id and records no profile of its own.
+    /// it then takes that member's id and records no profile of its own, only how it asks to
+    /// be enrolled (`join`).
     public var joining: String?
+    public var join: JoinProof?
+    /// For a new member: the key of the recovery code shown once at set-up.
+    public var recovery: SigningKey?
 
-    public init(name: String, interval: TimeSpan, reminder: TimeSpan?, circle: String?, joining: String? = nil) {
+    public init(
+        name: String, interval: TimeSpan, reminder: TimeSpan?, circle: String?, joining: String? = nil,
+        join: JoinProof? = nil
+    ) {
         self.name = name
         self.interval = interval
         self.reminder = reminder
         self.circle = circle
         self.joining = joining
+        self.join = join
     }
+}
+
+/// How a new device of an existing member shows that it is one.
+public enum JoinProof: Sendable {
+    /// An enrollment code: its secret, and the key fingerprint of the device that made it (which
+    /// accepts this device on its next write).
+    case enrollment(secret: [UInt8], enroller: String)
+    /// A recovery code's key, and the fingerprints of the member's devices that name it.
+    case recovery(SigningKey, devices: [String])
 }
 
 extension Store {

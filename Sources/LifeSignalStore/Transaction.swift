@@ -28,6 +28,10 @@ public struct Transaction {
     let othersUnknown: [UnknownRecords]
     /// Other devices' logs that claimed something of another member, left out.
     public internal(set) var foreign: [ForeignRecords] = []
+    /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
+    public internal(set) var speakers: [String: Speakers] = [:]
+    /// Logs whose new version did not verify; what was verified of them before stands.
+    public internal(set) var rejected: [Store.Rejected] = []
     /// True when this transaction created the profile (the directory's first write).
     public internal(set) var createdProfile = false
     /// True when it also created the circle folder it was given (`init --circle DIR`).
@@ -36,6 +40,8 @@ public struct Transaction {
     /// not `.current`, this transaction published them again.
     public internal(set) var publication: Store.Publication = .current
     var changed = false
+    /// The key this device signs its files with.
+    public internal(set) var signer: SigningKey
     /// This member's feed, merged from all their devices, and this device's own part of it;
     /// loaded only for transactions that asked for it (see `Store.FeedUse`). With `digest`
     /// set, `feed` is only the digest's part (nothing in it is to be noticed or sent).
@@ -112,7 +118,7 @@ public struct Transaction {
     /// Reads this member's feed into the transaction, for one that notices or records delivery.
     mutating func loadFeed() throws(StoreError) {
         let keys = try store.feedEntries()
-        let loaded = try store.memberFeed()
+        let loaded = try store.memberFeed(speakers: speakers[member])
         // What this transaction added to its own part before the whole feed was needed.
         var own = loaded.own
         own.merge(ownFeed)
@@ -173,16 +179,19 @@ extension Store {
         defer { lock?.release() }
         if !dryRun { sweepTemporaryFiles(in: dataDirectory) }
         let (store, created, own, createdCircle) = try openDevice(dataDirectory, creation: creation, dryRun: dryRun)
+        let signer = try store.signingKey(signedWith: own.log?.key, dryRun: dryRun)
         let others = try store.othersForWriting()
         var transaction = Transaction(
             store: store,
             log: own.log ?? DeviceLog(member: store.identity.member, device: store.identity.device),
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
-            skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown)
+            skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown, signer: signer)
         transaction.createdProfile = created
         transaction.createdCircle = createdCircle
         transaction.unreadable = others.snapshot.unreadable
         transaction.foreign = others.snapshot.foreign
+        transaction.speakers = others.snapshot.speakers
+        transaction.rejected = others.snapshot.rejected
         if let log = own.log, let bytes = own.bytes {
             transaction.publication = store.publication(of: log, bytes: bytes)
         }
@@ -201,13 +210,7 @@ extension Store {
                 try transaction.loadFeed()
             }
         }
-        if created, case .ifMissing(let profile) = creation, profile.joining == nil {
-            var generator = SystemRandomNumberGenerator()
-            transaction.record(NameSet(name: profile.name), at: now)
-            transaction.record(IntervalSet(interval: profile.interval), at: now)
-            transaction.record(ReminderSet(reminder: profile.reminder), at: now)
-            transaction.record(CodeSet(code: Identifier.make(using: &generator)), at: now)
-        }
+        if created, case .ifMissing(let profile) = creation { transaction.start(profile, at: now) }
         let value = try body(&transaction)
         if dryRun { return (value, created) }
         try store.commit(&transaction, own: own, now: now)
@@ -311,8 +314,12 @@ extension Store {
     /// gets one.
     private func commit(_ transaction: inout Transaction, own: OwnLog, now: Timestamp) throws(StoreError) {
         if own.adopted { try adoptPublishedSegments() }
-        if transaction.changed || own.adopted {
-            try save(&transaction.log, hadValidFile: own.bytes != nil)
+        // A log not yet signed with this key (one of an older lifesignal, or signed before the
+        // key was restored from elsewhere) is signed now, with its archive.
+        let resign = own.log.map { $0.key != transaction.signer.publicKeyText } ?? false
+        if resign { try signSegments(with: transaction.signer) }
+        if transaction.changed || own.adopted || resign {
+            try save(&transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer)
         } else if transaction.publication != .current, let bytes = own.bytes {
             try publish(bytes, as: "log.json")
         }
@@ -324,9 +331,40 @@ extension Store {
             // The feed after the log: a crash in between can only mean a notification noticed
             // again (and delivered again), never a fact lost.
             transaction.ownFeed.prune(now: now)
-            let bytes = FeedFile.encode(transaction.ownFeed)
+            let bytes = FeedFile.encode(transaction.ownFeed, signer: transaction.signer)
             try Store.write(bytes, to: ownFeedPath, backup: Posix.exists(ownFeedPath))
             try publish(bytes, as: "feed.json")
+        }
+    }
+}
+
+extension Transaction {
+    /// What a new profile records first: a new member's settings and the public key of its
+    /// recovery code; a new device of an existing member, its request to be enrolled and the
+    /// key it takes for its member's (the device that enrolls it, or those its recovery code's
+    /// key is named by).
+    mutating func start(_ profile: NewProfile, at now: Timestamp) {
+        let me = member
+        let device = store.identity.device
+        let key = signer.publicKeyText
+        switch profile.join {
+        case .enrollment(let secret, let enroller)?:
+            let proof = Enrollment.proof(secret: secret, member: me, device: device, key: key)
+            record(DeviceEnrolled(device: device, key: key, proof: proof), at: now)
+            record(KeyPinned(member: me, fingerprint: enroller), at: now)
+        case .recovery(let recovery, let devices)?:
+            let certificate = recovery.sign(SignedStatement.recovery(member: me, device: device, key: key))
+            record(DeviceEnrolled(device: device, key: key, certificate: KeyText.hex(certificate)), at: now)
+            for fingerprint in devices { record(KeyPinned(member: me, fingerprint: fingerprint), at: now) }
+        case nil:
+            guard profile.joining == nil else { return }
+            var generator = SystemRandomNumberGenerator()
+            record(NameSet(name: profile.name), at: now)
+            record(IntervalSet(interval: profile.interval), at: now)
+            record(ReminderSet(reminder: profile.reminder), at: now)
+            record(CodeSet(code: Identifier.make(using: &generator)), at: now)
+            record(DeviceEnrolled(device: device, key: key), at: now)
+            if let recovery = profile.recovery { record(RecoveryKeySet(key: recovery.publicKeyText), at: now) }
         }
     }
 }

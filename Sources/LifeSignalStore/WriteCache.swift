@@ -26,10 +26,13 @@ extension Store {
             let cache = isCurrent ? loaded : refreshed(loaded, exceptOwn: true)
         {
             let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
+            var snapshot = Snapshot(
+                own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
+                unknown: unknown, foreign: cache.foreign)
+            snapshot.speakers = cache.speakers
+            snapshot.rejected = cache.rejected
             return OthersRead(
-                snapshot: Snapshot(
-                    own: CircleState(), others: cache.others, othersClock: cache.othersClock, skipped: [],
-                    unknown: unknown, foreign: cache.foreign),
+                snapshot: snapshot,
                 entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
                 unread: cache.unread, digest: cache.currentDigest,
                 feedEntries: cache.feedEntries, current: isCurrent ? cache : nil)
@@ -37,8 +40,9 @@ extension Store {
         let read = try readCircle()
         var snapshot = split(read)
         snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
-        let entries =
-            read.skipped.isEmpty ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
+        let keep =
+            read.skipped.isEmpty && CircleCache.mayKeep(read.speakers, member: identity.member, state: read.state)
+        let entries = keep ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
         return OthersRead(snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [])
     }
 
@@ -67,6 +71,7 @@ extension Store {
             circle: circleDirectory, member: member, device: device, entries: entries, own: transaction.log.state,
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown,
             foreign: transaction.foreign)
+        cache.speakers = transaction.speakers
         // Everyone else is as the current cache had them: their section is copied, not encoded.
         cache.othersEncoded = others.current?.othersEncoded
         if let read = transaction.feedRead {

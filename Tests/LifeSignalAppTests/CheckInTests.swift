@@ -86,25 +86,45 @@ import Testing
         #expect(since.checkIns.map(\.note) == ["three", "two"])
     }
 
-    @Test func aSecondDeviceJoinsByCodeAndCountsTowardOneDeadline() throws {
+    @Test func aSecondDeviceEnrolledByCodeCountsTowardOneDeadline() throws {
         let box = Sandbox()
         try box.join("laptop", at: t0)
-        let code = try box.app("laptop", at: t0).inviteCode(reset: false).code
-        let joined = try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: code))
+        // The invite code, which the person gives every responder, makes no device.
+        let invite = try box.app("laptop", at: t0).inviteCode(reset: false).code
+        #expect(
+            refusal { () throws(AppError) in
+                try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, join: PassedCode(invite)))
+            } == .refused(.setUp(.inviteCodeMakesNoDevice(name: "Laptop"))))
+        let code = try box.app("laptop", at: t0).enrollmentCode().code
+        let joined = try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, join: PassedCode(code)))
         #expect(joined.joined)
+        #expect(joined.joinedWith == .enrollment)
         #expect(joined.name == "Laptop")
-        _ = try box.app("server", at: "2026-03-01T12:00:00Z").checkIn(note: "from cron")
+        _ = try box.app("server", at: "2026-03-01T09:20:00Z").checkIn(note: "from cron")
+        // Not counted until the laptop accepts it, which its next write within the code's hour does.
+        #expect(try box.app("laptop", at: "2026-03-01T09:30:00Z").checkInStatus().lastCheckIn?.note == nil)
+        _ = try box.app("laptop", at: "2026-03-01T09:40:00Z").inviteCode(reset: false)
         let seen = try box.app("laptop", at: "2026-03-01T13:00:00Z").checkInStatus()
         #expect(seen.lastCheckIn?.note == "from cron")
         #expect(
             refusal { () throws(AppError) in
-                try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: code))
+                try box.app("server", at: t0).setUp(App.SetUp(circle: box.circle, join: PassedCode(code)))
             } == .refused(.setUp(.alreadySetUp(member: joined.member))))
-        let unknown = "00000000-0000-4000-8000-000000000000"
+        // The same code a second time makes a device that is never accepted.
+        _ = try box.app("third", at: t0).setUp(App.SetUp(circle: box.circle, join: PassedCode(code)))
+        _ = try box.app("third", at: "2026-03-01T14:00:00Z").checkIn(note: "third")
+        _ = try box.app("laptop", at: "2026-03-01T09:50:00Z").inviteCode(reset: false)
+        #expect(try box.app("laptop", at: "2026-03-01T14:20:00Z").checkInStatus().lastCheckIn?.note == "from cron")
+        let mine = try #require(try box.app("laptop", at: "2026-03-01T14:20:00Z").devices().first)
+        #expect(mine.devices.filter { $0.standing.counts }.count == 2)
+        let unknown =
+            "lifesignal://enroll/00000000-0000-4000-8000-000000000000/\(String(repeating: "ab", count: 16))/\(String(repeating: "cd", count: 16))"
         #expect(
             refusal { () throws(AppError) in
-                try box.app("third", at: t0).setUp(App.SetUp(circle: box.circle, joinCode: unknown))
-            } == .refused(.setUp(.unknownJoinCode(circle: box.circle))))
+                try box.app("fourth", at: t0).setUp(App.SetUp(circle: box.circle, join: PassedCode(unknown)))
+            }
+                == .refused(
+                    .setUp(.memberNotInCircle(member: "00000000-0000-4000-8000-000000000000", circle: box.circle))))
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
         try box.join("bea", at: t0)
         let code = try box.app("bea", at: t0).inviteCode(reset: false).code
         _ = try box.app("ana", at: t0).addMember(
-            invite: "lifesignal://\(code)", roles: Roles(responder: false, dependent: true))
+            invite: code, roles: Roles(responder: false, dependent: true))
         return box
     }
 

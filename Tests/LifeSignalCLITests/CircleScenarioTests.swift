@@ -336,9 +336,12 @@ import Testing
 
     @Test func aSecondDeviceChecksInForTheSameMember() {
         setUpFamily()
-        let server = run("ana-server", ["init", "--circle", circle, "--member", code("ana")])
+        let enroll = run("ana", ["circle", "enroll", "--json"])
+        let server = run(
+            "ana-server", ["init", "--circle", circle, "--member", jsonObject(enroll.stdout)["code"] as? String ?? ""])
         #expect(server.code == 0)
         #expect(server.stdout.hasPrefix("Set up this directory as another device of Ana;"))
+        // Ana's device accepts the new one on its next write (its check-in here).
         run("ana", ["checkin"], now: "2026-03-01T09:00:00Z")
         run("ana-server", ["checkin", "--note", "from cron"], now: "2026-03-01T21:00:00Z")
         let status = jsonObject(run("ana", ["checkin", "status", "--json"], now: "2026-03-02T10:00:00Z").stdout)

@@ -13,6 +13,19 @@ private func createdCircle(_ circle: String) -> String {
     "Created the circle folder \(circle), readable by this account only. To share it with the other accounts of this machine, its administrator gives it a common group first (install -d -m 2770 -g family \(circle)); see \"A circle of people\" in the README.\n"
 }
 
+/// What `init` says of a new member's recovery code, with the code it printed (random, so
+/// taken from `stdout` once its shape is checked).
+private func recoveryLines(_ stdout: String) -> String {
+    let code = stdout.split(separator: "\n").first { $0.hasPrefix("  lifesignal://recover/") }.map(String.init) ?? ""
+    #expect(
+        code.range(
+            of: "^  lifesignal://recover/[0-9a-f-]{36}/([0-9a-f]{4}-){15}[0-9a-f]{4}$", options: .regularExpression)
+            != nil, "\(stdout)")
+    return
+        "Your recovery code, shown this once: write it down and keep it somewhere safe, away from this machine. If all your devices are lost, it makes a new one ('lifesignal init --circle DIR --member CODE'):\n"
+        + code + "\n"
+}
+
 /// The rows `init` prints after its first line.
 private func initRows(
     _ data: String, circle: String? = nil, interval: String = "24h", reminder: String = "30m before the deadline"
@@ -34,7 +47,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n"
-                + initRows(home.path, interval: "8h", reminder: "1h before the deadline")
+                + initRows(home.path, interval: "8h", reminder: "1h before the deadline") + recoveryLines(run.stdout)
                 + "Check in now with 'lifesignal checkin'.\n")
         #expect(home.exists("identity.json"))
         let status = home.run(["checkin", "status"])
@@ -57,7 +70,7 @@ private func initRows(
         #expect(
             lines.dropFirst().joined(separator: "\n") == initRows(home.path)
                 + "Your responders will see you as \(name) (this account's name); to give the name they know you by: lifesignal init --name \"Your Name\".\n"
-                + "Check in now with 'lifesignal checkin'.\n")
+                + recoveryLines(run.stdout) + "Check in now with 'lifesignal checkin'.\n")
     }
 
     @Test func reminderOffOnFirstRun() {
@@ -66,7 +79,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, reminder: "off")
-                + "Check in now with 'lifesignal checkin'.\n")
+                + recoveryLines(run.stdout) + "Check in now with 'lifesignal checkin'.\n")
     }
 
     @Test func rerunChangesOnlyWhatIsGiven() {
@@ -110,7 +123,7 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: circle)
-                + createdCircle(circle) + "Check in now with 'lifesignal checkin'.\n")
+                + createdCircle(circle) + recoveryLines(run.stdout) + "Check in now with 'lifesignal checkin'.\n")
         #expect(home.run(["checkin"]).code == 0)
         // The records are in the circle, not in the data directory.
         let members = try FileManager.default.contentsOfDirectory(atPath: circle + "/members")
@@ -128,7 +141,8 @@ private func initRows(
         #expect(run.code == 0)
         #expect(
             run.stdout == "Set up lifesignal for Ann.\n" + initRows(home.path, circle: work.path + "/sync/shared")
-                + createdCircle(work.path + "/sync/shared") + "Check in now with 'lifesignal checkin'.\n")
+                + createdCircle(work.path + "/sync/shared") + recoveryLines(run.stdout)
+                + "Check in now with 'lifesignal checkin'.\n")
         home.run(["checkin"])
         #expect(work.exists("sync/shared/members"))
         // The absolute path was kept: a check-in from elsewhere uses the same circle.

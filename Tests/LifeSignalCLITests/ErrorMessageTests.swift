@@ -21,28 +21,41 @@ import Testing
         run(person, ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    func enrollment(_ person: String) -> String {
+        run(person, ["circle", "enroll"]).stdout.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
     @Test func joiningAsASecondDevice() {
         #expect(run("ana", ["init", "--name", "Ana", "--circle", circle]).code == 0)
-        let noCircle = run("server", ["init", "--member", code("ana")])
+        let enroll = enrollment("ana")
+        #expect(enroll.hasPrefix("lifesignal://enroll/"))
+        let noCircle = run("server", ["init", "--member", enroll])
         #expect(noCircle.code == 64)
         #expect(
             noCircle.stderr.hasPrefix(
                 "lifesignal: error: --member needs --circle: give the circle folder the member's first device uses.\n"))
-        let withName = run("server", ["init", "--circle", circle, "--member", code("ana"), "--name", "Other"])
+        let withName = run("server", ["init", "--circle", circle, "--member", enroll, "--name", "Other"])
         #expect(withName.code == 64)
         #expect(
             withName.stderr.hasPrefix(
                 "lifesignal: error: --member joins an existing profile: change its name, interval or reminder after joining, from any of its devices.\n"
             ))
+        // An invite code links contacts; it makes no device, known or not.
         let unknown = run(
             "server", ["init", "--circle", circle, "--member", "lifesignal://00000000-0000-4000-8000-000000000000"])
         #expect(unknown.code == 65)
+        #expect(unknown.stderr.hasPrefix("lifesignal: error: that is a member's invite code, which links contacts;"))
+        let invite = run("server", ["init", "--circle", circle, "--member", code("ana")])
+        #expect(invite.code == 65)
         #expect(
-            unknown.stderr
-                == "lifesignal: error: No LifeSignal user found for this QR code in \(circle). Check the folder, and that the first device's records have synced.\n"
+            invite.stderr
+                == "lifesignal: error: that is Ana's invite code, which links contacts; it does not make a device. To make this machine another device of theirs, run 'lifesignal circle enroll' on one of their devices and use the code it prints here: lifesignal init --circle DIR --member CODE\n"
         )
-        #expect(run("server", ["init", "--circle", circle, "--member", code("ana")]).code == 0)
-        let again = run("server", ["init", "--circle", circle, "--member", code("ana")])
+        let garbage = run("server", ["init", "--circle", circle, "--member", "lifesignal://enroll/x"])
+        #expect(garbage.code == 64)
+        #expect(garbage.stderr.contains("give the enrollment code 'lifesignal circle enroll' printed"))
+        #expect(run("server", ["init", "--circle", circle, "--member", enroll]).code == 0)
+        let again = run("server", ["init", "--circle", circle, "--member", enroll])
         #expect(again.code == 65)
         #expect(again.stderr.hasPrefix("lifesignal: error: this data directory is already set up (member "))
         #expect(again.stderr.contains("use a new data directory (--home) for another device"))

@@ -35,7 +35,7 @@ private let checkInKeys: Set<String> = [
         #expect(
             keys(json) == [
                 "created", "member", "device", "dataDirectory", "circle", "intervalSeconds", "reminderSeconds",
-                "movedFrom",
+                "movedFrom", "recoveryCode", "joinedWith",
             ])
         #expect(json["created"] as? Bool == true)
         let member = json["member"] as? [String: Any]

@@ -48,17 +48,23 @@ struct Family {
         return "\(circle)/members/\(member)/\(device)"
     }
 
-    /// The copy of `person`'s log in the circle, as JSON to edit (what anyone who can write the
-    /// folder can do), written back with `change` applied.
-    func editPublishedLog(_ person: String, _ change: (inout [String: Any]) -> Void) throws {
-        try editLog(at: deviceFolder(person) + "/log.json", change)
+    /// The copy of `person`'s log in the circle, as JSON to edit, written back with `change`
+    /// applied: signed by `person`'s own device (what their device can write, whatever it is),
+    /// or with `signed` false not signed at all (what anyone else who can write the folder can do).
+    func editPublishedLog(_ person: String, signed: Bool = true, _ change: (inout [String: Any]) -> Void) throws {
+        try editLog(at: deviceFolder(person) + "/log.json", signedBy: signed ? person : nil, change)
     }
 
-    func editLog(at path: String, _ change: (inout [String: Any]) -> Void) throws {
+    /// The log at `path`, written back with `change` applied, signed by `signer`'s device.
+    func editLog(at path: String, signedBy signer: String?, _ change: (inout [String: Any]) -> Void) throws {
         var log = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         change(&log)
-        try JSONSerialization.data(withJSONObject: log).write(to: URL(fileURLWithPath: path))
+        if let signer {
+            try SignedLogWriter.write(log, to: path, key: SignedLogWriter.key(in: home(signer)))
+        } else {
+            try JSONSerialization.data(withJSONObject: log).write(to: URL(fileURLWithPath: path))
+        }
     }
 
     static func appending(_ entry: [String: Any], to key: String, in state: inout [String: Any]) {
@@ -108,8 +114,8 @@ struct Family {
     }
 
     /// A device folder made under Ana's own member id (not her device) adds a command channel
-    /// to her contact: it is hers as far as the circle can tell, so the contact shows, but the
-    /// command runs only where it was set — never here — and `doctor` says so.
+    /// to her contact: no device of hers signed it, so nothing of it counts — the contact is not
+    /// hers, the command never runs — and she is told loudly.
     @Test func aForgedDeviceOfTheSameMemberRunsNoCommandHere() throws {
         family.join("ana")
         let (ana, device) = family.identity("ana")
@@ -120,7 +126,7 @@ struct Family {
         let text = try String(contentsOfFile: family.deviceFolder("ana") + "/log.json", encoding: .utf8)
             .replacingOccurrences(of: device, with: "0f0f0f0f-0000-4000-8000-00000000f001")
         try Data(text.utf8).write(to: URL(fileURLWithPath: forged + "/log.json"))
-        try family.editLog(at: forged + "/log.json") { log in
+        try family.editLog(at: forged + "/log.json", signedBy: nil) { log in
             var state = log["state"] as? [String: Any] ?? [:]
             Family.appending(
                 [
@@ -132,10 +138,11 @@ struct Family {
         let deliver = family.run("ana", ["notify", "deliver"], now: "2026-03-02T10:00:00Z")
         #expect(deliver.code == 0 || deliver.code == 75, "\(deliver.stderr)")
         #expect(!FileManager.default.fileExists(atPath: pwned), "a forged device's command ran here")
-        let doctor = family.run("ana", ["doctor"], now: "2026-03-02T10:00:00Z")
         #expect(
-            doctor.stdout.contains("channel of Sam exec:touch \(pwned): set on your device 0f0f0f0f, runs only there"),
-            "\(doctor.stdout)")
+            deliver.stderr.contains("a device that is not yours claims to be you: \(forged)/log.json"),
+            "\(deliver.stderr)")
+        #expect(!family.run("ana", ["contacts", "list"]).stdout.contains("Sam"))
+        #expect(family.run("ana", ["status"], now: "2026-03-02T10:00:00Z").code == 6)
     }
 
     /// Over git: a pushed folder under Ana's member id, taken by `circle sync`, does not make
@@ -164,7 +171,7 @@ struct Family {
         let text = try String(contentsOfFile: "\(mal)/members/\(ana)/\(device)/log.json", encoding: .utf8)
             .replacingOccurrences(of: device, with: "0f0f0f0f-0000-4000-8000-00000000f003")
         try Data(text.utf8).write(to: URL(fileURLWithPath: "\(mal)/\(forged)/log.json"))
-        try family.editLog(at: "\(mal)/\(forged)/log.json") { log in
+        try family.editLog(at: "\(mal)/\(forged)/log.json", signedBy: nil) { log in
             var state = log["state"] as? [String: Any] ?? [:]
             Family.appending(
                 [
@@ -308,7 +315,7 @@ struct Family {
     @Test func anEditedCircleCopyOfMyLogDoesNotStopMe() throws {
         family.join("ana")
         #expect(family.run("ana", ["checkin", "--quiet"]).code == 0)
-        try family.editPublishedLog("ana") { $0["clock"] = 9_000_000 }
+        try family.editPublishedLog("ana", signed: false) { $0["clock"] = 9_000_000 }
         let checkin = family.run("ana", ["checkin"], now: "2026-03-01T10:00:00Z")
         #expect(checkin.code == 0, "\(checkin.stderr)")
         #expect(checkin.stderr.contains("is not this machine's"), "\(checkin.stderr)")

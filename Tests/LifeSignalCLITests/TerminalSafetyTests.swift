@@ -12,8 +12,9 @@ import Testing
     static let nasty =
         "Bea\u{1B}[31mRED\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[2J\u{202E}gnp.exe\u{9B}"
 
-    /// Ana watches over Bea; then Bea's published log is rewritten (a hostile peer, or a sync
-    /// gone wrong) so her name, note and alert message carry escape sequences.
+    /// Ana watches over Bea; then Bea's published log is rewritten by her own device (Bea
+    /// herself is hostile, so it is signed) so her name, note and alert message carry escape
+    /// sequences.
     static func hostileCircle() throws -> Household {
         let h = Household()
         h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
@@ -37,7 +38,8 @@ import Testing
             for word in ["\"Bea\"", "\"NOTE\"", "\"MSG\""] {
                 text = text.replacingOccurrences(of: word, with: "\"\(word.dropFirst().dropLast())\(escaped)\"")
             }
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            try SignedLogWriter.write(log, to: path, key: SignedLogWriter.key(in: h.root.path + "/bea"))
         }
         return h
     }

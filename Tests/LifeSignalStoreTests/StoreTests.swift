@@ -123,7 +123,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
         let log = try #require(try store.readLog(member: member, device: device))
         let orphan = ArchiveSegment(firstSeq: 1, lastSeq: 5, newest: Self.t0)
-        try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device)).write(
+        try Data(ArchiveSegment.encode(Array(log.events.prefix(5)), member: member, device: device, signer: nil)).write(
             to: URL(fileURLWithPath: archive + "/" + orphan.fileName))
         #expect(try store.checkIns(of: member, in: store.readCircle(), limit: nil, since: nil).checkIns.count == 10)
     }
@@ -387,11 +387,11 @@ import Testing
         feed.record(
             DeliveryAttempt(notification: ids[1], channel: "desktop:", succeeded: true, error: nil),
             at: Timestamp(seconds: 1_772_355_800))
-        let bytes = FeedFile.encode(feed)
+        let bytes = FeedFile.encode(feed, signer: nil)
         let root = try JSONParser.parse(bytes)
         #expect(bytes == root.serializedBytes(pretty: true) + [0x0A])
         #expect(try FeedFile.decode(bytes, path: "feed.json", backup: nil) == feed)
-        let empty = FeedFile.encode(Feed())
+        let empty = FeedFile.encode(Feed(), signer: nil)
         #expect(try FeedFile.decode(empty, path: "feed.json", backup: nil) == Feed())
         #expect(
             String(decoding: empty, as: UTF8.self)

@@ -8,7 +8,10 @@ enum CircleCommand {
     static let spec = CommandSpec(
         name: "circle",
         abstract: "Keep the shared circle folder in step with the other machines.",
-        subcommands: [syncSpec, statusSpec, engineSpec, syncthingSpec, holdSpec])
+        subcommands: [
+            syncSpec, statusSpec, engineSpec, syncthingSpec, holdSpec, CircleDeviceCommands.enrollSpec,
+            CircleDeviceCommands.devicesSpec, CircleDeviceCommands.revokeSpec, CircleDeviceCommands.recoverySpec,
+        ])
 
     static let statusSpec = CommandSpec(
         name: "status",

@@ -71,7 +71,7 @@ enum ContactEditCommands {
     static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let target = line.text(argument: 0) ?? ""
         let roles = Roles(responder: line.flag(responder), dependent: line.flag(dependent))
-        guard App.inviteCode(in: target) != nil else { return try addExternal(target, roles, line, &session) }
+        guard PassedCode.isInvite(target) else { return try addExternal(target, roles, line, &session) }
         if !line.values(notify).isEmpty || !line.values(email).isEmpty || !line.values(phone).isEmpty {
             throw .usage(
                 message:

@@ -48,7 +48,7 @@ enum ContactsCommand {
     static func code(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let reset = line.flag(Self.reset)
         let (code, wasReset) = try session.call(line.path) { app throws(AppError) in try app.inviteCode(reset: reset) }
-        let uri = "lifesignal://\(code)"
+        let uri = code
         try session.output.json(["code": .string(uri), "reset": .bool(wasReset)])
         if wasReset {
             try session.output.line("Your invite code has been reset. Previous codes are no longer valid.")

@@ -21,8 +21,8 @@ enum InitCommand {
     static let noPhone = OptionSpec.flag("no-phone", "Remove your phone number.")
     static let noEmergencyNote = OptionSpec.flag("no-emergency-note", "Remove your emergency note.")
     static let member = OptionSpec.value(
-        "member", "code", .inviteCode,
-        "Make this another device of the member with this invite code (e.g. a home server that checks in for you); needs --circle."
+        "member", "code", .code,
+        "Make this another device of an existing member, with the enrollment code 'lifesignal circle enroll' printed on one of their devices (or their recovery code); needs --circle."
     )
 
     static let spec = CommandSpec(
@@ -33,7 +33,7 @@ enum InitCommand {
 
             --circle puts your records in another folder, e.g. one that Syncthing or git keeps in step between machines, so that the people in your circle can see them.
 
-            --member makes this data directory a second device of someone already in the circle (run 'lifesignal contacts code' on the first device to get the code): check-ins from either count toward one deadline.
+            --member makes this data directory another device of someone already in the circle: run 'lifesignal circle enroll' on one of their devices and give the code it prints (valid for an hour). That device accepts this one on its next write; from then on check-ins from either count toward one deadline. A recovery code, shown once when a member is set up, does the same when all of their devices are lost.
             """,
         options: [name, interval, reminder, circle, member, phone, emergencyNote, noPhone, noEmergencyNote],
         rules: [
@@ -57,7 +57,7 @@ enum InitCommand {
     static func request(_ line: Invocation, session: Session) throws(CLIError) -> App.SetUp {
         var request = App.SetUp(
             name: line.text(name)?.trimmingWhitespace, interval: line.value(interval)?.span,
-            joinCode: line.text(member).flatMap(App.inviteCode(in:)))
+            join: line.text(member).flatMap(PassedCode.init))
         if let value = line.value(reminder) { request.reminder = .some(value.span) }
         if let number = line.text(phone) { request.phone = .some(Address.normalizedPhone(number)) }
         if line.flag(noPhone) { request.phone = .some(nil) }
@@ -91,6 +91,8 @@ enum InitCommand {
                     ("circle", .string(done.circle)),
                     ("intervalSeconds", .int(status.interval.seconds)),
                     ("reminderSeconds", .optional(status.reminder?.seconds)),
+                    ("recoveryCode", .optional(done.recoveryCode)),
+                    ("joinedWith", .optional(done.joinedWith.map { $0 == .enrollment ? "enrollment" : "recovery" })),
                 ])))
         try session.output.line(headline(done))
         if let moved = done.moved {
@@ -121,8 +123,30 @@ enum InitCommand {
         if done.created, !done.joined, request.name == nil {
             try session.output.line(Self.defaultNameAdvice(done.name))
         }
+        try saySecurity(done, session: &session)
         if status.phase == .noCheckIn { try session.output.line("Check in now with 'lifesignal checkin'.") }
         return .ok
+    }
+
+    /// A new member's recovery code; how a new device of an existing member comes to count.
+    static func saySecurity(_ done: App.SetUpResult, session: inout Session) throws(CLIError) {
+        if let code = done.recoveryCode {
+            try session.output.line(
+                "Your recovery code, shown this once: write it down and keep it somewhere safe, away from this machine. If all your devices are lost, it makes a new one ('lifesignal init --circle DIR --member CODE'):"
+            )
+            try session.output.line("  " + code)
+        }
+        switch done.joinedWith {
+        case .enrollment?:
+            try session.output.line(
+                "This device counts once the device that made the enrollment code accepts it: on its next write ('lifesignal notify deliver' there, or its cron job). Until then nobody sees its check-ins; 'lifesignal circle devices' shows where it stands."
+            )
+        case .recovery?:
+            try session.output.line(
+                "This device speaks for \(done.name) now. Revoke the devices that were lost ('lifesignal circle devices', then 'lifesignal circle revoke DEVICE'), and make a new recovery code ('lifesignal circle recovery'): the one you used has been typed on this machine."
+            )
+        case nil: break
+        }
     }
 
     /// Said when a profile takes this account's name: responders read it in every message.

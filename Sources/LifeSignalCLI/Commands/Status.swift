@@ -20,7 +20,9 @@ enum StatusCommand {
         if board.alert != nil { return .alertActive }
         // Running status means I am here; someone I watch over in trouble matters more than my
         // own countdown, and `lifesignal status || page-me` must fire for them too.
-        if board.needsAttention.contains(where: \.status.needsAttention) { return .dependentNeedsAttention }
+        if board.needsAttention.contains(where: \.status.needsAttention) || board.recordsIgnored {
+            return .dependentNeedsAttention
+        }
         return Render.exitCode(for: board.checkIn.phase)
     }
 

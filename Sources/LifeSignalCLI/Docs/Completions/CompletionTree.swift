@@ -60,7 +60,7 @@ extension Completions {
         case .weekdays: return .words(["weekdays", "weekends"] + DailySchedule.dayNames)
         // A channel starts with its scheme; the rest is the user's.
         case .channel: return .prefixes(["desktop:", "mailto:", "ntfy:https://", "https://", "apprise:", "exec:"])
-        case .text, .prose, .inviteCode, .codeOrName, .time, .later, .count, .email, .phone, .url, .timeOfDay:
+        case .text, .prose, .code, .codeOrName, .time, .later, .count, .email, .phone, .url, .timeOfDay:
             return .none
         }
     }

@@ -59,6 +59,12 @@ extension ManPage {
         .It Pa identity.json
         Which member and device this data directory is, and where its circle is.
         Private to this machine.
+        .It Pa device.key
+        This device's signing key (mode 0600).
+        Every file it writes in the circle is signed with it; it never leaves this machine
+        and is never shown.
+        Keep it in backups of the data directory: without it this device's records count
+        for nobody until it is set up again.
         .It Pa lock
         Held by a command while it writes, so that cron and a shell running at the same
         moment lose nothing.
@@ -86,8 +92,9 @@ extension ManPage {
         .Pa feed.json
         and
         .Pa archive/
-        beside it.
-        Only this device writes them; everyone in the circle reads them.
+        beside it, each signed with this device's key.
+        Only this device writes them; everyone in the circle reads them, and believes them
+        only when a device of that member signed them.
         .It Pa *.bak
         The last good copy of a file, kept next to it
         .Po

@@ -1,0 +1,99 @@
+import LifeSignalApp
+import LifeSignalCore
+
+/// How the doubts and refusals about who speaks for whom read (see `Speakers`): what is
+/// ignored, why, and the way out.
+extension Warning {
+    /// The message of one of the trust warnings (the others are worded in AppMessages.swift).
+    var trustMessage: String? {
+        switch self {
+        case .recordsNotSigned(let name, let device, let path, let standing):
+            return
+                "records in \(name)'s folder are not signed by any device of \(name)'s (\(path), device \(device): \(standing.reason)): ignored. Whoever can write the circle folder may be trying to speak for \(name); ask \(name) to check 'lifesignal circle devices' on one of their machines."
+        case .deviceNotYours(let device, let path, let standing, let waiting):
+            if waiting {
+                return
+                    "device \(device) asks to be enrolled with the code this device made; it is accepted on this device's next write ('lifesignal notify deliver' here, or cron), and counts from then on."
+            }
+            return
+                "a device that is not yours claims to be you: \(path) (device \(device): \(standing.reason)). Its records are ignored, and nobody in your circle believes them. If you set up a new device, enroll it ('lifesignal circle enroll' here, then 'lifesignal init --circle DIR --member CODE' there); if not, someone who can write your circle folder is trying to speak for you: check who has access to it."
+        case .thisDeviceRevoked(let by, let at):
+            return
+                "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."
+        case .olderVersion(let name, let device):
+            let whose = name.map { "\($0)'s device \(device)" } ?? "your device \(device)"
+            return
+                "\(whose) runs an older lifesignal that does not sign its records: they are believed as before until it signs. Upgrade lifesignal there."
+        case .keysPinnedOnFirstSight(let names):
+            return
+                "took the device keys of \(names.joined(separator: ", ")) on first sight: your link predates signed records, so there was no key to compare with. Compare the fingerprints in 'lifesignal circle devices' with theirs (on their machine) once."
+        case .enrollmentCodeUsedTwice(let devices):
+            return
+                "the enrollment code this device made was used by more than one device (\(devices.joined(separator: ", "))), so someone else saw it: none was enrolled, and the code is forgotten. To enroll your new device, make a new code ('lifesignal circle enroll') and set it up again in a new --home."
+        case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
+            .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
+            .staleRecords, .cannotConfirm:
+            return nil
+        }
+    }
+}
+
+extension Speakers.Standing {
+    /// Why a log does not count, in words.
+    var reason: String {
+        switch self {
+        case .trusted: return "signed by a device that speaks for them"
+        case .olderVersion: return "not signed, written by an older lifesignal"
+        case .notSigned: return "not signed, although their devices sign"
+        case .badSignature(let problem): return problem
+        case .notEnrolled: return "signed by a key none of their devices enrolled"
+        case .revoked(let stamp):
+            return "revoked by device \(stamp.device) on \(Warning.utc(stamp.at)), and written to since"
+        case .retired(let stamp):
+            return
+                "revoked by device \(stamp.device) on \(Warning.utc(stamp.at)); what it wrote before still counts while it writes nothing more"
+        case .undecided:
+            return
+                "their signed devices do not vouch for each other, and no key was pinned to tell which are theirs"
+        }
+    }
+}
+
+extension SetUpRefusal {
+    /// The message of a refusal of `init --member` about codes and devices.
+    var trustMessage: String? {
+        switch self {
+        case .inviteCodeMakesNoDevice(let name):
+            let whose = name.map { "\($0)'s" } ?? "a member's"
+            return
+                "that is \(whose) invite code, which links contacts; it does not make a device. To make this machine another device of theirs, run 'lifesignal circle enroll' on one of their devices and use the code it prints here: lifesignal init --circle DIR --member CODE"
+        case .memberNotInCircle(let member, let circle):
+            return
+                "member \(member) has no records in \(circle). Check the folder (it must be the one their devices use) and that their records have synced."
+        case .recoveryCodeNotCurrent(let name):
+            return
+                "this recovery code is not the one \(name)'s devices name: a newer recovery code replaced it, or it was mistyped. Check it, or enroll this machine from one of \(name)'s devices ('lifesignal circle enroll')."
+        case .notACode(let text):
+            return
+                "\(TerminalText.safeLine(text)) is not a code lifesignal reads: give an enrollment code ('lifesignal circle enroll' on one of the member's devices prints one) or a recovery code."
+        case .alreadySetUp:
+            return nil
+        }
+    }
+}
+
+extension DeviceRefusal {
+    var message: String {
+        switch self {
+        case .unknownDevice(let text, let known):
+            let list = known.isEmpty ? "none are known here" : "yours: " + known.joined(separator: ", ")
+            return
+                "\(TerminalText.safeLine(text)) is not one device of yours (\(list)); give its id, or enough of its start to name one (see 'lifesignal circle devices')."
+        case .cannotRevokeThisDevice:
+            return
+                "this device cannot revoke itself: run 'lifesignal circle revoke' on another of your devices (or stop using this one and remove its data directory)."
+        case .alreadyRevoked(let device, let at):
+            return "device \(device) was revoked already, on \(Warning.utc(at))."
+        }
+    }
+}

@@ -1,0 +1,265 @@
+/// Which of a member's devices speak for them: the rule that decides whose records count.
+///
+/// Anyone who can write the circle folder can put a log in any member's folder. A log counts
+/// for its member only when it is signed by a device the member's devices vouch for:
+/// - **roots** are the devices whose key the reader pinned for that member (from their invite or
+///   enrollment code, or seen before), and the reader's own device for its own member;
+/// - a device enrolled (with its key) by a device that speaks for the member speaks for them;
+///   so does one whose recovery certificate the member's recovery key signed;
+/// - a device revoked by one that speaks for the member does not, nor does what only it
+///   enrolled;
+/// - a log whose signature does not verify counts for nothing.
+/// With no pin at all (links made before records were signed) the reader takes, on first
+/// sight, the one group of signed devices that vouch for each other and for every other
+/// signed device there; when the signed devices do not agree, none is believed. A member none
+/// of whose devices has ever signed (an older lifesignal) is believed as before, and so is a
+/// device their signing devices enrolled before it signed — until its first signed file.
+public struct Speakers: Equatable, Sendable {
+    /// What one log in a member's folder is, as far as this reader can tell.
+    public enum Standing: Equatable, Sendable {
+        /// Signed by a device that speaks for the member.
+        case trusted
+        /// Not signed, and believed: written by an older lifesignal on a device the member's
+        /// devices know (or of a member that has never signed).
+        case olderVersion
+        /// Not signed, where the member's devices sign: counts for nothing.
+        case notSigned
+        /// Its signature does not verify: counts for nothing.
+        case badSignature(String)
+        /// Signed by a key no device of the member enrolled: counts for nothing.
+        case notEnrolled
+        /// Revoked by another device of the member (when, by whom), and written to since:
+        /// counts for nothing.
+        case revoked(Stamp)
+        /// Revoked, but it has written nothing since the revoking device last saw it: what it
+        /// wrote before still counts (a lost phone's last check-in is not taken back).
+        case retired(Stamp)
+        /// Signed, but the member's signed devices do not vouch for each other and nothing was
+        /// pinned to tell which are theirs: nothing signed counts.
+        case undecided
+
+        public var counts: Bool {
+            switch self {
+            case .trusted, .olderVersion, .retired: return true
+            case .notSigned, .badSignature, .notEnrolled, .revoked, .undecided: return false
+            }
+        }
+    }
+
+    public var member: String
+    /// Every device with a log in the member's folder.
+    public var devices: [String: Standing] = [:]
+    /// The public key of every signed device that counts (a retired one's too: its files are
+    /// still checked against it).
+    public var keys: [String: String] = [:]
+    /// True when the roots were taken on first sight: the reader had no pin for this member.
+    public var firstSight = false
+    /// Devices not enrolled that ask to be, with an enrollment code's proof: by device.
+    public var requests: [String: EnrollmentRequest] = [:]
+
+    /// A device's request to be enrolled (see `Enrollment`).
+    public struct EnrollmentRequest: Equatable, Sendable {
+        public var key: String
+        public var proof: String
+    }
+
+    public init(member: String) { self.member = member }
+
+    /// The devices whose records count.
+    public var believed: Set<String> { Set(devices.compactMap { $0.value.counts ? $0.key : nil }) }
+
+    /// The fingerprints of the devices that count, for the reader to pin.
+    public var fingerprints: Set<String> {
+        Set(keys.compactMap { devices[$0.key] == .trusted ? KeyText.fingerprint(ofKey: $0.value) : nil })
+    }
+
+    /// The devices that count for nothing, by device.
+    public var setAside: [(device: String, standing: Standing)] {
+        devices.filter { !$0.value.counts }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The devices believed though they do not sign yet.
+    public var olderVersions: [String] { devices.filter { $0.value == .olderVersion }.map(\.key).sorted() }
+}
+
+/// What one log in a member's folder says for deciding trust.
+public struct DeviceVoice: Sendable {
+    public enum Signature: Equatable, Sendable {
+        case unsigned
+        case valid
+        case invalid(String)
+    }
+
+    public var device: String
+    /// The public key the log names, as 64 hex digits (nil: not signed).
+    public var key: String?
+    public var signature: Signature
+    /// The devices the log enrolled or revoked (its member's `devices`), and its recovery key.
+    public var roster: [String: DeviceEntry]
+    public var recovery: String?
+    /// The sequence number of its last record.
+    public var lastSeq: Int64
+
+    public init(
+        device: String, key: String?, signature: Signature, roster: [String: DeviceEntry], recovery: String?,
+        lastSeq: Int64 = 0
+    ) {
+        self.device = device
+        self.key = key
+        self.signature = signature
+        self.roster = roster
+        self.recovery = recovery
+        self.lastSeq = lastSeq
+    }
+
+    var isSigned: Bool { signature == .valid && key != nil }
+}
+
+extension Speakers {
+    /// Decides which of `member`'s logs count for this reader, which pinned `pins` for them.
+    /// `me` is the reader's own device when `member` is the reader's own member.
+    public static func resolve(member: String, voices: [DeviceVoice], pins: Set<String>, me: String?) -> Speakers {
+        var speakers = Speakers(member: member)
+        var byDevice: [String: DeviceVoice] = [:]
+        for voice in voices { byDevice[voice.device] = voice }
+        let signed = voices.filter(\.isSigned)
+        var roots = Set(
+            signed.filter { $0.key.flatMap(KeyText.fingerprint(ofKey:)).map(pins.contains) ?? false }.map(\.device))
+        if let me, byDevice[me]?.isSigned ?? false { roots.insert(me) }
+        if roots.isEmpty {
+            if !pins.isEmpty || signed.isEmpty {
+                // Pinned devices that are gone leave nobody; a member that never signed is
+                // believed as before.
+                for voice in voices {
+                    speakers.devices[voice.device] = standing(
+                        of: voice, neverSigned: pins.isEmpty && signed.isEmpty, revoked: nil)
+                }
+                speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
+                return speakers
+            }
+            // First sight: the one group every signed device belongs to.
+            let everyone = Set(signed.map(\.device))
+            guard
+                let root = signed.first(where: { voice in
+                    everyone.isSubset(of: reach(from: [voice.device], in: byDevice, member: member, revoked: [:]).keys)
+                })
+            else {
+                for voice in voices { speakers.devices[voice.device] = voice.isSigned ? .undecided : .notSigned }
+                return speakers
+            }
+            roots = [root.device]
+            speakers.firstSight = true
+        }
+        // Every revocation stated by a device reached before revocations are applied…
+        let before = reach(from: roots, in: byDevice, member: member, revoked: [:])
+        let (revoked, through) = revocations(by: before.keys, in: byDevice)
+        // …then who is reached without passing through a revoked device.
+        var reached = reach(from: roots.filter { revoked[$0] == nil }, in: byDevice, member: member, revoked: revoked)
+        for (device, stamp) in revoked where before[device] != nil && device != me {
+            // Silent since it was revoked: what it wrote before still counts, and it vouches for
+            // nobody. (The reader's own device is not silent: it is running.)
+            if let voice = byDevice[device], let last = through[device], voice.lastSeq <= last {
+                reached[device] = .retired(stamp)
+            }
+        }
+        for voice in voices {
+            speakers.devices[voice.device] =
+                reached[voice.device] ?? standing(of: voice, neverSigned: false, revoked: revoked[voice.device])
+            if speakers.devices[voice.device]?.counts ?? false, voice.isSigned, let key = voice.key {
+                speakers.keys[voice.device] = key
+            }
+            if speakers.devices[voice.device] == .notEnrolled, let key = voice.key,
+                let own = voice.roster[voice.device], own.key == key, let proof = own.proof
+            {
+                speakers.requests[voice.device] = EnrollmentRequest(key: key, proof: proof)
+            }
+        }
+        speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
+        return speakers
+    }
+
+    /// The devices `devices` revoked, each with the earliest revocation and the last of its
+    /// records the revoking device had seen.
+    private static func revocations(by devices: Dictionary<String, Standing>.Keys, in voices: [String: DeviceVoice])
+        -> (revoked: [String: Stamp], through: [String: Int64])
+    {
+        var revoked: [String: Stamp] = [:]
+        var through: [String: Int64] = [:]
+        for device in devices {
+            for (other, entry) in voices[device]?.roster ?? [:] where other != device {
+                guard let stamp = entry.revoked, entry.key == nil || entry.key == voices[other]?.key else { continue }
+                if revoked[other].map({ stamp < $0 }) ?? true {
+                    revoked[other] = stamp
+                    through[other] = entry.revokedThrough
+                }
+            }
+        }
+        return (revoked, through)
+    }
+
+    /// The reader's own device counts for itself unless another of its member's devices
+    /// revoked it (which the reader must hear).
+    private mutating func keepOwn(_ me: String?, signed: Bool) {
+        guard let me, devices[me] != nil else { return }
+        switch devices[me] {
+        case .revoked?, .retired?: return
+        default: break
+        }
+        devices[me] = signed ? .trusted : .olderVersion
+    }
+
+    /// The standing of a log no trusted device reached.
+    private static func standing(of voice: DeviceVoice, neverSigned: Bool, revoked: Stamp?) -> Standing {
+        if case .invalid(let problem) = voice.signature { return .badSignature(problem) }
+        if let revoked { return .revoked(revoked) }
+        if voice.isSigned { return .notEnrolled }
+        return neverSigned ? .olderVersion : .notSigned
+    }
+
+    /// The devices reached from `roots` through enrollments (and recovery certificates), with
+    /// their standing, passing through none in `revoked`.
+    private static func reach(
+        from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp]
+    ) -> [String: Standing] {
+        var reached: [String: Standing] = [:]
+        var queue: [String] = []
+        for root in roots.sorted() {
+            guard let voice = voices[root] else { continue }
+            reached[root] = voice.isSigned ? .trusted : .olderVersion
+            queue.append(root)
+        }
+        while true {
+            while let device = queue.popLast() {
+                for (other, entry) in voices[device]?.roster ?? [:]
+                where other != device && reached[other] == nil && revoked[other] == nil {
+                    guard let target = voices[other] else { continue }
+                    switch target.signature {
+                    case .valid where entry.key == nil || entry.key == target.key:
+                        reached[other] = .trusted
+                    case .unsigned where entry.key == nil:
+                        reached[other] = .olderVersion
+                    default:
+                        continue
+                    }
+                    queue.append(other)
+                }
+            }
+            // A device the member's recovery key enrolled is a root of its own.
+            let recoveryKeys = Set(reached.keys.compactMap { voices[$0]?.recovery })
+            let recovered = voices.values.filter { voice in
+                guard reached[voice.device] == nil, revoked[voice.device] == nil, voice.isSigned, let key = voice.key,
+                    let certificate = voice.roster[voice.device]?.certificate
+                else { return false }
+                return recoveryKeys.contains {
+                    SignedStatement.isValidRecovery(
+                        certificate: certificate, member: member, device: voice.device, key: key, recoveryKey: $0)
+                }
+            }
+            guard !recovered.isEmpty else { return reached }
+            for voice in recovered {
+                reached[voice.device] = .trusted
+                queue.append(voice.device)
+            }
+        }
+    }
+}

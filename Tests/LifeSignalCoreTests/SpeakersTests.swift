@@ -1,0 +1,242 @@
+import Testing
+
+@testable import LifeSignalCore
+
+// Who speaks for a member (Speakers.swift): the roots a reader pinned, enrollments from a device
+// that counts, revocations, the recovery key, first sight, and devices of an older lifesignal.
+
+@Suite struct SpeakersTests {
+    static let member = "0a0a0a0a-0000-4000-8000-00000000000a"
+
+    /// A device with a key made from `n`, whose log enrolled `enrolls` and revoked `revokes`.
+    struct Device {
+        var id: String
+        var key: SigningKey
+
+        init(_ n: UInt8) {
+            id = "0d0d0d0d-0000-4000-8000-0000000000\(n < 16 ? "0" : "")\(String(n, radix: 16))"
+            // A 32-byte seed always makes a key; the fallback is never taken.
+            var random = SystemRandomNumberGenerator()
+            key = SigningKey(seed: [UInt8](repeating: n, count: 32)) ?? SigningKey.generate(using: &random)
+        }
+
+        var fingerprint: String { key.fingerprint }
+
+        func voice(
+            enrolls: [Device] = [], revokes: [(Device, through: Int64?)] = [], legacy: [Device] = [],
+            signature: DeviceVoice.Signature = .valid, recovery: SigningKey? = nil, certificate: SigningKey? = nil,
+            proof: String? = nil, lastSeq: Int64 = 5
+        ) -> DeviceVoice {
+            var roster: [String: DeviceEntry] = [:]
+            let stamp = Stamp(clock: 1, at: Timestamp(seconds: 1_000), device: id, seq: 1)
+            for other in enrolls { roster[other.id] = DeviceEntry(key: other.key.publicKeyText, enrolled: stamp) }
+            for other in legacy { roster[other.id] = DeviceEntry(key: nil, enrolled: stamp) }
+            for (other, through) in revokes {
+                var entry = roster[other.id] ?? DeviceEntry(key: other.key.publicKeyText, enrolled: stamp)
+                entry.revoked = stamp
+                entry.revokedThrough = through
+                roster[other.id] = entry
+            }
+            if let certificate {
+                var own = DeviceEntry(key: key.publicKeyText, enrolled: stamp)
+                own.certificate = KeyText.hex(
+                    certificate.sign(
+                        SignedStatement.recovery(member: SpeakersTests.member, device: id, key: key.publicKeyText)))
+                roster[id] = own
+            }
+            if let proof {
+                var own = DeviceEntry(key: key.publicKeyText, enrolled: stamp)
+                own.proof = proof
+                roster[id] = own
+            }
+            return DeviceVoice(
+                device: id, key: signature == .unsigned ? nil : key.publicKeyText, signature: signature,
+                roster: roster, recovery: recovery?.publicKeyText, lastSeq: lastSeq)
+        }
+    }
+
+    let a = Device(1)
+    let b = Device(2)
+    let c = Device(3)
+    let mallory = Device(9)
+
+    func resolve(_ voices: [DeviceVoice], pins: Set<String> = [], me: String? = nil) -> Speakers {
+        Speakers.resolve(member: Self.member, voices: voices, pins: pins, me: me)
+    }
+
+    @Test func aMemberThatNeverSignedIsBelievedAsBefore() {
+        let found = resolve([a.voice(signature: .unsigned), b.voice(signature: .unsigned)])
+        #expect(found.devices == [a.id: .olderVersion, b.id: .olderVersion])
+        #expect(found.keys.isEmpty)
+        #expect(found.olderVersions == [a.id, b.id])
+    }
+
+    @Test func aPinnedDeviceAndWhatItEnrolledCountNothingElse() {
+        let unsigned = Device(4)
+        let found = resolve(
+            [
+                a.voice(enrolls: [b]), b.voice(), mallory.voice(enrolls: [c]), c.voice(),
+                unsigned.voice(signature: .unsigned),
+            ],
+            pins: [a.fingerprint])
+        #expect(found.devices[a.id] == .trusted)
+        #expect(found.devices[b.id] == .trusted)
+        #expect(found.devices[mallory.id] == .notEnrolled)
+        // Enrolled only by a device that does not count.
+        #expect(found.devices[c.id] == .notEnrolled)
+        #expect(found.devices[unsigned.id] == .notSigned)
+        #expect(found.believed == [a.id, b.id])
+        #expect(found.fingerprints == [a.fingerprint, b.fingerprint])
+        #expect(!found.firstSight)
+    }
+
+    @Test func anEnrollmentNamesTheKeyNotJustTheDevice() {
+        // Mallory writes a log in b's folder signed with his own key: a's enrollment names b's key.
+        var forged = mallory.voice()
+        forged.device = b.id
+        let found = resolve([a.voice(enrolls: [b]), forged], pins: [a.fingerprint])
+        #expect(found.devices[b.id] == .notEnrolled)
+    }
+
+    @Test func aBadSignatureCountsForNothingEvenPinned() {
+        let found = resolve([a.voice(signature: .invalid("changed"))], pins: [a.fingerprint])
+        #expect(found.devices[a.id] == .badSignature("changed"))
+        #expect(found.believed.isEmpty)
+    }
+
+    @Test func pinnedDevicesThatAreGoneLeaveNobody() {
+        let found = resolve([mallory.voice()], pins: [a.fingerprint])
+        #expect(found.devices[mallory.id] == .notEnrolled)
+        #expect(found.believed.isEmpty)
+    }
+
+    @Test func aRevokedDeviceThatWritesAgainCountsForNothingNorWhatOnlyItEnrolled() {
+        let found = resolve(
+            [a.voice(enrolls: [b], revokes: [(b, through: 5)]), b.voice(enrolls: [c], lastSeq: 6), c.voice()],
+            pins: [a.fingerprint])
+        guard case .revoked? = found.devices[b.id] else {
+            Issue.record("b: \(String(describing: found.devices[b.id]))")
+            return
+        }
+        #expect(found.devices[c.id] == .notEnrolled)
+        #expect(found.believed == [a.id])
+    }
+
+    @Test func aRevokedDeviceThatStaysSilentKeepsWhatItWrote() {
+        let found = resolve(
+            [a.voice(enrolls: [b], revokes: [(b, through: 5)]), b.voice(lastSeq: 5)], pins: [a.fingerprint])
+        guard case .retired? = found.devices[b.id] else {
+            Issue.record("b: \(String(describing: found.devices[b.id]))")
+            return
+        }
+        #expect(found.believed == [a.id, b.id])
+        // Its key is kept to check its files, but nobody pins it.
+        #expect(found.keys[b.id] != nil)
+        #expect(found.fingerprints == [a.fingerprint])
+    }
+
+    @Test func revokingTheFirstDeviceLeavesTheOthersTheReaderPinned() {
+        let found = resolve(
+            [a.voice(enrolls: [b]), b.voice(enrolls: [a], revokes: [(a, through: nil)])],
+            pins: [a.fingerprint, b.fingerprint])
+        guard case .revoked? = found.devices[a.id] else {
+            Issue.record("a: \(String(describing: found.devices[a.id]))")
+            return
+        }
+        #expect(found.devices[b.id] == .trusted)
+    }
+
+    @Test func theRecoveryKeyEnrollsADeviceWhenAllAreLost() {
+        var generator = SystemRandomNumberGenerator()
+        let recovery = SigningKey.generate(using: &generator)
+        let found = resolve([a.voice(recovery: recovery), c.voice(certificate: recovery)], pins: [a.fingerprint])
+        #expect(found.devices[c.id] == .trusted)
+        // A certificate from another recovery key is nothing.
+        let other = SigningKey.generate(using: &generator)
+        let forged = resolve([a.voice(recovery: recovery), c.voice(certificate: other)], pins: [a.fingerprint])
+        #expect(forged.devices[c.id] == .notEnrolled)
+    }
+
+    @Test func firstSightTakesTheOneGroupThatVouchesForEveryone() {
+        let found = resolve([a.voice(enrolls: [b]), b.voice()])
+        #expect(found.firstSight)
+        #expect(found.believed == [a.id, b.id])
+        // A signed device outside the group: which is the member's cannot be told.
+        let split = resolve([a.voice(enrolls: [b]), b.voice(), mallory.voice()])
+        #expect(split.devices.values.allSatisfy { $0 == .undecided })
+        #expect(split.believed.isEmpty)
+    }
+
+    @Test func aDeviceKnownBeforeItSignedIsBelievedUntilItsFirstSignedFile() {
+        let legacy = resolve([a.voice(legacy: [b]), b.voice(signature: .unsigned)], pins: [a.fingerprint])
+        #expect(legacy.devices[b.id] == .olderVersion)
+        let upgraded = resolve([a.voice(legacy: [b]), b.voice()], pins: [a.fingerprint])
+        #expect(upgraded.devices[b.id] == .trusted)
+        // Once a's roster has its key, an unsigned file in its folder is nothing.
+        let replaced = resolve([a.voice(enrolls: [b]), b.voice(signature: .unsigned)], pins: [a.fingerprint])
+        #expect(replaced.devices[b.id] == .notSigned)
+    }
+
+    @Test func theReadersOwnDeviceCountsForItselfUnlessRevoked() {
+        let mine = resolve([a.voice(), mallory.voice()], me: a.id)
+        #expect(mine.devices[a.id] == .trusted)
+        #expect(mine.devices[mallory.id] == .notEnrolled)
+        let revoked = resolve(
+            [a.voice(), b.voice(enrolls: [a], revokes: [(a, through: 1)])], pins: [b.fingerprint], me: a.id)
+        guard case .revoked? = revoked.devices[a.id] else {
+            Issue.record("a: \(String(describing: revoked.devices[a.id]))")
+            return
+        }
+    }
+
+    @Test func aRequestWithAProofIsReportedForTheEnrollerToCheck() {
+        let secret = [UInt8](repeating: 7, count: Enrollment.secretLength)
+        let proof = Enrollment.proof(secret: secret, member: Self.member, device: b.id, key: b.key.publicKeyText)
+        let found = resolve([a.voice(), b.voice(proof: proof)], me: a.id)
+        #expect(found.devices[b.id] == .notEnrolled)
+        #expect(found.requests[b.id] == Speakers.EnrollmentRequest(key: b.key.publicKeyText, proof: proof))
+        // The proof binds the device and the key: it cannot be moved to another.
+        #expect(Enrollment.proof(secret: secret, member: Self.member, device: c.id, key: b.key.publicKeyText) != proof)
+        #expect(Enrollment.proof(secret: secret, member: Self.member, device: b.id, key: c.key.publicKeyText) != proof)
+    }
+}
+
+@Suite struct PassedCodeTests {
+    @Test func everyCodeReadsBackFromItsText() throws {
+        let member = "0a0a0a0a-0000-4000-8000-00000000000a"
+        let codes: [PassedCode] = [
+            .invite(code: member, fingerprint: nil),
+            .invite(code: member, fingerprint: String(repeating: "ab", count: 16)),
+            .enrollment(member: member, enroller: String(repeating: "cd", count: 16), secret: Array(0..<16)),
+            .recovery(member: member, seed: Array(0..<32)),
+        ]
+        for code in codes {
+            #expect(PassedCode(code.text) == code)
+            #expect(PassedCode("  " + code.text.uppercased() + "\n") == code)
+        }
+        // A recovery code written down in groups reads back with or without the dashes.
+        let recovery = PassedCode.recovery(member: member, seed: Array(0..<32)).text
+        let seed = recovery.split(separator: "/").last.map(String.init) ?? ""
+        let plain = String(recovery.dropLast(seed.count)) + seed.replacingOccurrences(of: "-", with: "")
+        #expect(PassedCode(plain) == .recovery(member: member, seed: Array(0..<32)))
+        #expect(
+            PassedCode(
+                plain.replacingOccurrences(
+                    of: seed.replacingOccurrences(of: "-", with: ""),
+                    with: seed.replacingOccurrences(of: "-", with: " "))) != nil)
+        #expect(PassedCode(member) == .invite(code: member, fingerprint: nil))
+        for bad in [
+            "", "lifesignal://", "lifesignal://enroll/\(member)/xyz/00", "lifesignal://recover/\(member)/00",
+            "lifesignal://\(member)/short", "lifesignal://not-an-id",
+        ] {
+            #expect(PassedCode(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func aFingerprintIsTheStartOfTheKeysHash() throws {
+        let key = try #require(SigningKey(seed: [UInt8](repeating: 1, count: 32)))
+        #expect(key.fingerprint == KeyText.hex(SHA512.hash(key.publicKey).prefix(16)))
+        #expect(KeyText.fingerprint(ofKey: key.publicKeyText) == key.fingerprint)
+        #expect(!key.description.contains(KeyText.hex(key.seed)))
+    }
+}
