@@ -50,9 +50,11 @@ extension App {
                 + Self.circleWarnings(
                     of: me, in: circle, device: store.identity.device,
                     sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))
-        board.recordsIgnored = trustWarnings(
-            snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store
-        ).contains(where: \.ignoresRecords)
+        // Said among the notices of the read (see `read`).
+        board.recordsIgnored = notices.contains { notice in
+            guard case .warning(let warning) = notice else { return false }
+            return warning.ignoresRecords
+        }
         return board
     }
 

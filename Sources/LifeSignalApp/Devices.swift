@@ -16,10 +16,14 @@ extension App {
         accepted: [String] = []
     ) -> [Warning] {
         let me = store.identity.member
+        let doubts = speakers.filter { $0.value.hasDoubts }
+        guard !doubts.isEmpty || !rejected.isEmpty else { return [] }
         let linked = Set(circle.linkedMembers(of: me))
-        let pending = store.pendingEnrollment().flatMap { $0.expires > now ? $0 : nil }
+        // The code this device made is read only when a device of mine asks to be enrolled.
+        let asking = !(speakers[me]?.requests.isEmpty ?? true)
+        let pending = asking ? store.pendingEnrollment().flatMap { $0.expires > now ? $0 : nil } : nil
         var warnings: [Warning] = []
-        for (member, found) in speakers.sorted(by: { $0.key < $1.key }) where member == me || linked.contains(member) {
+        for (member, found) in doubts.sorted(by: { $0.key < $1.key }) where member == me || linked.contains(member) {
             let name = circle.members[member]?.name?.value ?? member
             for (device, standing) in found.setAside where !accepted.contains(device) {
                 let path = store.logPath(member: member, device: device)
@@ -48,11 +52,15 @@ extension App {
         }
         for file in rejected where file.member == me || linked.contains(file.member) {
             let path = store.logPath(member: file.member, device: file.device)
+            let name = circle.members[file.member]?.name?.value ?? file.member
+            if file.rolledBack {
+                warnings.append(.recordsRolledBack(name: name, device: file.device, path: path, problem: file.problem))
+                continue
+            }
             let standing = Speakers.Standing.badSignature(file.problem + "; what was verified of it before stands")
             if file.member == me {
                 warnings.append(.deviceNotYours(device: file.device, path: path, standing: standing, waiting: false))
             } else {
-                let name = circle.members[file.member]?.name?.value ?? file.member
                 warnings.append(.recordsNotSigned(name: name, device: file.device, path: path, standing: standing))
             }
         }

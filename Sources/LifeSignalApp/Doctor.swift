@@ -36,6 +36,16 @@ extension App {
         public var commandsElsewhere: [CommandElsewhere]
         /// How current this copy of the circle is known to be (see Freshness.swift).
         public var sync: SyncView
+        /// Who speaks for whom: this device's key fingerprint (nil before its first write), how
+        /// many devices of mine count, whether I have a recovery code, and the doubts.
+        public var devices = Devices()
+    }
+
+    public struct Devices: Sendable {
+        public var fingerprint: String?
+        public var counting = 0
+        public var hasRecoveryCode = false
+        public var doubts: [Warning] = []
     }
 
     /// A command channel set on another device of the member, for `owner` ("you" or a contact).
@@ -105,7 +115,11 @@ extension App {
             warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health)
                 + Self.circleWarnings(of: me, in: circle, device: store.identity.device, sync: sync, now: now),
             writeProblem: store.writeProblem(),
-            commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device), sync: sync)
+            commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device), sync: sync,
+            devices: Devices(
+                fingerprint: store.deviceFingerprint(), counting: snapshot.speakers[me]?.believed.count ?? 1,
+                hasRecoveryCode: state.recovery != nil,
+                doubts: trustWarnings(snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store)))
     }
 
     /// My command channels whose setting another device of mine made: they run there, not here.

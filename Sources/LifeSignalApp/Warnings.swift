@@ -52,6 +52,9 @@ public enum Warning: Equatable, Sendable {
     /// write the circle folder speaks as me (or a device of mine waits to be enrolled, when
     /// `waiting`: it asked with the enrollment code this device made).
     case deviceNotYours(device: String, path: String, standing: Speakers.Standing, waiting: Bool)
+    /// A log in the folder of someone I am linked with (or of mine) holds fewer records than the
+    /// version verified here before: an older copy was put back; what was verified stands.
+    case recordsRolledBack(name: String, device: String, path: String, problem: String)
     /// Another device of mine revoked this one: what it records counts for nobody.
     case thisDeviceRevoked(by: String, at: Timestamp)
     /// A device of a member I am linked with (or of mine) runs a lifesignal that does not sign:
@@ -66,7 +69,7 @@ public enum Warning: Equatable, Sendable {
     /// lasts, `status` exits 6.
     public var ignoresRecords: Bool {
         switch self {
-        case .recordsNotSigned, .thisDeviceRevoked: return true
+        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack: return true
         case .deviceNotYours(_, _, _, let waiting): return !waiting
         default: return false
         }
@@ -90,6 +93,7 @@ public enum Warning: Equatable, Sendable {
         case .staleRecords: return "stale-records"
         case .cannotConfirm: return "cannot-confirm-miss"
         case .recordsNotSigned: return "records-not-signed"
+        case .recordsRolledBack: return "records-rolled-back"
         case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
         case .thisDeviceRevoked: return "this-device-revoked"
         case .olderVersion: return "device-runs-older-version"

@@ -224,7 +224,7 @@ extension Warning {
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
-            .enrollmentCodeUsedTwice:
+            .enrollmentCodeUsedTwice, .recordsRolledBack:
             return trustMessage ?? ""
         case .historyIncomplete(let directory, let first, let last):
             return

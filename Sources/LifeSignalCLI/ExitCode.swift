@@ -25,7 +25,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .alertActive: return "status, alert status: an emergency alert is active (this wins over 3, 4 and 6)."
         case .dependentNeedsAttention:
             return
-                "status: someone you watch over needs attention: in an alert, past their deadline, or their records cannot be read (this wins over 3 and 4)."
+                "status: someone you watch over needs attention: in an alert, past their deadline, or their records cannot be read; or records in your circle are ignored as not signed by their member's devices (this wins over 3 and 4)."
         case .checkupFailed:
             return "doctor: at least one check failed; each failing line says what to fix."
         case .usage: return "Usage error: unknown command or option, missing or bad value."

@@ -17,6 +17,9 @@ extension Warning {
             }
             return
                 "a device that is not yours claims to be you: \(path) (device \(device): \(standing.reason)). Its records are ignored, and nobody in your circle believes them. If you set up a new device, enroll it ('lifesignal circle enroll' here, then 'lifesignal init --circle DIR --member CODE' there); if not, someone who can write your circle folder is trying to speak for you: check who has access to it."
+        case .recordsRolledBack(let name, let device, let path, let problem):
+            return
+                "an older copy of \(name)'s records was put back in the circle (\(path), device \(device): \(problem)): a sync or the git host rolled it back. It is not believed; what was verified here before stands until \(name)'s device writes again."
         case .thisDeviceRevoked(let by, let at):
             return
                 "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."

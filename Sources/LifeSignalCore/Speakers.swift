@@ -78,6 +78,10 @@ public struct Speakers: Equatable, Sendable {
         devices.filter { !$0.value.counts }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// Whether anything here is to be said: a device that counts for nothing, or one that does
+    /// not sign yet.
+    public var hasDoubts: Bool { devices.values.contains { !$0.counts || $0 == .olderVersion } }
+
     /// The devices believed though they do not sign yet.
     public var olderVersions: [String] { devices.filter { $0.value == .olderVersion }.map(\.key).sorted() }
 }

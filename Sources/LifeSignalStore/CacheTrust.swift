@@ -69,9 +69,15 @@ extension CircleCache {
     /// Whether a cache may be kept of a read with these findings: not while a device of this
     /// member, or of a member linked with it, has logs that count for nothing (the warning must
     /// be said on every run until it is fixed, and each run reads it again).
-    static func mayKeep(_ speakers: [String: Speakers], member: String, state: CircleState) -> Bool {
-        let linked = Set(state.linkedMembers(of: member)).union([member])
-        return !speakers.contains { linked.contains($0.key) && !$0.value.setAside.isEmpty }
+    static func mayKeep(_ read: Store.CircleRead, member: String) -> Bool {
+        // Linked with this member as either side recorded it (without merging the circle).
+        var linked: Set<String> = [member]
+        for relations in [read.others.relations] + read.logs.map(\.state.relations) {
+            for (pair, roles) in relations where roles.value != nil && (pair.low == member || pair.high == member) {
+                linked.insert(pair.other(than: member))
+            }
+        }
+        return !read.speakers.contains { linked.contains($0.key) && !$0.value.setAside.isEmpty }
     }
 }
 
@@ -135,8 +141,9 @@ extension BinaryReader {
                 }
                 speakers.devices[device] = standing
                 if try bool() {
+                    // Checked where it is used: a key that is not one verifies nothing.
                     let key = try string()
-                    guard KeyText.isPublicKey(key) else { throw CacheCodec.Damaged() }
+                    guard key.utf8.count == 2 * Ed25519.publicKeyLength else { throw CacheCodec.Damaged() }
                     speakers.keys[device] = key
                 }
             }
@@ -153,5 +160,7 @@ extension Store {
         public var member: String
         public var device: String
         public var problem: String
+        /// It verifies, but holds fewer records than the version verified before.
+        public var rolledBack = false
     }
 }

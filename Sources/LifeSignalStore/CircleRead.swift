@@ -231,7 +231,7 @@ extension Store {
         if let counted { unread = counted.count }
         // A cache built while something is wrong would hide it from the next runs.
         if read.skipped.isEmpty, read.publication == .current,
-            CircleCache.mayKeep(read.speakers, member: identity.member, state: read.state)
+            CircleCache.mayKeep(read, member: identity.member)
         {
             var fresh = CircleCache(
                 circle: circleDirectory, member: identity.member, device: identity.device, entries: read.entries,

@@ -109,7 +109,17 @@ extension Store {
             guard let cached else { return nil }
             cache.rejected.append(.init(member: member, device: device, problem: problem))
             return cached
-        case .fold: break
+        case .fold:
+            // Fewer records than verified here before: a sync or the git host put an older copy
+            // back (which could undo a revocation or an alert). What was verified stands.
+            if let cached, log.lastSeq < cached.seq, cache.speakers[member]?.devices[device]?.counts ?? false {
+                cache.rejected.append(
+                    .init(
+                        member: member, device: device,
+                        problem: "it holds \(log.lastSeq) records, fewer than the \(cached.seq) read here before",
+                        rolledBack: true))
+                return cached
+            }
         }
         // Growth means new events: a log rewritten at the same sequence (edited by hand, by a
         // peer's bug) or an older one is not, and a full read takes it as it now is.

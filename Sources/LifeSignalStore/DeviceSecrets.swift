@@ -8,6 +8,9 @@ import LifeSignalCore
 extension Store {
     var deviceKeyPath: String { Paths.join(dataDirectory, "device.key") }
 
+    /// The fingerprint of this device's key (nil when it has none yet, or it cannot be read).
+    public func deviceFingerprint() -> String? { (try? readDeviceKey())??.fingerprint }
+
     /// The key, or nil when this data directory has none yet.
     func readDeviceKey() throws(StoreError) -> SigningKey? {
         let path = deviceKeyPath

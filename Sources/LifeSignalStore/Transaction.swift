@@ -363,7 +363,6 @@ extension Transaction {
             record(IntervalSet(interval: profile.interval), at: now)
             record(ReminderSet(reminder: profile.reminder), at: now)
             record(CodeSet(code: Identifier.make(using: &generator)), at: now)
-            record(DeviceEnrolled(device: device, key: key), at: now)
             if let recovery = profile.recovery { record(RecoveryKeySet(key: recovery.publicKeyText), at: now) }
         }
     }

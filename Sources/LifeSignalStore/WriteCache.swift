@@ -41,7 +41,7 @@ extension Store {
         var snapshot = split(read)
         snapshot.unknown = snapshot.unknown.filter { $0.member != identity.member || $0.device != identity.device }
         let keep =
-            read.skipped.isEmpty && CircleCache.mayKeep(read.speakers, member: identity.member, state: read.state)
+            read.skipped.isEmpty && CircleCache.mayKeep(read, member: identity.member)
         let entries = keep ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
         return OthersRead(snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [])
     }

@@ -66,14 +66,14 @@ import Testing
 
         let notes = try historyNotes(home, expectedTotal: 53)
         #expect(Set((0..<50).map { "M\($0)" }).isSubset(of: Set(notes)))
-        // Every write is in the log exactly once: 5 profile events (name, interval, reminder,
-        // invite code, this device's enrollment), 3 + 50 check-ins, 20 intervals.
+        // Every write is in the log exactly once: 4 profile events (name, interval, reminder,
+        // invite code), 3 + 50 check-ins, 20 intervals.
         let log = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.log)))
                 as? [String: Any])
         let events = try #require(log["events"] as? [[String: Any]])
-        #expect(log["lastSeq"] as? Int == 78)
-        #expect(events.count == 78)
+        #expect(log["lastSeq"] as? Int == 77)
+        #expect(events.count == 77)
         #expect(events.filter { $0["type"] as? String == "intervalSet" }.count == 21)
         let interval = home.run(["checkin", "interval"])
         #expect(

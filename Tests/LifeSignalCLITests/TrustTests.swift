@@ -85,6 +85,10 @@ import Testing
         let checkin = family.run("mal", ["checkin", "--note", "all fine"], now: "2026-03-02T08:50:00Z")
         #expect(checkin.code == 0, "\(checkin.stderr)")
         nothingBelievedAndBothTold(forged: forged)
+        let doctor = family.run("ana", ["doctor", "--json"], now: "2026-03-01T10:00:00Z")
+        #expect(doctor.code == 7)
+        let checks = jsonObject(doctor.stdout)["checks"] as? [[String: Any]] ?? []
+        #expect(checks.contains { $0["check"] as? String == "devices" && $0["code"] as? String == "device-not-yours" })
     }
 
     @Test func anEditedLogIsNotBelievedAndWhatWasVerifiedStands() throws {
@@ -112,6 +116,24 @@ import Testing
         let mine = family.run("ana", ["checkin", "status"], now: "2026-03-01T10:00:00Z")
         #expect(mine.stdout.contains("2026-03-02 09:00 UTC"), "\(mine.stdout)")
         _ = device
+    }
+
+    /// The git host puts Ana's older (validly signed) log back: Bea keeps what she verified.
+    @Test func aRolledBackLogDoesNotUndoWhatWasVerified() throws {
+        anaWatchedByBea()
+        let path = family.deviceFolder("ana") + "/log.json"
+        let older = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(family.run("ana", ["checkin", "--quiet"], now: "2026-03-02T08:00:00Z").code == 0)
+        #expect(anaAsBeaSees("2026-03-02T08:10:00Z").lastCheckIn == "2026-03-02T08:00:00Z")
+        try older.write(to: URL(fileURLWithPath: path))
+        let seen = anaAsBeaSees(Self.later)
+        #expect(seen.lastCheckIn == "2026-03-02T08:00:00Z", "\(seen.run.stdout)")
+        let bea = family.run("bea", ["status"], now: Self.later)
+        #expect(bea.code == 6)
+        #expect(
+            bea.stderr.contains("an older copy of Ana's records was put back in the circle (\(path)"), "\(bea.stderr)")
+        let json = family.run("bea", ["status", "--json"], now: Self.later)
+        #expect(json.stderr.contains(#""code":"records-rolled-back""#))
     }
 
     /// Ana's server, enrolled by her laptop, counts; the same code a second time does not.

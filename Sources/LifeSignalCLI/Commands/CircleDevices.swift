@@ -73,7 +73,7 @@ enum CircleDeviceCommands {
                 case .enrolled(let by, let at)?: enrolled = "enrolled by \(by.prefix(8)) on \(Warning.utc(at))"
                 case .recoveryCode(let at)?: enrolled = "enrolled with the recovery code on \(Warning.utc(at))"
                 case .waiting?: enrolled = "waiting to be enrolled"
-                case nil: enrolled = "not enrolled by any of their devices"
+                case nil: enrolled = device.standing.counts ? "first device" : "not enrolled by any of their devices"
                 }
                 try session.output.line(
                     "  \(device.id)\(device.thisDevice ? " (this device)" : "")  key \(device.fingerprint ?? "none")  \(enrolled)  \(device.standing.counts ? "counts" : "ignored: " + device.standing.reason)"

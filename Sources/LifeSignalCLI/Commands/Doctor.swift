@@ -67,8 +67,8 @@ struct DoctorFindings {
     let session: Session
 
     var all: [Finding] {
-        [profile, writable, countdown] + responders + [ownChannels] + channels + commandsElsewhere + heartbeats
-            + [delivery, sync] + unconfirmed + members + [clock]
+        [profile, writable, countdown, devices] + responders + [ownChannels] + channels + commandsElsewhere
+            + heartbeats + [delivery, sync] + unconfirmed + members + [clock]
     }
 
     /// How this copy of the circle is kept current, and whether the engine says it is.
@@ -125,6 +125,23 @@ struct DoctorFindings {
             message:
                 "profile \(checkup.name) (member \(checkup.member.prefix(8)), device \(checkup.device.prefix(8))), circle \(checkup.circle)"
         )
+    }
+
+    /// Whether what this device and the others of mine write counts, and whether a recovery
+    /// code exists for when all are lost.
+    var devices: Finding {
+        let devices = checkup.devices
+        if let doubt = devices.doubts.first(where: \.ignoresRecords) {
+            return Finding(
+                check: "devices", ok: false, message: doubt.message, fix: "lifesignal circle devices", code: doubt.code)
+        }
+        let key =
+            devices.fingerprint.map { "this device signs with key \($0)" } ?? "this device signs from its next write"
+        let count = devices.counting == 1 ? "1 device of yours counts" : "\(devices.counting) devices of yours count"
+        let recovery =
+            devices.hasRecoveryCode
+            ? "you have a recovery code" : "no recovery code yet (make one with 'lifesignal circle recovery')"
+        return Finding(check: "devices", ok: true, message: "\(key); \(count); \(recovery)")
     }
 
     var countdown: Finding {

@@ -8,7 +8,7 @@ enum StatusCommand {
         name: "status",
         abstract: "Show the dashboard: your deadline and time left.",
         discussion:
-            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, 5 while your alert is active, and 6 while someone you watch over needs attention, so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
+            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, 5 while your alert is active, and 6 while someone you watch over needs attention or records in your circle are ignored as not signed by their member's devices, so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
         run: run)
 
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
