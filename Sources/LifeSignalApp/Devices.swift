@@ -23,12 +23,25 @@ extension App {
         let asking = !(speakers[me]?.requests.isEmpty ?? true)
         let pending = asking ? store.pendingEnrollment().flatMap { $0.expires > now ? $0 : nil } : nil
         var warnings: [Warning] = []
+        /// A log set aside (or, with `kept`, whose last verified version stands).
+        func setAside(_ member: String, _ device: String, _ standing: Speakers.Standing, kept: Bool) -> Warning {
+            let path = store.logPath(member: member, device: device)
+            let name = member == me ? nil : circle.members[member]?.name?.value ?? member
+            if case .rolledBack(let seq, let verified) = standing {
+                return .recordsRolledBack(
+                    name: name, device: device, path: path, seq: seq, verified: verified, kept: kept)
+            }
+            guard let name else {
+                return .deviceNotYours(device: device, path: path, standing: standing, waiting: false)
+            }
+            return .recordsNotSigned(name: name, device: device, path: path, standing: standing, kept: kept)
+        }
         for (member, found) in doubts.sorted(by: { $0.key < $1.key }) where member == me || linked.contains(member) {
             let name = circle.members[member]?.name?.value ?? member
             for (device, standing) in found.setAside where !accepted.contains(device) {
                 let path = store.logPath(member: member, device: device)
                 guard member == me else {
-                    warnings.append(.recordsNotSigned(name: name, device: device, path: path, standing: standing))
+                    warnings.append(setAside(member, device, standing, kept: false))
                     continue
                 }
                 if device == store.identity.device {
@@ -44,25 +57,17 @@ extension App {
                                 == $0.proof
                         } ?? false
                     } ?? false
-                warnings.append(.deviceNotYours(device: device, path: path, standing: standing, waiting: waiting))
+                warnings.append(
+                    waiting
+                        ? .deviceNotYours(device: device, path: path, standing: standing, waiting: true)
+                        : setAside(member, device, standing, kept: false))
             }
             for device in found.olderVersions where !(member == me && device == store.identity.device) {
                 warnings.append(.olderVersion(name: member == me ? nil : name, device: device))
             }
         }
         for file in rejected where file.member == me || linked.contains(file.member) {
-            let path = store.logPath(member: file.member, device: file.device)
-            let name = circle.members[file.member]?.name?.value ?? file.member
-            if file.rolledBack {
-                warnings.append(.recordsRolledBack(name: name, device: file.device, path: path, problem: file.problem))
-                continue
-            }
-            let standing = Speakers.Standing.badSignature(file.problem + "; what was verified of it before stands")
-            if file.member == me {
-                warnings.append(.deviceNotYours(device: file.device, path: path, standing: standing, waiting: false))
-            } else {
-                warnings.append(.recordsNotSigned(name: name, device: file.device, path: path, standing: standing))
-            }
+            warnings.append(setAside(file.member, file.device, file.standing, kept: true))
         }
         return warnings
     }

@@ -47,14 +47,16 @@ public enum Warning: Equatable, Sendable {
     case cannotConfirm(name: String, deadline: Timestamp, copyChanged: Timestamp?, problem: String?, relayAt: Timestamp)
     /// A log in the folder of a member I am linked with is not signed by any device of theirs
     /// (or its signature fails, or its device was revoked): ignored while it lasts.
-    case recordsNotSigned(name: String, device: String, path: String, standing: Speakers.Standing)
+    /// With `kept`, the log's new version is not believed and its last verified version stands.
+    case recordsNotSigned(name: String, device: String, path: String, standing: Speakers.Standing, kept: Bool)
     /// A log in my own member's folder is not signed by any device of mine: someone who can
     /// write the circle folder speaks as me (or a device of mine waits to be enrolled, when
     /// `waiting`: it asked with the enrollment code this device made).
     case deviceNotYours(device: String, path: String, standing: Speakers.Standing, waiting: Bool)
-    /// A log in the folder of someone I am linked with (or of mine) holds fewer records than the
-    /// version verified here before: an older copy was put back; what was verified stands.
-    case recordsRolledBack(name: String, device: String, path: String, problem: String)
+    /// A log in the folder of someone I am linked with (`name`; nil: of mine) holds fewer records
+    /// than the version verified here before: an older copy was put back. With `kept`, the last
+    /// verified version stands; without, the log counts for nothing.
+    case recordsRolledBack(name: String?, device: String, path: String, seq: Int64, verified: Int64, kept: Bool)
     /// Another device of mine revoked this one: what it records counts for nobody.
     case thisDeviceRevoked(by: String, at: Timestamp)
     /// A device of a member I am linked with (or of mine) runs a lifesignal that does not sign:

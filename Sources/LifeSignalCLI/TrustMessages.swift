@@ -7,9 +7,10 @@ extension Warning {
     /// The message of one of the trust warnings (the others are worded in AppMessages.swift).
     var trustMessage: String? {
         switch self {
-        case .recordsNotSigned(let name, let device, let path, let standing):
+        case .recordsNotSigned(let name, let device, let path, let standing, let kept):
+            let ignored = kept ? "ignored; what was verified of it before stands" : "ignored"
             return
-                "records in \(name)'s folder are not signed by any device of \(name)'s (\(path), device \(device): \(standing.reason)): ignored. Whoever can write the circle folder may be trying to speak for \(name); ask \(name) to check 'lifesignal circle devices' on one of their machines."
+                "records in \(name)'s folder are not signed by any device of \(name)'s (\(path), device \(device): \(standing.reason)): \(ignored). Whoever can write the circle folder may be trying to speak for \(name); ask \(name) to check 'lifesignal circle devices' on one of their machines."
         case .deviceNotYours(let device, let path, let standing, let waiting):
             if waiting {
                 return
@@ -17,9 +18,14 @@ extension Warning {
             }
             return
                 "a device that is not yours claims to be you: \(path) (device \(device): \(standing.reason)). Its records are ignored, and nobody in your circle believes them. If you set up a new device, enroll it ('lifesignal circle enroll' here, then 'lifesignal init --circle DIR --member CODE' there); if not, someone who can write your circle folder is trying to speak for you: check who has access to it."
-        case .recordsRolledBack(let name, let device, let path, let problem):
+        case .recordsRolledBack(let name, let device, let path, let seq, let verified, let kept):
+            let whose = name.map { "\($0)'s" } ?? "your"
+            let stands =
+                kept
+                ? "what was verified here before stands until that device writes again"
+                : "nothing of that device counts here until it writes again"
             return
-                "an older copy of \(name)'s records was put back in the circle (\(path), device \(device): \(problem)): a sync or the git host rolled it back. It is not believed; what was verified here before stands until \(name)'s device writes again."
+                "an older copy of \(whose) records was put back in the circle (\(path), device \(device): it holds \(seq) records, fewer than the \(verified) verified here before): a sync or the git host rolled it back. It is not believed; \(stands)."
         case .thisDeviceRevoked(let by, let at):
             return
                 "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."
@@ -29,7 +35,7 @@ extension Warning {
                 "\(whose) runs an older lifesignal that does not sign its records: they are believed as before until it signs. Upgrade lifesignal there."
         case .keysPinnedOnFirstSight(let names):
             return
-                "took the device keys of \(names.joined(separator: ", ")) on first sight: your link predates signed records, so there was no key to compare with. Compare the fingerprints in 'lifesignal circle devices' with theirs (on their machine) once."
+                "took the device keys of \(names.joined(separator: ", ")) on first sight: you never scanned a code of theirs (they added you, or the link predates signed records), so there was no key to compare with. Compare the fingerprints in 'lifesignal circle devices' with theirs (on their machine) once."
         case .enrollmentCodeUsedTwice(let devices):
             return
                 "the enrollment code this device made was used by more than one device (\(devices.joined(separator: ", "))), so someone else saw it: none was enrolled, and the code is forgotten. To enroll your new device, make a new code ('lifesignal circle enroll') and set it up again in a new --home."
@@ -58,6 +64,9 @@ extension Speakers.Standing {
         case .undecided:
             return
                 "their signed devices do not vouch for each other, and no key was pinned to tell which are theirs"
+        case .rolledBack(let seq, let verified):
+            return
+                "it holds \(seq) records, fewer than the \(verified) verified here before: an older copy was put back (a sync or the git host rolled it back)"
         }
     }
 }

@@ -40,6 +40,12 @@ public struct DeviceEntry: Equatable, Sendable {
         certificate = certificate ?? other.certificate
     }
 
+    /// Whether two statements about a device say the same of who speaks: the same key, the same
+    /// revocation (when, and what it left counting).
+    public func vouchesAlike(_ other: DeviceEntry) -> Bool {
+        key == other.key && revoked == other.revoked && revokedThrough == other.revokedThrough
+    }
+
     /// Whether this is `device`'s own request to be enrolled with an enrollment code.
     func isRequest(of device: String) -> Bool { enrolled.device == device && proof != nil }
 

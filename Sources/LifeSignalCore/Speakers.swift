@@ -37,11 +37,15 @@ public struct Speakers: Equatable, Sendable {
         /// Signed, but the member's signed devices do not vouch for each other and nothing was
         /// pinned to tell which are theirs: nothing signed counts.
         case undecided
+        /// Signed by its device, but holding fewer records (`seq`) than the version this reader
+        /// verified before (`verified`): an older copy put back by a sync or the git host. It does
+        /// not count; what was verified stands where the reader still has it.
+        case rolledBack(seq: Int64, verified: Int64)
 
         public var counts: Bool {
             switch self {
             case .trusted, .olderVersion, .retired: return true
-            case .notSigned, .badSignature, .notEnrolled, .revoked, .undecided: return false
+            case .notSigned, .badSignature, .notEnrolled, .revoked, .undecided, .rolledBack: return false
             }
         }
     }
@@ -56,6 +60,12 @@ public struct Speakers: Equatable, Sendable {
     public var firstSight = false
     /// Devices not enrolled that ask to be, with an enrollment code's proof: by device.
     public var requests: [String: EnrollmentRequest] = [:]
+    /// Every revocation of a device found (in the rosters, or seen before): for the reader to
+    /// remember.
+    public var revocations: [String: TrustSeen.Revocation] = [:]
+    /// For the reader's own member: signed devices not enrolled here whose rosters vouch for
+    /// the reader's device (its other devices that upgraded first; see `TrustUpkeep`).
+    public var vouchingForMe: [String: String] = [:]
 
     /// A device's request to be enrolled (see `Enrollment`).
     public struct EnrollmentRequest: Equatable, Sendable {
@@ -120,10 +130,14 @@ public struct DeviceVoice: Sendable {
 }
 
 extension Speakers {
-    /// Decides which of `member`'s logs count for this reader, which pinned `pins` for them.
-    /// `me` is the reader's own device when `member` is the reader's own member.
-    public static func resolve(member: String, voices: [DeviceVoice], pins: Set<String>, me: String?) -> Speakers {
+    /// Decides which of `member`'s logs count for this reader, which pinned `pins` for them and
+    /// verified `seen` of them before. `me` is the reader's own device when `member` is the
+    /// reader's own member.
+    public static func resolve(
+        member: String, voices given: [DeviceVoice], pins: Set<String>, me: String?, seen: TrustSeen = TrustSeen()
+    ) -> Speakers {
         var speakers = Speakers(member: member)
+        let voices = speakers.screen(given, seen: seen, me: me)
         var byDevice: [String: DeviceVoice] = [:]
         for voice in voices { byDevice[voice.device] = voice }
         let signed = voices.filter(\.isSigned)
@@ -141,34 +155,30 @@ extension Speakers {
                 speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
                 return speakers
             }
-            // First sight: the one group every signed device belongs to.
-            let everyone = Set(signed.map(\.device))
-            guard
-                let root = signed.first(where: { voice in
-                    everyone.isSubset(of: reach(from: [voice.device], in: byDevice, member: member, revoked: [:]).keys)
-                })
-            else {
+            guard let root = firstSightRoot(signed, in: byDevice, member: member) else {
                 for voice in voices { speakers.devices[voice.device] = voice.isSigned ? .undecided : .notSigned }
                 return speakers
             }
-            roots = [root.device]
+            roots = [root]
             speakers.firstSight = true
         }
-        // Every revocation stated by a device reached before revocations are applied…
-        let before = reach(from: roots, in: byDevice, member: member, revoked: [:])
-        let (revoked, through) = revocations(by: before.keys, in: byDevice)
+        // Every revocation stated by a device reached before revocations are applied, or seen
+        // before by this reader…
+        let (before, revoked) = revocations(from: roots, in: byDevice, member: member, seen: seen)
+        speakers.revocations = revoked
+        let stamps = revoked.mapValues(\.stamp)
         // …then who is reached without passing through a revoked device.
-        var reached = reach(from: roots.filter { revoked[$0] == nil }, in: byDevice, member: member, revoked: revoked)
-        for (device, stamp) in revoked where before[device] != nil && device != me {
+        var reached = reach(from: roots.filter { revoked[$0] == nil }, in: byDevice, member: member, revoked: stamps)
+        for (device, revocation) in revoked where before.contains(device) && device != me {
             // Silent since it was revoked: what it wrote before still counts, and it vouches for
             // nobody. (The reader's own device is not silent: it is running.)
-            if let voice = byDevice[device], let last = through[device], voice.lastSeq <= last {
-                reached[device] = .retired(stamp)
+            if let voice = byDevice[device], let last = revocation.through, voice.lastSeq <= last {
+                reached[device] = .retired(revocation.stamp)
             }
         }
         for voice in voices {
             speakers.devices[voice.device] =
-                reached[voice.device] ?? standing(of: voice, neverSigned: false, revoked: revoked[voice.device])
+                reached[voice.device] ?? standing(of: voice, neverSigned: false, revoked: stamps[voice.device])
             if speakers.devices[voice.device]?.counts ?? false, voice.isSigned, let key = voice.key {
                 speakers.keys[voice.device] = key
             }
@@ -179,7 +189,80 @@ extension Speakers {
             }
         }
         speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
+        speakers.noteVouchers(for: me, in: byDevice)
         return speakers
+    }
+
+    /// The voices this reader may weigh: an older copy of a device's log than it verified, or
+    /// one signed by another key than the one it verified (or not at all), is nothing.
+    private mutating func screen(_ given: [DeviceVoice], seen: TrustSeen, me: String?) -> [DeviceVoice] {
+        var voices: [DeviceVoice] = []
+        for voice in given {
+            guard let known = seen.devices[voice.device], voice.device != me else {
+                voices.append(voice)
+                continue
+            }
+            if voice.key == nil {
+                devices[voice.device] = .notSigned
+            } else if voice.key != known.key {
+                devices[voice.device] =
+                    voice.signature == .valid
+                    ? .notEnrolled : Self.standing(of: voice, neverSigned: false, revoked: nil)
+            } else if voice.signature == .valid, voice.lastSeq < known.seq {
+                devices[voice.device] = .rolledBack(seq: voice.lastSeq, verified: known.seq)
+            } else {
+                voices.append(voice)
+            }
+        }
+        return voices
+    }
+
+    /// First sight: a device that vouches, through enrollments, for every signed device there,
+    /// and that every one of them vouches for in turn (a device planted beside the member's,
+    /// vouching for theirs, is not vouched for by them). Nil when there is none.
+    private static func firstSightRoot(_ signed: [DeviceVoice], in voices: [String: DeviceVoice], member: String)
+        -> String?
+    {
+        let everyone = Set(signed.map(\.device))
+        let reaches = Dictionary(
+            uniqueKeysWithValues: signed.map { voice in
+                (voice.device, Set(reach(from: [voice.device], in: voices, member: member, revoked: [:]).keys))
+            })
+        return signed.first { voice in
+            everyone.isSubset(of: reaches[voice.device] ?? [])
+                && everyone.allSatisfy { reaches[$0]?.contains(voice.device) ?? false }
+        }?.device
+    }
+
+    /// For the reader's own member: the signed devices not enrolled here that vouch for `me`.
+    private mutating func noteVouchers(for me: String?, in voices: [String: DeviceVoice]) {
+        guard let me, let mine = voices[me] else { return }
+        for voice in voices.values where voice.device != me && devices[voice.device] == .notEnrolled {
+            guard let key = voice.key, let entry = voice.roster[me], entry.key == nil || entry.key == mine.key
+            else { continue }
+            vouchingForMe[voice.device] = key
+        }
+    }
+
+    /// The devices reached from `roots` before revocations apply (or revoked as this reader saw
+    /// before), and every revocation: stated by one of those, or seen before.
+    private static func revocations(
+        from roots: Set<String>, in voices: [String: DeviceVoice], member: String, seen: TrustSeen
+    ) -> (before: Set<String>, revoked: [String: TrustSeen.Revocation]) {
+        var remembered: [String: TrustSeen.Revocation] = [:]
+        for voice in voices.values {
+            guard let fingerprint = voice.key.flatMap(KeyText.fingerprint(ofKey:)),
+                let known = seen.revoked[fingerprint]
+            else { continue }
+            remembered[voice.device] = known
+        }
+        let before = reach(from: roots, in: voices, member: member, revoked: remembered.mapValues(\.stamp))
+        let (stated, through) = revocations(by: before.keys, in: voices)
+        var revoked = remembered
+        for (device, stamp) in stated where revoked[device].map({ stamp < $0.stamp }) ?? true {
+            revoked[device] = TrustSeen.Revocation(stamp: stamp, through: through[device])
+        }
+        return (Set(before.keys).union(remembered.keys), revoked)
     }
 
     /// The devices `devices` revoked, each with the earliest revocation and the last of its

@@ -7,7 +7,7 @@
 ///   accepted the enrollment of);
 /// - at its first signed write (an upgrade from a lifesignal that did not sign) it vouches for
 ///   the devices of its member that do not sign yet, so they stay believed until their own
-///   first signed file.
+///   first signed file, and for those that upgraded first and vouched for it.
 public enum TrustUpkeep {
     /// The events to record. `me`/`device`: this writer; `mine`: its member's state across the
     /// devices that count; `circle`: the circle as it reads; `firstSigned`: this device's log
@@ -32,6 +32,10 @@ public enum TrustUpkeep {
         if firstSigned {
             for other in speakers[me]?.olderVersions ?? [] where other != device && mine.devices[other] == nil {
                 records.append(DeviceEnrolled(device: other, key: nil))
+            }
+            // Devices of this member that upgraded first and vouched for this one.
+            for (other, key) in (speakers[me]?.vouchingForMe ?? [:]).sorted(by: { $0.key < $1.key }) {
+                records.append(DeviceEnrolled(device: other, key: key))
             }
         }
         return records

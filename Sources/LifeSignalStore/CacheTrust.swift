@@ -12,6 +12,8 @@ extension Store {
         case fold
         /// Keep what was verified of it before: its new version does not verify (`problem`).
         case keep(String)
+        /// Keep what was verified of it before: its new version verifies but holds fewer records.
+        case rolledBack(seq: Int64, verified: Int64)
         /// Leave it to a full read.
         case fullRead
     }
@@ -30,6 +32,11 @@ extension Store {
             guard log.key == key else { return .keep("it is no longer signed with the device's key") }
             log.checkSignature(bytes)
             if case .invalid(let problem)? = log.signature { return .keep(problem) }
+            if let verified = cache.seen[log.member]?.devices[log.device], verified.key == key,
+                log.lastSeq < verified.seq
+            {
+                return .rolledBack(seq: log.lastSeq, verified: verified.seq)
+            }
         case .olderVersion?:
             guard log.key == nil, !Signing.isSigned(bytes) else { return .fullRead }
         default:
@@ -40,7 +47,7 @@ extension Store {
         // What it says of who speaks for the member must be what was known.
         let known = cache.others.members[log.member] ?? MemberState()
         let state = log.memberState
-        guard state.devices.allSatisfy({ known.devices[$0.key] == $0.value }),
+        guard state.devices.allSatisfy({ known.devices[$0.key]?.vouchesAlike($0.value) ?? false }),
             state.recovery.map({ known.recovery?.value == $0.value }) ?? true
         else { return .fullRead }
         if log.member == cache.member {
@@ -52,6 +59,14 @@ extension Store {
 }
 
 extension CircleCache {
+    /// Remembers that `log` (of a device that counts, its signature checked) was verified.
+    mutating func learn(_ log: DeviceLog) {
+        guard let key = log.key, log.signature == .valid, speakers[log.member] != nil else { return }
+        var seen = learned[log.member] ?? TrustSeen()
+        seen.devices[log.device] = TrustSeen.Verified(key: key, seq: log.lastSeq)
+        learned[log.member] = seen
+    }
+
     /// Whether every member this reader must check — its own, those linked with it, those it
     /// pinned — was checked when the cache was made. A link made since (by this device or by
     /// the other side) means a full read, which checks them.
@@ -105,6 +120,10 @@ extension BinaryWriter {
                 case .retired(var stamp):
                     uint(7)
                     self.stamp(&stamp)
+                case .rolledBack(let seq, let verified):
+                    uint(8)
+                    int(seq)
+                    int(verified)
                 }
                 bool(speakers.keys[device] != nil)
                 if let key = speakers.keys[device] { string(key) }
@@ -137,6 +156,9 @@ extension BinaryReader {
                     var stamp = Stamp(at: Timestamp(seconds: 0), device: "", seq: 0)
                     try self.stamp(&stamp)
                     standing = .retired(stamp)
+                case 8:
+                    standing = .rolledBack(
+                        seq: try int(in: 0...Limits.counter), verified: try int(in: 0...Limits.counter))
                 default: throw CacheCodec.Damaged()
                 }
                 speakers.devices[device] = standing
@@ -159,8 +181,7 @@ extension Store {
     public struct Rejected: Equatable, Sendable {
         public var member: String
         public var device: String
-        public var problem: String
-        /// It verifies, but holds fewer records than the version verified before.
-        public var rolledBack = false
+        /// Why the new version is not believed: its signature, or fewer records than verified.
+        public var standing: Speakers.Standing
     }
 }

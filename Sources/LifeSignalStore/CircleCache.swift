@@ -54,6 +54,10 @@ struct CircleCache: Sendable {
     /// Logs whose new version did not verify, found by this run's refresh: what was verified of
     /// them before stands (not saved: each run finds them again).
     var rejected: [Store.Rejected] = []
+    /// What this reader verified before, while a refresh runs (see TrustMemory.swift), and what
+    /// the refresh verified besides.
+    var seen: [String: TrustSeen] = [:]
+    var learned: [String: TrustSeen] = [:]
     /// This member's unread notifications, valid while every feed file of theirs still has the
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil

@@ -95,10 +95,13 @@ extension Store {
         var entries: [CircleCache.Entry] = []
         /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
         public var speakers: [String: Speakers] = [:]
+        /// What this read verified that the reader's memory did not hold yet (TrustMemory.swift).
+        var learned: [String: TrustSeen] = [:]
 
         /// What another part of the same read found.
         mutating func add(_ part: CircleRead) {
             speakers.merge(part.speakers) { $1 }
+            learned.merge(part.learned) { $1 }
             logs += part.logs
             others.merge(part.others)
             othersClock = max(othersClock, part.othersClock)
@@ -223,9 +226,11 @@ extension Store {
             }
             refreshed.unread = unread
             refreshed.save(dataDirectory)
+            TrustMemory.remember(refreshed.learned, in: dataDirectory)
             return .forReading(refreshed, unread: unread)
         }
         let read = try readCircle()
+        TrustMemory.remember(read.learned, in: dataDirectory)
         var snapshot = split(read)
         let counted = counting?.join() ?? nil
         if let counted { unread = counted.count }
@@ -299,15 +304,17 @@ extension Store {
         for (member, error) in refused { read.skip(error, member: member, since: .missing) }
         // This reader's member first: what its devices state decides whose logs are checked.
         var basis = TrustBasis(me: "", device: "", state: CircleState())
+        let memory = TrustMemory.load(dataDirectory)
         if !identity.member.isEmpty {
             try readOwn(into: &read)
             let own = read.logs.first
-            try readMemberFolder(
-                identity.member, basis: TrustBasis(me: identity.member, device: identity.device, own: own?.memberState),
-                own: own, into: &read)
+            var mine = TrustBasis(me: identity.member, device: identity.device, own: own?.memberState)
+            mine.seen = memory.members
+            try readMemberFolder(identity.member, basis: mine, own: own, into: &read)
             var state = read.others
             if let own { state.merge(own.state) }
             basis = TrustBasis(me: identity.member, device: identity.device, state: state)
+            basis.seen = memory.members
         }
         let members = listed.filter { $0 != identity.member }
         let store = self

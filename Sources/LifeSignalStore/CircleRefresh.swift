@@ -20,6 +20,7 @@ extension Store {
     func refreshed(_ cache: CircleCache, exceptOwn: Bool) -> CircleCache? {
         guard cache.coversTrust else { return nil }
         var cache = cache
+        cache.seen = TrustMemory.load(dataDirectory).members
         var entries: [String: CircleCache.Entry] = [:]
         var own: [CircleCache.Entry] = []
         for entry in cache.entries {
@@ -57,6 +58,7 @@ extension Store {
             }
         }
         cache.entries = fresh + own
+        cache.seen = [:]
         return cache.coversTrust ? cache : nil
     }
 
@@ -107,17 +109,20 @@ extension Store {
         case .keep(let problem):
             // The entry keeps its old key: every run checks the file again, and says so.
             guard let cached else { return nil }
-            cache.rejected.append(.init(member: member, device: device, problem: problem))
+            cache.rejected.append(.init(member: member, device: device, standing: .badSignature(problem)))
+            return cached
+        case .rolledBack(let seq, let verified):
+            guard let cached else { return nil }
+            cache.rejected.append(
+                .init(member: member, device: device, standing: .rolledBack(seq: seq, verified: verified)))
             return cached
         case .fold:
             // Fewer records than verified here before: a sync or the git host put an older copy
             // back (which could undo a revocation or an alert). What was verified stands.
             if let cached, log.lastSeq < cached.seq, cache.speakers[member]?.devices[device]?.counts ?? false {
                 cache.rejected.append(
-                    .init(
-                        member: member, device: device,
-                        problem: "it holds \(log.lastSeq) records, fewer than the \(cached.seq) read here before",
-                        rolledBack: true))
+                    .init(member: member, device: device, standing: .rolledBack(seq: log.lastSeq, verified: cached.seq))
+                )
                 return cached
             }
         }
@@ -131,6 +136,7 @@ extension Store {
         cache.others.merge(log.state)
         cache.others.members[member]?.checkInCount = before + log.memberState.checkInCount - (cached?.count ?? 0)
         cache.othersClock = max(cache.othersClock, log.clock)
+        cache.learn(log)
         return CircleCache.Entry(logOf: member, device: device, key: key, log: log)
     }
 }

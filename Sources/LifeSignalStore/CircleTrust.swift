@@ -22,6 +22,8 @@ extension Store {
         var pins: [String: Set<String>] = [:]
         /// The members ever linked with this reader's member, as its own devices recorded it.
         var linked: Set<String> = []
+        /// What this reader verified before, by member (see TrustMemory.swift).
+        var seen: [String: TrustSeen] = [:]
 
         /// A reader's basis for its own member's logs: only its own log's pins.
         init(me: String, device: String, own: MemberState?) {
@@ -105,8 +107,13 @@ extension Store {
         for i in logs.indices { logs[i].log.checkSignature(logs[i].bytes) }
         var voices = logs.map { DeviceVoice($0.log) }
         if let own { voices.append(DeviceVoice(own, signature: own.key == nil ? .unsigned : .valid)) }
+        let before = basis.seen[member] ?? TrustSeen()
         let speakers = Speakers.resolve(
-            member: member, voices: voices, pins: basis.pins[member] ?? [], me: own.map { _ in basis.device })
+            member: member, voices: voices, pins: basis.pins[member] ?? [], me: own.map { _ in basis.device },
+            seen: before)
+        var learned = before
+        learned.learn(from: speakers, voices: voices)
+        if learned != before { read.learned[member] = learned }
         let believed = speakers.believed
         for (log, _, key) in logs {
             let counts = believed.contains(log.device)

@@ -214,6 +214,7 @@ extension Store {
         let value = try body(&transaction)
         if dryRun { return (value, created) }
         try store.commit(&transaction, own: own, now: now)
+        TrustMemory.remember(others.learned, in: dataDirectory)
         if !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
         return (value, created)
     }

@@ -16,6 +16,8 @@ extension Store {
         var feedEntries: [CircleCache.Entry]
         /// The cache, when it was current as loaded (not refreshed).
         var current: CircleCache? = nil
+        /// What a full read verified that the reader's memory did not hold (kept after the write).
+        var learned: [String: TrustSeen] = [:]
     }
 
     /// Everyone else's logs: from the cache when none changed, else read (this device's own
@@ -35,7 +37,7 @@ extension Store {
                 snapshot: snapshot,
                 entries: cache.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") },
                 unread: cache.unread, digest: cache.currentDigest,
-                feedEntries: cache.feedEntries, current: isCurrent ? cache : nil)
+                feedEntries: cache.feedEntries, current: isCurrent ? cache : nil, learned: cache.learned)
         }
         let read = try readCircle()
         var snapshot = split(read)
@@ -43,7 +45,8 @@ extension Store {
         let keep =
             read.skipped.isEmpty && CircleCache.mayKeep(read, member: identity.member)
         let entries = keep ? read.entries.filter { !$0.path.hasPrefix(own) && !$0.path.hasPrefix("/") } : []
-        return OthersRead(snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [])
+        return OthersRead(
+            snapshot: snapshot, entries: entries, unread: nil, digest: nil, feedEntries: [], learned: read.learned)
     }
 
     /// Refreshes the cache with what this write knows: everyone else as read before it, and

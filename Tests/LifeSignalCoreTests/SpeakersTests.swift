@@ -60,8 +60,10 @@ import Testing
     let c = Device(3)
     let mallory = Device(9)
 
-    func resolve(_ voices: [DeviceVoice], pins: Set<String> = [], me: String? = nil) -> Speakers {
-        Speakers.resolve(member: Self.member, voices: voices, pins: pins, me: me)
+    func resolve(_ voices: [DeviceVoice], pins: Set<String> = [], me: String? = nil, seen: TrustSeen = TrustSeen())
+        -> Speakers
+    {
+        Speakers.resolve(member: Self.member, voices: voices, pins: pins, me: me, seen: seen)
     }
 
     @Test func aMemberThatNeverSignedIsBelievedAsBefore() {
@@ -158,13 +160,50 @@ import Testing
     }
 
     @Test func firstSightTakesTheOneGroupThatVouchesForEveryone() {
-        let found = resolve([a.voice(enrolls: [b]), b.voice()])
+        let found = resolve([a.voice(enrolls: [b]), b.voice(enrolls: [a])])
         #expect(found.firstSight)
         #expect(found.believed == [a.id, b.id])
         // A signed device outside the group: which is the member's cannot be told.
-        let split = resolve([a.voice(enrolls: [b]), b.voice(), mallory.voice()])
+        let split = resolve([a.voice(enrolls: [b]), b.voice(enrolls: [a]), mallory.voice()])
         #expect(split.devices.values.allSatisfy { $0 == .undecided })
         #expect(split.believed.isEmpty)
+        // A device planted beside the member's one, vouching for it: it does not vouch back.
+        let planted = resolve([a.voice(), mallory.voice(enrolls: [a])])
+        #expect(planted.devices.values.allSatisfy { $0 == .undecided })
+    }
+
+    /// What a reader verified before cannot be taken back by a file put back in the circle.
+    @Test func whatWasVerifiedBeforeStands() {
+        var seen = TrustSeen()
+        seen.devices[a.id] = TrustSeen.Verified(key: a.key.publicKeyText, seq: 9)
+        seen.devices[b.id] = TrustSeen.Verified(key: b.key.publicKeyText, seq: 3)
+        // An older copy of a's log, validly signed: nothing.
+        let rolled = resolve([a.voice(lastSeq: 7)], pins: [a.fingerprint], seen: seen)
+        #expect(rolled.devices[a.id] == .rolledBack(seq: 7, verified: 9))
+        // b signed with another key, or not signed at all, after it was seen signed: nothing,
+        // even where a keyless enrollment of an older lifesignal would have let it in.
+        var other = mallory.voice()
+        other.device = b.id
+        let claimed = resolve([a.voice(legacy: [b]), other], pins: [a.fingerprint], seen: seen)
+        #expect(claimed.devices[b.id] == .notEnrolled)
+        let unsigned = resolve(
+            [a.voice(legacy: [b]), b.voice(signature: .unsigned)], pins: [a.fingerprint], seen: seen)
+        #expect(unsigned.devices[b.id] == .notSigned)
+        // A key seen revoked stays revoked when the revoking log is rolled back.
+        let stamp = Stamp(clock: 2, at: Timestamp(seconds: 2_000), device: a.id, seq: 8)
+        seen.revoked[b.fingerprint] = TrustSeen.Revocation(stamp: stamp, through: 3)
+        let undone = resolve(
+            [a.voice(enrolls: [b], lastSeq: 9), b.voice(lastSeq: 4)], pins: [a.fingerprint, b.fingerprint], seen: seen)
+        #expect(undone.devices[b.id] == .revoked(stamp))
+        let silent = resolve(
+            [a.voice(enrolls: [b], lastSeq: 9), b.voice(lastSeq: 3)], pins: [a.fingerprint, b.fingerprint], seen: seen)
+        #expect(silent.devices[b.id] == .retired(stamp))
+        // And the reader learns what it verifies.
+        var learned = TrustSeen()
+        let voices = [a.voice(enrolls: [b], revokes: [(b, through: 2)], lastSeq: 12), b.voice(lastSeq: 5)]
+        learned.learn(from: resolve(voices, pins: [a.fingerprint]), voices: voices)
+        #expect(learned.devices[a.id] == TrustSeen.Verified(key: a.key.publicKeyText, seq: 12))
+        #expect(learned.revoked[b.fingerprint]?.through == 2)
     }
 
     @Test func aDeviceKnownBeforeItSignedIsBelievedUntilItsFirstSignedFile() {

@@ -139,6 +139,7 @@ extension Speakers.Standing {
         case .notEnrolled: return "not-enrolled"
         case .revoked: return "revoked"
         case .retired: return "retired"
+        case .rolledBack: return "rolled-back"
         case .undecided: return "undecided"
         }
     }
