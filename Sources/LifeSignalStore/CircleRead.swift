@@ -328,7 +328,16 @@ extension Store {
             }
             return parts
         }
-        for (_, part) in reading.finish().joined().sorted(by: { $0.0 < $1.0 }) { read.add(try part.get()) }
+        // Merged into one state in the members' order, each part let go once merged, into room
+        // made once: a large circle's state is then held about once, not twice and a resize.
+        var parts = reading.finish().joined().sorted(by: { $0.0 < $1.0 }).map(\.1)
+        let total = parts.reduce(0) { sum, part in sum + ((try? part.get())?.others.members.count ?? 0) }
+        read.others.members.reserveCapacity(read.others.members.count + total)
+        for i in parts.indices {
+            let part = try parts[i].get()
+            parts[i] = .success(CircleRead())
+            read.add(part)
+        }
         if !identity.member.isEmpty { noteVanished(from: &read, present: Set(listed)) }
         return read
     }

@@ -1,6 +1,6 @@
 import LifeSignalCore
 
-/// What this reader verified before, kept privately in `verified.json` beside the cache: for
+/// What this reader verified before, kept privately in `verified.bin` beside the cache: for
 /// each device of the members whose logs it checks, the key it signed with and the highest
 /// record verified; and every key it saw revoked. A file put back in the circle — by a sync or
 /// the git host, validly signed but older — can then neither take back what was verified nor
@@ -12,41 +12,39 @@ import LifeSignalCore
 struct TrustMemory: Equatable, Sendable {
     var members: [String: TrustSeen] = [:]
 
-    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "verified.json") }
+    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "verified.bin") }
 
-    /// The memory of `dataDirectory` (empty when there is none or it cannot be read).
+    /// The memory of `dataDirectory` (empty when there is none or it cannot be read). It is in
+    /// the cache's compact form, with its checksum.
     static func load(_ dataDirectory: String) -> TrustMemory {
-        guard !dataDirectory.isEmpty, case .contents(let bytes)? = try? Posix.read(path(dataDirectory)),
-            let root = try? JSONParser.parse(bytes), case .object(let o) = root,
-            case .object(let members)? = o["members"]
-        else { return TrustMemory() }
-        var memory = TrustMemory()
-        for (member, value) in members.pairs {
-            guard Identifier.isValid(member), case .object(let entry) = value else { continue }
-            var seen = TrustSeen()
-            if case .object(let devices)? = entry["devices"] {
-                for (device, value) in devices.pairs {
-                    guard Identifier.isValid(device), case .object(let d) = value, case .string(let key)? = d["key"],
-                        KeyText.isPublicKey(key), case .int(let seq)? = d["seq"], (0...Limits.counter).contains(seq)
-                    else { continue }
-                    seen.devices[device] = TrustSeen.Verified(key: key, seq: seq)
-                }
-            }
-            if case .object(let revoked)? = entry["revoked"] {
-                for (fingerprint, value) in revoked.pairs {
-                    guard KeyText.isFingerprint(fingerprint), case .object(let r) = value,
-                        case .string(let at)? = r["at"], let time = Timestamp(rfc3339: at),
-                        case .string(let by)? = r["by"], Identifier.isValid(by)
-                    else { continue }
-                    var through: Int64?
-                    if case .int(let n)? = r["through"], (0...Limits.counter).contains(n) { through = n }
-                    seen.revoked[fingerprint] = TrustSeen.Revocation(
-                        stamp: Stamp(at: time, device: by, seq: 0), through: through)
-                }
-            }
-            memory.members[member] = seen
+        guard !dataDirectory.isEmpty, case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else {
+            return TrustMemory()
         }
-        return memory
+        do throws(CacheCodec.Damaged) {
+            var r = try CacheCodec.reader(bytes)
+            var memory = TrustMemory()
+            for _ in 0..<(try r.count()) {
+                let member = try r.id()
+                var seen = TrustSeen()
+                for _ in 0..<(try r.count()) {
+                    let device = try r.id()
+                    let key = try r.string()
+                    guard key.utf8.count == 2 * Ed25519.publicKeyLength else { throw CacheCodec.Damaged() }
+                    seen.devices[device] = TrustSeen.Verified(key: key, seq: try r.int(in: 0...Limits.counter))
+                }
+                for _ in 0..<(try r.count()) {
+                    let fingerprint = try r.string()
+                    var stamp = Stamp(at: Timestamp(seconds: 0), device: "", seq: 0)
+                    try r.stamp(&stamp)
+                    let through = try r.bool() ? try r.int(in: 0...Limits.counter) : nil
+                    seen.revoked[fingerprint] = TrustSeen.Revocation(stamp: stamp, through: through)
+                }
+                memory.members[member] = seen
+            }
+            return memory
+        } catch {
+            return TrustMemory()
+        }
     }
 
     /// Adds what `learned` holds; true when that changed anything.
@@ -73,33 +71,26 @@ struct TrustMemory: Equatable, Sendable {
 
     /// Writes it (not durable: like the cache, a lost write only forgets).
     func save(_ dataDirectory: String) {
-        var out: [(String, JSON)] = []
+        var w = BinaryWriter()
+        w.count(members.count)
         for (member, seen) in members.sorted(by: { $0.key < $1.key }) {
-            let devices = seen.devices.sorted { $0.key < $1.key }.map { device, verified in
-                (device, JSON.object(JSONObject([("key", .string(verified.key)), ("seq", .int(verified.seq))])))
+            w.string(member)
+            w.count(seen.devices.count)
+            for (device, verified) in seen.devices.sorted(by: { $0.key < $1.key }) {
+                w.string(device)
+                w.string(verified.key)
+                w.int(verified.seq)
             }
-            let revoked = seen.revoked.sorted { $0.key < $1.key }.map { fingerprint, revocation in
-                (
-                    fingerprint,
-                    JSON.object(
-                        JSONObject([
-                            ("at", .string(revocation.stamp.at.rfc3339)), ("by", .string(revocation.stamp.device)),
-                            ("through", .optional(revocation.through)),
-                        ]))
-                )
+            w.count(seen.revoked.count)
+            for (fingerprint, revocation) in seen.revoked.sorted(by: { $0.key < $1.key }) {
+                w.string(fingerprint)
+                var stamp = revocation.stamp
+                w.stamp(&stamp)
+                w.bool(revocation.through != nil)
+                if let through = revocation.through { w.int(through) }
             }
-            out.append(
-                (
-                    member,
-                    .object(
-                        JSONObject([
-                            ("devices", .object(JSONObject(devices))), ("revoked", .object(JSONObject(revoked))),
-                        ]))
-                )
-            )
         }
-        let json: JSON = .object(JSONObject([("schemaVersion", .int(1)), ("members", .object(JSONObject(out)))]))
-        try? Posix.replace(Self.path(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
+        try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)
     }
 
     /// Loads the memory, adds `learned`, and saves it when that changed anything.

@@ -367,7 +367,7 @@ enum Legacy {
     /// signature on the log, feed or archive, no record of keys.
     static func downgrade(home: String, folder: String) throws {
         try? FileManager.default.removeItem(atPath: home + "/device.key")
-        for file in ["cache.bin", "verified.json"] { try? FileManager.default.removeItem(atPath: home + "/" + file) }
+        for file in ["cache.bin", "verified.bin"] { try? FileManager.default.removeItem(atPath: home + "/" + file) }
         for path in [home + "/own/log.json", folder + "/log.json"] { try write(read(path), to: path) }
         for path in [home + "/own/feed.json", folder + "/feed.json"] where FileManager.default.fileExists(atPath: path)
         {

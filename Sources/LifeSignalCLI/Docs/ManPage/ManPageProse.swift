@@ -72,7 +72,7 @@ extension ManPage {
         The authoritative copy of this device's records, its notification feed and its
         older events: the circle holds a published copy, which is put back from here
         when a sync engine deletes, rolls back or damages it.
-        .It Pa verified.json
+        .It Pa verified.bin
         What this device verified of the people it is linked with: the key of each of their
         devices, the last of its records seen, and the keys it saw revoked.
         An older file put back in the circle cannot take those back.
