@@ -21,8 +21,10 @@ let package = Package(
         .target(name: "LifeSignalApp", dependencies: ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"]),
         // Tokenizer, the one command table, commands, rendering, the exit-code map.
         .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalApp"]),
+        // glibc's mallopt for main.swift (a header of the C library, nothing built).
+        .systemLibrary(name: "CMalloc"),
         // main.swift only: wires the real world into a Context.
-        .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI"]),
+        .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI", "CMalloc"]),
         // Benchmark helper: writes large stores through the real store code.
         .executableTarget(
             name: "lifesignal-bench-seed",
