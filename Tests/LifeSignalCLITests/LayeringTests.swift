@@ -12,7 +12,8 @@ import Testing
         "LifeSignalChannels": ["LifeSignalCore"],
         "LifeSignalApp": ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"],
         "LifeSignalCLI": ["LifeSignalCore", "LifeSignalApp"],
-        "lifesignal": ["LifeSignalCLI", "LifeSignalCore"],
+        // CMalloc: a header of the C library (glibc's mallopt), no code of ours.
+        "lifesignal": ["LifeSignalCLI", "LifeSignalCore", "CMalloc"],
     ]
 
     /// `.target(name: "X", dependencies: ["A", "B"])` for the targets under Sources.
