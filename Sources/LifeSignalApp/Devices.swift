@@ -207,7 +207,7 @@ extension App {
                     id: device, thisDevice: member == me && device == store.identity.device,
                     standing: found.devices[device] ?? .notEnrolled,
                     fingerprint: (found.keys[device] ?? entry?.key).flatMap(KeyText.fingerprint(ofKey:)),
-                    origin: entry?.origin(of: device))
+                    origin: DeviceEntry.origin(of: device, in: roster))
             }
             return MemberDevices(
                 member: member, name: circle.members[member]?.name?.value ?? member, isMe: member == me,

@@ -56,6 +56,19 @@ public struct DeviceEntry: Equatable, Sendable {
         return proof == nil ? .firstDevice : .waiting
     }
 
+    /// How `device` came to speak for its member, in a member's merged roster: nil when no
+    /// entry tells (the member's first device states none of itself). A device's vouch for the
+    /// device that enrolled it (mutual vouching, see `Speakers`) is not how that one came:
+    /// a device enrolled only by a device it had enrolled before has no origin of its own.
+    public static func origin(of device: String, in roster: [String: DeviceEntry]) -> Origin? {
+        guard let entry = roster[device] else { return nil }
+        let origin = entry.origin(of: device)
+        guard case .enrolled(let by, _) = origin, let theirs = roster[by], theirs.enrolled < entry.enrolled,
+            case .enrolled(device, _) = theirs.origin(of: by)
+        else { return origin }
+        return nil
+    }
+
     public enum Origin: Equatable, Sendable {
         /// The member's first device, set up with their profile.
         case firstDevice

@@ -206,6 +206,14 @@ import Testing
         let listed = (devices["members"] as? [[String: Any]])?.first?["devices"] as? [[String: Any]] ?? []
         #expect(listed.filter { $0["counts"] as? Bool == true }.count == 2)
         #expect(listed.first { $0["id"] as? String == other }?["standing"] as? String == "not-enrolled")
+        // The new device vouched back for the one that enrolled it: that is not how Ana's first
+        // device came, and the list does not say it was "enrolled by" its own enrollee.
+        let (_, first) = family.identity("ana")
+        #expect(listed.first { $0["id"] as? String == first }?["enrolledBy"] is NSNull, "\(devices)")
+        let (_, server) = family.identity("server")
+        #expect(listed.first { $0["id"] as? String == server }?["enrolledBy"] as? String == first)
+        let listing = family.run("ana", ["circle", "devices"]).stdout
+        #expect(listing.contains("(this device)  key ") && listing.contains("first device"), "\(listing)")
         #expect(family.run("bea", ["circle", "devices"]).stdout.contains("enrolled by"))
     }
 
