@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder pause resume trip schedule grace escalation pause-limit)
+        subs=(status history interval reminder pause resume trip schedule grace escalation repeat pause-limit)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -96,6 +96,12 @@ _lifesignal_node() {
         nargs=1
         ;;
     "checkin escalation")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "checkin repeat")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
@@ -395,6 +401,9 @@ _lifesignal_values() {
         ;;
     "checkin escalation|@1")
         _lifesignal_words "$3" 8h 16h 24h 48h
+        ;;
+    "checkin repeat|@1")
+        _lifesignal_words "$3" 30m 1h 2h 4h 6h off
         ;;
     "checkin pause-limit|@1")
         _lifesignal_words "$3" 8h 16h 24h 48h

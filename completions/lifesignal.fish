@@ -10,7 +10,7 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'circle' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation' 'pause-limit'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation' 'repeat' 'pause-limit'
         case 'checkin schedule'
             printf '%s\n' 'daily' 'interval'
         case 'alert'
@@ -60,6 +60,8 @@ function __lifesignal_valued
         case 'checkin grace'
             printf '%s\n' '--home'
         case 'checkin escalation'
+            printf '%s\n' '--home'
+        case 'checkin repeat'
             printf '%s\n' '--home'
         case 'checkin pause-limit'
             printf '%s\n' '--home'
@@ -312,6 +314,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'trip' -d 
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
@@ -324,6 +327,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'trip' -d 'Set a
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'schedule' -d 'Show or choose how your deadline is set: the interval, or fixed times of day.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
@@ -364,6 +368,9 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin grace\' 1' -a '30m 1h
 
 # lifesignal checkin escalation
 complete -c lifesignal -n '__lifesignal_argument \'checkin escalation\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30m or 1h.'
+
+# lifesignal checkin repeat
+complete -c lifesignal -n '__lifesignal_argument \'checkin repeat\' 1' -a '30m 1h 2h 4h 6h off' -d 'e.g. 30m, 1h, 4h, or off.'
 
 # lifesignal checkin pause-limit
 complete -c lifesignal -n '__lifesignal_argument \'checkin pause-limit\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30d or 60d.'

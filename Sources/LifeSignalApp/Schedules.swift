@@ -117,6 +117,14 @@ extension App {
         try scheduleChange(GraceSet(grace: grace))
     }
 
+    /// Sets how often my unanswered alarms are told again (nil: never).
+    public func setRepeat(_ every: TimeSpan?) throws(AppError) -> ScheduleChange {
+        if let every, !(Repeats.shortest...Repeats.longest).contains(every) {
+            throw .refused(.setting(.repeatOutOfRange(every)))
+        }
+        return try scheduleChange(RepeatSet(every: every))
+    }
+
     /// Sets the delay between tiers of my responders.
     public func setEscalation(_ delay: TimeSpan) throws(AppError) -> ScheduleChange {
         try scheduleChange(EscalationSet(delay: delay))

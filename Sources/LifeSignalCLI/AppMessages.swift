@@ -105,6 +105,9 @@ extension Rules.SettingError {
         case .emergencyNoteTooLong(let count):
             return
                 "the emergency note has \(count) characters; keep it to \(ProfileDetails.noteLimit), what a responder needs at a glance (e.g. \"diabetic; spare key with the neighbour at no. 12\")"
+        case .repeatOutOfRange(let span):
+            return
+                "alarms cannot repeat every \(span.short): choose from \(Repeats.shortest.short) to \(Repeats.longest.short) (e.g. 1h, the default, or 30m), or 'off' to tell each alarm once"
         case .unusableZone(let zone, let reason):
             return
                 "the time zone '\(zone)' cannot be used: \(reason). Give a zone name such as Europe/London or America/New_York with --tz (the names are the files under /usr/share/zoneinfo; install tzdata if there are none)"

@@ -27,6 +27,7 @@ enum Render {
             ("reminderAt", .optional(status.reminderAt?.rfc3339)),
             ("intervalSeconds", .int(status.interval.seconds)),
             ("reminderSeconds", .optional(status.reminder?.seconds)),
+            ("repeatSeconds", .optional(status.repeatEvery?.seconds)),
             ("clockBehind", .bool(status.clockBehind)),
         ])
     }

@@ -36,6 +36,8 @@ public struct CheckInStatus: Equatable, Sendable {
     /// How long after a missed deadline only the member is told, and the delay between tiers.
     public var grace: TimeSpan?
     public var escalation: TimeSpan
+    /// How often an unanswered alarm is told again (nil: never).
+    public var repeatEvery: TimeSpan?
     /// The longest pause allowed without confirmation.
     public var pauseLimit: TimeSpan
 
@@ -53,6 +55,7 @@ public struct CheckInStatus: Equatable, Sendable {
         schedule = member.schedule?.value
         grace = member.grace?.value
         escalation = member.escalation?.value ?? Escalation.defaultDelay
+        repeatEvery = member.effectiveRepeat
         pauseLimit = member.pauseLimit?.value ?? Pause.longest
         guard pause == nil, let last = lastCheckIn else {
             phase = pause == nil ? .noCheckIn : .paused

@@ -149,8 +149,12 @@ public enum DeliveryRules {
             if case .external(let owner, _) = n.recipient, owner != me {
                 if now < n.at + relayDelay { continue }
                 if n.kind == .dependentNonResponsive {
+                    // A repeat's time is its own; the deadline is its thread's.
+                    var deadline = n.at
+                    if case .deadline(_, let at)? = n.thread.flatMap(Notification.Thread.init(key:)) { deadline = at }
                     relay = Self.relay(
-                        missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
+                        missOf: n.subject, deadline: deadline, me: me, device: device, circle: circle, sync: sync,
+                        now: now)
                 }
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }

@@ -123,6 +123,7 @@ public enum EventTypes {
         case ScheduleSet.typeName: return ScheduleSet.self
         case GraceSet.typeName: return GraceSet.self
         case EscalationSet.typeName: return EscalationSet.self
+        case RepeatSet.typeName: return RepeatSet.self
         case TierSet.typeName: return TierSet.self
         case Acknowledged.typeName: return Acknowledged.self
         case DetailsSet.typeName: return DetailsSet.self

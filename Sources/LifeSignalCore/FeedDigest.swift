@@ -68,7 +68,9 @@ public struct FeedDigest: Equatable, Sendable {
             let open =
                 n.kind == .dependentNonResponsive
                 && !Self.has(Notifications.allClearID(of: n), in: ids)
-            if open || DeliveryRules.mayAct(on: n, feed: feed, me: me, device: device, circle: circle, now: now) {
+            if open || Repeats.mayRepeat(n, circle: circle, now: now)
+                || DeliveryRules.mayAct(on: n, feed: feed, me: me, device: device, circle: circle, now: now)
+            {
                 kept[n.id] = n
             }
         }

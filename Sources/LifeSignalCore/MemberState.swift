@@ -26,6 +26,8 @@ public struct MemberState: Equatable, Sendable {
     public var grace: Stamped<TimeSpan?>?
     public var escalation: Stamped<TimeSpan>?
     public var tiers: [String: Stamped<Int64>] = [:]
+    /// How often my unanswered alarms are told again (nil value: never; see `Repeats`).
+    public var repeatEvery: Stamped<TimeSpan?>?
     /// My phone and emergency note; how my e-mail is addressed.
     public var details: Stamped<ProfileDetails>?
     public var mail: Stamped<MailSettings>?
@@ -82,6 +84,7 @@ public struct MemberState: Equatable, Sendable {
         schedule = Stamped.latest(schedule, other.schedule)
         grace = Stamped.latest(grace, other.grace)
         escalation = Stamped.latest(escalation, other.escalation)
+        repeatEvery = Stamped.latest(repeatEvery, other.repeatEvery)
         for (id, tier) in other.tiers { tiers[id] = Stamped.latest(tiers[id], tier) }
         details = Stamped.latest(details, other.details)
         mail = Stamped.latest(mail, other.mail)
@@ -171,4 +174,5 @@ public struct MemberState: Equatable, Sendable {
 
     public var effectiveInterval: TimeSpan { interval?.value ?? Rules.defaultInterval }
     public var effectiveReminder: TimeSpan? { reminder.map { $0.value } ?? Rules.defaultReminder }
+    public var effectiveRepeat: TimeSpan? { repeatEvery.map { $0.value } ?? Repeats.defaultEvery }
 }

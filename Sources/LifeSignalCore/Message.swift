@@ -36,6 +36,8 @@ public struct Message: Equatable, Sendable {
     /// notification this one follows in it, for threading.
     public var thread: String?
     public var follows: String?
+    /// 1 for the first notice of an alarm, 2 for its first repeat, and so on.
+    public var notice = 1
     public var zone: Zone
 
     public struct Person: Equatable, Sendable {

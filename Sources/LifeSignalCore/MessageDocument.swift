@@ -5,7 +5,8 @@
 ///
 /// Version 2 (from version 1): `alsoTold` lists only those known to have been told, and
 /// `beingTold` those still being told (pending or failing); `confirmed`, `lastHeardFrom`,
-/// `relayedBy` and `copyCurrentAt` say what the sender of a miss knows and how.
+/// `relayedBy` and `copyCurrentAt` say what the sender of a miss knows and how; `notice`
+/// numbers the repeats of an unanswered alarm (each with its own `id`, `follows` the first).
 public enum MessageDocument {
     public static let schema = "lifesignal.notification/2"
 
@@ -48,7 +49,10 @@ public enum MessageDocument {
         Field(name: "zone", type: "string", nullable: false, about: "The time zone the text's times are in."),
         Field(
             name: "follows", type: "string", nullable: true,
-            about: "The id of the notification this one follows (the alarm an all-clear clears)."),
+            about: "The id of the notification this one follows (the alarm an all-clear clears or a repeat repeats)."),
+        Field(
+            name: "notice", type: "integer", nullable: false,
+            about: "1 for the first notice of an alarm; 2, 3, … for its repeats, sent until someone answers."),
         Field(name: "actions", type: "array", nullable: false, about: "What the recipient can do, one string each."),
         Field(
             name: "alsoTold", type: "array", nullable: false,
@@ -82,7 +86,8 @@ public enum MessageDocument {
                 ("phone", .optional(m.person.phone)), ("emergencyNote", .optional(m.person.emergencyNote)),
                 ("recipientName", .string(m.recipientName)), ("causeAt", .string(m.zone.iso8601(m.causeAt))),
                 ("sentAt", .string(m.zone.iso8601(m.sentAt))), ("zone", .string(m.zone.name)),
-                ("follows", .optional(m.follows)), ("actions", .array(m.actions.map(JSON.string))),
+                ("follows", .optional(m.follows)), ("notice", .int(Int64(m.notice))),
+                ("actions", .array(m.actions.map(JSON.string))),
                 ("alsoTold", .array(m.alsoTold.map(JSON.string))), ("beingTold", .array(m.beingTold.map(JSON.string))),
                 ("confirmed", .bool(m.confirmed)), ("lastHeardFrom", .optional(m.lastHeardFrom.map(m.zone.iso8601))),
                 ("relayedBy", .optional(m.relayedBy)),

@@ -41,6 +41,8 @@ public enum Messages {
         if n.kind == .dependentNonResponsive || n.kind == .missedCheckIn {
             evidence(&message, n, state: state, circle: circle, telling: telling, zone: zone)
         }
+        message.notice = n.notice
+        if n.notice > 1 { message.title += " (\(Notification.ordinal(n.notice)) notice)" }
         return message
     }
 
@@ -142,7 +144,7 @@ public enum Messages {
     static func follows(_ n: Notification, feed: Feed) -> String? {
         guard let thread = n.thread,
             DeliveryRules.ends(n.kind) || n.kind == .dependentAlertUpdated
-                || n.kind == .alertUpdated || n.kind == .acknowledged
+                || n.kind == .alertUpdated || n.kind == .acknowledged || n.notice > 1
         else { return nil }
         return feed.notifications.values.filter {
             $0.thread == thread && $0.recipient == n.recipient && Messages.status($0.kind) == "triggered"

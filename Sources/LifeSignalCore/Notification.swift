@@ -116,6 +116,9 @@ public struct Notification: Equatable, Sendable {
     /// alert raised, updated and ended; a deadline's reminder, miss, all-clear and correction):
     /// see `Thread`. Nil for notifications that stand alone, and in feeds written before it.
     public var thread: String?
+    /// 1 for the first notice of an alarm; 2, 3, … for the repeats of it that go to those
+    /// already told until someone answers (see `Notifications.repeats`).
+    public var notice = 1
 
     public init(
         kind: Kind, cause: String, message: String, at: Timestamp, subject: String, recipient: Recipient,
@@ -129,6 +132,34 @@ public struct Notification: Equatable, Sendable {
         self.recipient = recipient
         self.thread = thread?.key
         id = Notification.id(kind: kind, cause: cause, subject: subject, recipient: recipient)
+    }
+
+    /// The repeat of `first` (a first notice) numbered `notice`, due at `at`: a new message with
+    /// its own id, in the same thread, that says which notice it is and how long after the first.
+    public init(repeating first: Notification, notice: Int, at: Timestamp, after span: TimeSpan) {
+        self = first
+        self.notice = notice
+        self.at = at
+        let word = Notification.ordinal(notice)
+        message =
+            word.prefix(1).uppercased() + word.dropFirst() + " notice, \(span.short) after the first: " + first.message
+        id = Notification.id(
+            kind: first.kind, cause: "\(first.id)|notice|\(notice)", subject: first.subject, recipient: first.recipient)
+    }
+
+    /// "second", "third", … "tenth", then "11th", "12th", "21st".
+    public static func ordinal(_ n: Int) -> String {
+        let words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+        if n >= 1, n <= words.count { return words[n - 1] }
+        let suffix: String
+        switch (n % 10, n % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(n)\(suffix)"
     }
 
     /// What a notification is about, when that outlives one notification.

@@ -43,6 +43,7 @@ public enum Notifications {
         found += acknowledgements(circle: circle, me: me, since: horizon)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
+        found += Repeats.due(circle: circle, feed: feed, now: now)
         return found.filter { DeliveryRules.serves($0, me: me, circle: circle) }
     }
 
@@ -166,7 +167,8 @@ public enum Notifications {
     /// late sync), so the miss was a false alarm; one or the other per miss, never both.
     static func allClears(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
         var found: [Notification] = []
-        for notification in feed.notifications.values where notification.kind == .dependentNonResponsive {
+        for notification in feed.notifications.values
+        where notification.kind == .dependentNonResponsive && notification.notice == 1 {
             let subject = notification.subject
             let deadline = notification.at
             guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { continue }

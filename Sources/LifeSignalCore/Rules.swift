@@ -27,6 +27,8 @@ public enum Rules {
         case emergencyNoteTooLong(Int)
         /// A time zone that cannot be used for a schedule, and why.
         case unusableZone(String, reason: String)
+        /// A repeat interval outside `Repeats.shortest...Repeats.longest`.
+        case repeatOutOfRange(TimeSpan)
     }
 
     public static func check(interval: TimeSpan, reminder: TimeSpan?) throws(SettingError) {

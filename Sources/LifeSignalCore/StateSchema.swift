@@ -80,6 +80,9 @@ extension MemberState {
             try c.span("seconds", &v)
         }
         try c.entries("tiers", &tiers, as: TierEntry.self, omitEmpty: true)
+        try c.stamped("repeat", &repeatEvery, seed: nil) { c, v throws(C.Failure) in
+            try c.optionalSpan("seconds", &v, .null)
+        }
         try c.stamped("details", &details, seed: ProfileDetails()) { c, v throws(C.Failure) in try c.record("value", &v)
         }
         try c.stamped("mail", &mail, seed: MailSettings()) { c, v throws(C.Failure) in try c.record("value", &v) }

@@ -33,10 +33,12 @@ enum FeedFile {
         return signer.map { Signing.sign(bytes, domain: .feed, key: $0) } ?? bytes
     }
 
-    /// A notification as the feed keeps it: its JSON form, and the thread it belongs to.
+    /// A notification as the feed keeps it: its JSON form, the thread it belongs to, and for a
+    /// repeat which notice it is (older versions read a repeat as a notification of its own).
     static func stored(_ n: Notification) -> JSON {
         guard let thread = n.thread, case .object(var o) = n.json else { return n.json }
         o["thread"] = .string(thread)
+        if n.notice > 1 { o["notice"] = .int(Int64(n.notice)) }
         return .object(o)
     }
 
@@ -53,11 +55,17 @@ enum FeedFile {
         } else {
             recipient = .external(owner: try r.required("owner").id(), id: try r.required("external").id())
         }
-        return Notification(
+        var n = Notification(
             id: try o.required("id").string(), kind: kind, title: try o.required("title").string(),
             message: try o.required("message").string(),
             at: try o.required("at").timestamp(), subject: try o.required("subject").id(), recipient: recipient,
             thread: try o.optional("thread")?.string())
+        if let notice = o.optional("notice") {
+            let value = try notice.int()
+            guard (2...100_000).contains(value) else { throw notice.fail("must be a number from 2 to 100000") }
+            n.notice = Int(value)
+        }
+        return n
     }
 
     /// A feed file's text as a feed. Its notifications are decoded one at a time as they are

@@ -42,7 +42,7 @@ import Testing
         let recorder = try HTTPRecorder()
         let h = Self.family(recorder)
         #expect(h.run("carl", ["notify", "deliver"], now: "2026-03-02T09:05:00Z", environment: Self.env).code == 0)
-        for now in ["2026-03-02T09:10:00Z", "2026-03-02T09:15:00Z", "2026-03-02T11:30:00Z"] {
+        for now in ["2026-03-02T09:10:00Z", "2026-03-02T09:15:00Z", "2026-03-02T10:05:00Z"] {
             let run = h.run("bob", ["notify", "deliver"], now: now, environment: Self.env)
             #expect(run.code == 0, "\(run.stderr)")
         }

@@ -108,7 +108,7 @@ let shellCompletionCases: [ShellCompletionCase] = {
         ShellCompletionCase(
             line: "lifesignal --home /tmp -q checkin ", expected: Set(checkin.visibleSubcommands.map(\.name) + ["help"])
         ),
-        ShellCompletionCase(line: "lifesignal checkin --note hello re", expected: ["reminder", "resume"]),
+        ShellCompletionCase(line: "lifesignal checkin --note hello re", expected: ["reminder", "repeat", "resume"]),
         // A global flag between a subcommand and its argument (zsh once took it for the parent's).
         ShellCompletionCase(line: "lifesignal checkin interval --json ", expected: intervals),
     ]

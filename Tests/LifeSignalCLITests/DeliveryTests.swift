@@ -474,7 +474,8 @@ struct DeliveryTests {
         let third = h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:07:00Z", environment: env)
         #expect(third.code == 0, "\(third.stderr)")
         #expect(third.stdout == "" && third.stderr == "")
-        for now in ["2026-03-02T09:30:00Z", "2026-03-02T14:00:00Z"] {
+        // (Within the hour: a repeat of the miss an hour after it went out is a new message.)
+        for now in ["2026-03-02T09:30:00Z", "2026-03-02T10:00:00Z"] {
             #expect(h.run("bea", ["notify", "deliver"], now: now, environment: env).code == 0)
         }
         let requests = recorder.waitForRequests(3)

@@ -22,7 +22,7 @@ private func isNull(_ value: Any?) -> Bool { value is NSNull }
 
 private let checkInKeys: Set<String> = [
     "state", "lastCheckIn", "deadline", "secondsLeft", "reminderAt", "intervalSeconds", "reminderSeconds",
-    "clockBehind", "futureCheckIn", "schedule", "pause", "trip", "next", "daily",
+    "repeatSeconds", "clockBehind", "futureCheckIn", "schedule", "pause", "trip", "next", "daily",
 ]
 
 @Suite struct JSONOutputTests {

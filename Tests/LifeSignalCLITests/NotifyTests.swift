@@ -371,9 +371,9 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
                 == "You missed your scheduled check-in, due 2026-03-02 09:00 UTC. Please confirm your safety when possible: run 'lifesignal checkin'. Noticed 10h after the deadline."
         )
         #expect(beaFeed.last?["message"] as? String == "Your check-in will expire in 30m. Check in now.")
-        // More runs repeat nothing.
+        // More runs within the hour repeat nothing (the hourly repeats are AnswerTests').
         deliver("2026-03-02T19:30:00Z")
-        deliver("2026-03-03T07:00:00Z")
+        deliver("2026-03-02T19:55:00Z")
         #expect(h.types("sam.log") == [nonResponsive])
         #expect(h.types("ana.log") == [added, nonResponsive])
         #expect(h.types("bea.log") == [added, reminder, missed])

@@ -19,7 +19,8 @@ enum CheckinCommand {
         subcommands: [
             statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec, ScheduleCommand.pauseSpec,
             ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec, ScheduleCommand.scheduleSpec,
-            ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec, ScheduleCommand.pauseLimitSpec,
+            ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec, ScheduleCommand.repeatSpec,
+            ScheduleCommand.pauseLimitSpec,
         ],
         examples: [
             "lifesignal checkin", "lifesignal checkin --note \"off to the hills\"", "lifesignal checkin --dry-run",

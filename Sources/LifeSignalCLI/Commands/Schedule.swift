@@ -168,6 +168,36 @@ enum ScheduleCommand {
         arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30m or 1h.")],
         run: escalation)
 
+    static let repeatSpec = CommandSpec(
+        name: "repeat",
+        abstract: "Show or set how often an unanswered alarm is told again.",
+        discussion: """
+            A missed check-in or an active alert is told again to everyone already told, at this interval, until you check in, the alert ends, or someone acknowledges ('lifesignal notify ack ID') or vouches for you. Each repeat is a new message that says which notice it is ("second notice, 1h after the first"), threaded to the first. Default \(Repeats.defaultEvery.short); from \(Repeats.shortest.short) to \(Repeats.longest.short), or 'off' to tell each alarm once.
+            """,
+        arguments: [
+            ArgumentSpec(name: "duration", kind: .durationOrOff, optional: true, help: "e.g. 30m, 1h, 4h, or off.")
+        ],
+        run: repeatEvery)
+
+    static func repeatEvery(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        guard let value = line.argument(0) else {
+            let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
+            try session.output.json(Render.checkInJSON(status))
+            try session.output.line(
+                status.repeatEvery.map { "Repeat: an unanswered alarm is told again every \($0.short)." }
+                    ?? "Repeat: off (each alarm is told once).")
+            return .ok
+        }
+        let every = value.span
+        let change = try session.call(line.path) { app throws(AppError) in try app.setRepeat(every) }
+        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.line(
+            every.map {
+                "Repeat set: a missed check-in or an alert of yours is told again every \($0.short) until someone answers."
+            } ?? "Repeat off: each alarm of yours is told once.")
+        return .ok
+    }
+
     static func grace(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         guard let value = line.argument(0) else {
             let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }

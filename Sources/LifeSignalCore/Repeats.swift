@@ -1,0 +1,87 @@
+/// Alarms repeat until someone answers: a missed check-in and an alert are told again to
+/// those already told, at the interval the person it is about chose (`lifesignal checkin
+/// repeat`, an hour unless set), until they check in, the alert ends, or someone acknowledges
+/// or vouches. A repeat is a notification of its own (its own id, so a receiver that drops
+/// duplicates by id still shows it) in the thread of the first, numbered: "second notice, 1h
+/// after the first". Repeats count from when the first notice was delivered (here or by any
+/// device of the circle that records it), so an alarm noticed late is not repeated the moment
+/// it goes out, and one that never reached anyone is still the first notice, pending. A run
+/// makes at most the latest repeat due, so a device that was off for a day sends one notice
+/// saying how long it has been, not twenty-four.
+public enum Repeats {
+    public static let defaultEvery = TimeSpan.hours(1)
+    /// The range `checkin repeat` takes; a value read from a log is held to it too.
+    public static let shortest = TimeSpan.minutes(10)
+    public static let longest = TimeSpan.days(7)
+
+    /// The alarms that repeat: a missed check-in (to the person and to their responders) and
+    /// an alert (to the responders; the person raised it).
+    static func repeats(_ kind: Notification.Kind) -> Bool {
+        switch kind {
+        case .missedCheckIn, .dependentNonResponsive, .dependentAlert: return true
+        default: return false
+        }
+    }
+
+    /// The latest repeat due by `now` of each first notice in `feed` whose alarm is unanswered.
+    static func due(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
+        feed.notifications.values.compactMap { first in
+            guard mayRepeat(first, circle: circle, now: now),
+                let chosen = circle.members[first.subject]?.effectiveRepeat
+            else { return nil }
+            let every = min(max(chosen, shortest), longest)
+            guard let start = delivered(first, feed: feed, circle: circle), now >= start + every else { return nil }
+            let count = min((now - start).seconds / every.seconds, 100_000)
+            let span = TimeSpan(seconds: count * every.seconds)
+            return Notification(repeating: first, notice: Int(count) + 1, at: start + span, after: span)
+        }
+    }
+
+    /// Whether `n` is a first notice that repeats while time goes on and the circle stays as it
+    /// is (what the feed digest must keep, so that a run finds the repeats due).
+    static func mayRepeat(_ n: Notification, circle: CircleState, now: Timestamp) -> Bool {
+        guard n.notice == 1, repeats(n.kind), circle.members[n.subject]?.effectiveRepeat != nil, let key = n.thread,
+            let thread = Notification.Thread(key: key)
+        else { return false }
+        return isUnanswered(thread, of: n.subject, circle: circle, now: now)
+    }
+
+    /// Whether an alarm still stands and nobody said "I'm on it": the alert is active, the
+    /// missed deadline is still the person's deadline.
+    public static func isUnanswered(
+        _ thread: Notification.Thread, of subject: String, circle: CircleState, now: Timestamp
+    ) -> Bool {
+        DeliveryRules.isInForce(thread, of: subject, circle: circle, now: now)
+            && circle.acknowledgement(of: thread) == nil
+    }
+
+    /// When `first` was first delivered through any channel: as this device's feed records it,
+    /// or a device of the circle's log (whoever delivered it, the recipient was told then).
+    static func delivered(_ first: Notification, feed: Feed, circle: CircleState) -> Timestamp? {
+        var earliest: Timestamp?
+        for (key, state) in feed.deliveries where key.notification == first.id {
+            if let at = state.deliveredAt { earliest = min(earliest ?? at, at) }
+        }
+        for (key, record) in circle.deliveries where key.notification == first.id {
+            earliest = min(earliest ?? record.stamp.at, record.stamp.at)
+        }
+        return earliest
+    }
+}
+
+/// How often my unanswered alarms are told again; nil turns repeats off.
+public struct RepeatSet: EventBody {
+    public static var typeName: String { "repeatSet" }
+    public var every: TimeSpan?
+
+    public init() {}
+    public init(every: TimeSpan?) { self.every = every }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalSpan("seconds", &every, .null)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.repeatEvery.keepLatest(Stamped(every, stamp)) }
+    }
+}
