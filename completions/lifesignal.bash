@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder pause resume trip schedule grace escalation repeat pause-limit)
+        subs=(status history interval reminder pause resume trip schedule grace escalation repeat pause-limit inbox)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -108,6 +108,12 @@ _lifesignal_node() {
         nargs=1
         ;;
     "checkin pause-limit")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=1
+        ;;
+    "checkin inbox")
         subs=()
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)

@@ -39,6 +39,9 @@ extension App {
         /// Who speaks for whom: this device's key fingerprint (nil before its first write), how
         /// many devices of mine count, whether I have a recovery code, and the doubts.
         public var devices = Devices()
+        /// My inbox for check-ins from the phone, and what one read of it said just now (nil
+        /// error: it answered).
+        public var inbox: (url: String, error: String?)? = nil
     }
 
     public struct Devices: Sendable {
@@ -119,7 +122,14 @@ extension App {
             devices: Devices(
                 fingerprint: store.deviceFingerprint(), counting: snapshot.speakers[me]?.believed.count ?? 1,
                 hasRecoveryCode: state.recovery != nil,
-                doubts: trustWarnings(snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store)))
+                doubts: trustWarnings(snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store)),
+            inbox: (state.inbox?.value ?? nil).map { url in
+                // One read of what came last: whether the topic answers, as the delivery runs will.
+                switch Inbox.poll(url, since: "latest", environment: environment) {
+                case .success: return (url, nil)
+                case .failure(let failure): return (url, failure.message)
+                }
+            })
     }
 
     /// My command channels whose setting another device of mine made: they run there, not here.

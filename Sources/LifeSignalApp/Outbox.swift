@@ -49,6 +49,10 @@ extension App {
         public var planned: [DeliveryJob] = []
         /// Channels that started failing or worked again in this run (what cron should mail).
         public var changes: [String: ChannelChange] = [:]
+        /// The inboxes to read next run, and how reading them went (nil: not worked out); what
+        /// was found in them that changed nothing.
+        var inboxes: [String: InboxHealth]?
+        var tapsIgnored: [Warning] = []
 
         /// Nothing failed and nothing waits: what cron reads as success.
         public var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
@@ -67,12 +71,14 @@ extension App {
         var heartbeats: Heartbeats?
         let zone = displayZone
         let sync = try deliverySyncView()
+        let reads = dryRun ? [] : readInboxes()
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
+            (report.inboxes, report.tapsIgnored) = Self.recordTaps(reads, in: &transaction, now: now)
             report.noticed = transaction.noticeDue(now: now)
             Self.recordLiveness(&transaction, engine: sync.engine, now: now)
             heartbeats = transaction.memberState.heartbeats?.value
             return Self.dueJobs(
-                transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, report: &report)
+                &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, report: &report)
         }
         let jobs: [DeliveryJob]
         do {
@@ -137,8 +143,10 @@ extension App {
         var changes: [String: ChannelChange] = [:]
         var waiting: [String: Int] = [:]
         for problem in report.failures + report.waiting { waiting[problem.job.channel, default: 0] += 1 }
+        let inboxes = report.inboxes
         Store.updateHealth(dataDirectory: dataDirectory) { health in
             health.lastDeliver = now
+            if let inboxes { health.inboxes = inboxes }
             for channel in Set(attempts.map(\.0) + waiting.keys) {
                 health.channels[channel, default: LinkHealth()].waiting = waiting[channel] ?? 0
             }
@@ -151,7 +159,7 @@ extension App {
             }
         }
         report.changes = changes
-        for warning in pulse(.deliver, heartbeats: heartbeats) { notice(.warning(warning)) }
+        for warning in report.tapsIgnored + pulse(.deliver, heartbeats: heartbeats) { notice(.warning(warning)) }
     }
 
     /// Runs the channels, without the lock: a channel that hangs cannot stop a check-in. Each
@@ -187,7 +195,7 @@ extension App {
     /// The deliveries that are due now (see `DeliveryRules`), per channel in the order of their
     /// causes; those waiting for their channel's next try go to `report.waiting`.
     private static func dueJobs(
-        _ transaction: Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool, sync: SyncView,
+        _ transaction: inout Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool, sync: SyncView,
         report: inout DeliveryReport
     ) -> [DeliveryJob] {
         let circle = transaction.circle
@@ -206,7 +214,11 @@ extension App {
                 notification: planned.notification, channel: planned.channel, message: message, mail: mail)
         }
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
-        return plan.jobs.map(job)
+        return plan.jobs.map { planned in
+            var made = job(planned)
+            if let button = okButton(for: planned, in: &transaction, now: now) { made.message.buttons = [button] }
+            return made
+        }
     }
 
     /// Records one attempt; after the third failure in a row the member is told the channel

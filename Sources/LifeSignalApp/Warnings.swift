@@ -66,6 +66,8 @@ public enum Warning: Equatable, Sendable {
     case keysPinnedOnFirstSight([String])
     /// More than one device used the enrollment code this device made: none was enrolled.
     case enrollmentCodeUsedTwice([String])
+    /// A message in an inbox carried a token that counts for nothing (unknown, used, expired).
+    case tapIgnored(name: String, at: Timestamp, verdict: PhoneCheckIns.Verdict)
 
     /// Whether it says that records in the circle are ignored as not their member's: while it
     /// lasts, `status` exits 6.
@@ -101,6 +103,7 @@ public enum Warning: Equatable, Sendable {
         case .olderVersion: return "device-runs-older-version"
         case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"
         case .enrollmentCodeUsedTwice: return "enrollment-code-used-twice"
+        case .tapIgnored: return "inbox-token-ignored"
         }
     }
 }

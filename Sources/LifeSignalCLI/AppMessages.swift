@@ -105,6 +105,9 @@ extension Rules.SettingError {
         case .emergencyNoteTooLong(let count):
             return
                 "the emergency note has \(count) characters; keep it to \(ProfileDetails.noteLimit), what a responder needs at a glance (e.g. \"diabetic; spare key with the neighbour at no. 12\")"
+        case .notAnInbox(let url, let problem):
+            return
+                "'\(TerminalText.safeLine(url))' cannot be your inbox: \(problem). Give an ntfy topic URL with a long, secret topic name, e.g. ntfy:https://ntfy.sh/alice-7f3k9q2m (anyone who knows it can post there, and only your one-time tokens count)"
         case .repeatOutOfRange(let span):
             return
                 "alarms cannot repeat every \(span.short): choose from \(Repeats.shortest.short) to \(Repeats.longest.short) (e.g. 1h, the default, or 30m), or 'off' to tell each alarm once"
@@ -227,7 +230,7 @@ extension Warning {
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
-            .enrollmentCodeUsedTwice, .recordsRolledBack:
+            .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored:
             return trustMessage ?? ""
         case .historyIncomplete(let directory, let first, let last):
             return

@@ -16,7 +16,7 @@ enum Render {
                 .object(
                     JSONObject([
                         ("at", .string(last.at.rfc3339)), ("note", .optional(last.note)),
-                        ("device", .string(last.stamp.device)),
+                        ("device", .string(last.stamp.device)), ("fromPhone", .bool(last.fromPhone)),
                     ]))
             } ?? .null
         return JSONObject([
@@ -115,6 +115,7 @@ enum Render {
         }
         if let last = status.lastCheckIn {
             var text = session.when(last.at)
+            if last.fromPhone { text += ", from the phone (the \"I'm OK\" button)" }
             if let note = last.note { text += "  “\(note)”" }
             rows.append(("Last check-in", text))
         }

@@ -36,6 +36,17 @@ extension Warning {
         case .keysPinnedOnFirstSight(let names):
             return
                 "took the device keys of \(names.joined(separator: ", ")) on first sight: you never scanned a code of theirs (they added you, or the link predates signed records), so there was no key to compare with. Compare the fingerprints in 'lifesignal circle devices' with theirs (on their machine) once."
+        case .tapIgnored(let name, let at, let verdict):
+            let why: String
+            switch verdict {
+            case .counts: why = "it counts"
+            case .unknown: why = "its token is not one that a device of \(name)'s handed out"
+            case .used(let first): why = "its token was used already, at \(Self.utc(first))"
+            case .expired(let issued):
+                why = "its token was handed out on \(Self.utc(issued)) and was good for \(PhoneCheckIns.validity.short)"
+            }
+            return
+                "a check-in posted to \(name)'s inbox at \(Self.utc(at)) changed nothing: \(why). A replay or a forgery does no harm; if \(name) tapped an old button, they should check in again."
         case .enrollmentCodeUsedTwice(let devices):
             return
                 "the enrollment code this device made was used by more than one device (\(devices.joined(separator: ", "))), so someone else saw it: none was enrolled, and the code is forgotten. To enroll your new device, make a new code ('lifesignal circle enroll') and set it up again in a new --home."

@@ -101,12 +101,29 @@ enum Ntfy {
             ("url", url), ("max-time", Curl.maxTime(timeout)), ("header", "Title: \(Mail.headerValue(m.title))"),
             ("header", "Priority: \(priority)"), ("header", "Tags: \(tag)"), ("header", "X-LifeSignal-Id: \(m.id)"),
         ]
+        var actions: [String] = []
         if let phone = m.person.phone {
             let digits = phone.filter { $0 == "+" || ($0.isASCII && $0.isNumber) }
             let name = m.person.name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == " ") } ? m.person.name : digits
-            options.append(("header", "Actions: view, Call \(name), tel:\(digits)"))
+            actions.append("view, Call \(name), tel:\(digits)")
         }
+        // ntfy's simple format: a value with a comma, semicolon or quote is quoted; the phone
+        // app then sends the request itself and clears the notification.
+        for button in m.buttons {
+            actions.append(
+                "http, \(actionValue(button.label)), \(actionValue(button.url)), method=POST, body=\(actionValue(button.body)), clear=true"
+            )
+        }
+        if !actions.isEmpty { options.append(("header", "Actions: " + actions.joined(separator: "; "))) }
         options.append(("data-raw", m.text(footer: false)))
         return Curl.config(options)
+    }
+
+    /// A value of ntfy's simple action format: as it is, or in double quotes when it holds a
+    /// separator or a quote (a double quote inside cannot be written, so it becomes a single one).
+    static func actionValue(_ value: String) -> String {
+        let plain = value.filter { $0 != "\r" && $0 != "\n" }
+        guard plain.contains(where: { ",;'\"".contains($0) }) else { return plain }
+        return "\"" + String(plain.map { $0 == "\"" ? "'" : $0 }) + "\""
     }
 }

@@ -3,8 +3,10 @@
 /// folder it is in. It may state what that member did or set — their profile, settings,
 /// contacts and channels, check-ins and alerts, the pings they sent and the answers they gave,
 /// their acknowledgements, the deliveries their devices made, their side of a relation — and
-/// nothing about anyone else. Whatever else a log holds is left out of the circle, kept where it
-/// is (nobody edits another device's file) and reported.
+/// nothing about anyone else — except a tap of another member's "I'm OK" button read from their
+/// inbox, which counts only through the token it carries (see `PhoneCheckIns`). Whatever else a
+/// log holds is left out of the circle, kept where it is (nobody edits another device's file)
+/// and reported.
 extension CircleState {
     /// The part of a log's state that its member, `member`, could have written, and a count of
     /// what was left out (nil when nothing was).
@@ -12,7 +14,14 @@ extension CircleState {
         var state = CircleState()
         var foreign = ForeignRecords()
         for (id, profile) in members {
-            if id == member { state.members[id] = profile } else { foreign.members += 1 }
+            if id == member {
+                state.members[id] = profile
+                continue
+            }
+            var taps = MemberState()
+            taps.phoneTaps = profile.phoneTaps
+            if !taps.phoneTaps.isEmpty { state.members[id] = taps }
+            if taps != profile { foreign.members += 1 }
         }
         for (pair, roles) in relations {
             // Either side of a pair may set it; a third member never can.

@@ -124,6 +124,9 @@ public enum EventTypes {
         case GraceSet.typeName: return GraceSet.self
         case EscalationSet.typeName: return EscalationSet.self
         case RepeatSet.typeName: return RepeatSet.self
+        case InboxSet.typeName: return InboxSet.self
+        case TokenIssued.typeName: return TokenIssued.self
+        case PhoneTapped.typeName: return PhoneTapped.self
         case TierSet.typeName: return TierSet.self
         case Acknowledged.typeName: return Acknowledged.self
         case DetailsSet.typeName: return DetailsSet.self

@@ -9,8 +9,25 @@ public struct Health: Equatable, Sendable {
     /// How the sync engine's link has been doing: for git, `circle sync`'s fetches (its last
     /// success is until when a git circle is known current); for Syncthing, its API's answers.
     public var sync = LinkHealth()
+    /// The inboxes this device reads (see `PhoneCheckIns`), by URL: whose, the last message
+    /// seen, and how the last reads went.
+    public var inboxes: [String: InboxHealth] = [:]
 
     public init() {}
+}
+
+/// One inbox this device reads: the member it belongs to, the id of the last message read
+/// (the next read asks for what came after it), and how reading it has been going.
+public struct InboxHealth: Equatable, Sendable {
+    public var member: String
+    public var lastSeen: String?
+    public var link = LinkHealth()
+
+    public init(member: String, lastSeen: String? = nil, link: LinkHealth = LinkHealth()) {
+        self.member = member
+        self.lastSeen = lastSeen
+        self.link = link
+    }
 }
 
 /// One channel's or heartbeat URL's record: the last success, the last failure and what it

@@ -45,6 +45,12 @@ public struct MemberState: Equatable, Sendable {
     public var recovery: Stamped<String>?
     /// The key fingerprints this member pinned, by member, then fingerprint.
     public var pins: [String: [String: Stamp]] = [:]
+    /// My inbox for check-ins from elsewhere (an ntfy topic URL), the tokens I committed to
+    /// (by commitment, when issued), and the taps any device found for me (by commitment; see
+    /// `PhoneCheckIns`).
+    public var inbox: Stamped<String?>?
+    public var tokens: [String: Timestamp] = [:]
+    public var phoneTaps: [String: PhoneTap] = [:]
 
     public init() {}
 
@@ -52,6 +58,8 @@ public struct MemberState: Equatable, Sendable {
     public struct CheckIn: Equatable, Sendable {
         public var stamp: Stamp
         public var note: String?
+        /// A tap of an "I'm OK" button, recorded by the device in `stamp`.
+        public var fromPhone = false
         public var at: Timestamp { stamp.at }
 
         public init(stamp: Stamp, note: String?) {
@@ -107,6 +115,9 @@ public struct MemberState: Equatable, Sendable {
                 pins[member, default: [:]][fingerprint] = stamp
             }
         }
+        inbox = Stamped.latest(inbox, other.inbox)
+        for (hash, issued) in other.tokens { remember(token: hash, issued: issued) }
+        for tap in other.phoneTaps.values { remember(tap: tap) }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)
         checkInCount = overflow ? .max : sum
@@ -150,7 +161,14 @@ public struct MemberState: Equatable, Sendable {
     /// The check-in a deadline counts from at `now`: the latest not stamped later than `now`
     /// (within the tolerance). A check-in from the future does not count until its time comes:
     /// a wrong clock must cause a loud false alarm, never a silent disarm.
+    /// A tap of an "I'm OK" button that counts is a check-in too, from the phone.
     public func lastCheckIn(asOf now: Timestamp) -> CheckIn? {
+        let mine = deviceCheckIn(asOf: now)
+        guard let phone = phoneCheckIn(asOf: now), phone.at > mine?.at ?? Timestamp(seconds: .min) else { return mine }
+        return phone
+    }
+
+    private func deviceCheckIn(asOf now: Timestamp) -> CheckIn? {
         let limit = now + Self.clockTolerance
         guard let last = lastCheckIn, last.at > limit else { return lastCheckIn }
         return recentCheckIns.first { $0.at <= limit }

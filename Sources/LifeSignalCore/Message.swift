@@ -38,6 +38,21 @@ public struct Message: Equatable, Sendable {
     public var follows: String?
     /// 1 for the first notice of an alarm, 2 for its first repeat, and so on.
     public var notice = 1
+    /// Buttons that answer from the phone (an ntfy `http` action): "I'm OK".
+    public var buttons: [Button] = []
+
+    /// A button that posts `body` to `url` when tapped.
+    public struct Button: Equatable, Sendable {
+        public var label: String
+        public var url: String
+        public var body: String
+
+        public init(label: String, url: String, body: String) {
+            self.label = label
+            self.url = url
+            self.body = body
+        }
+    }
     public var zone: Zone
 
     public struct Person: Equatable, Sendable {

@@ -29,6 +29,8 @@ public enum Rules {
         case unusableZone(String, reason: String)
         /// A repeat interval outside `Repeats.shortest...Repeats.longest`.
         case repeatOutOfRange(TimeSpan)
+        /// An inbox that is not an ntfy topic URL, and why.
+        case notAnInbox(String, problem: String)
     }
 
     public static func check(interval: TimeSpan, reminder: TimeSpan?) throws(SettingError) {

@@ -93,6 +93,9 @@ extension MemberState {
             v = key ?? ""
         }
         try c.entries("pins", &pins, as: PinEntry.self, omitEmpty: true)
+        try c.stamped("inbox", &inbox, seed: nil) { c, v throws(C.Failure) in try c.optionalString("url", &v, .null) }
+        try c.entries("tokens", &tokens, as: TokenEntry.self, omitEmpty: true)
+        try c.entries("phoneTaps", &phoneTaps, as: PhoneTapEntry.self, omitEmpty: true)
     }
 }
 
@@ -118,6 +121,15 @@ extension CircleState {
         try state.code(&c)
         if C.reads { members[member] = state }
         try codeFacts(&c)
+        // The one thing a log may hold about another member: taps of their "I'm OK" button
+        // that this device read from their inbox (see PhoneCheckIns).
+        var taps = C.reads ? [:] : members.filter { $0.key != member && !$0.value.phoneTaps.isEmpty }
+        try c.entries("tapsForOthers", &taps, as: OthersTapEntry.self, omitEmpty: true)
+        if C.reads {
+            for (other, found) in taps where other != member {
+                for tap in found.phoneTaps.values { members[other, default: MemberState()].remember(tap: tap) }
+            }
+        }
     }
 }
 

@@ -17,6 +17,14 @@ extension Store {
         health.channels = links(o?.optional("channels"), key: "channel")
         health.heartbeats = links(o?.optional("heartbeats"), key: "url")
         health.sync = links(o?.optional("sync"), key: "engine").values.first ?? LinkHealth()
+        let inboxes = links(o?.optional("inboxes"), key: "url")
+        for entry in (try? o?.optional("inboxes")?.array()) ?? [] {
+            guard let e = try? entry.object(), let url = try? e.required("url").string(),
+                let member = try? e.required("member").id()
+            else { continue }
+            health.inboxes[url] = InboxHealth(
+                member: member, lastSeen: try? e.optional("lastSeen")?.string(), link: inboxes[url] ?? LinkHealth())
+        }
         return health
     }
 
@@ -25,16 +33,17 @@ extension Store {
     public static func updateHealth(dataDirectory: String, _ body: (inout Health) -> Void) {
         var health = health(dataDirectory: dataDirectory)
         body(&health)
-        func entries(_ links: [String: LinkHealth], key: String) -> JSON {
+        func entries(_ links: [String: LinkHealth], key: String, extra: [String: [(String, JSON)]] = [:]) -> JSON {
             .array(
                 links.sorted { $0.key < $1.key }.map { name, link in
                     .object(
-                        JSONObject([
-                            (key, .string(name)), ("lastSuccess", .optional(link.lastSuccess?.rfc3339)),
-                            ("lastFailure", .optional(link.lastFailure?.rfc3339)),
-                            ("failingSince", .optional(link.failingSince?.rfc3339)),
-                            ("lastError", .optional(link.lastError)), ("waiting", .int(Int64(link.waiting))),
-                        ]))
+                        JSONObject(
+                            [
+                                (key, .string(name)), ("lastSuccess", .optional(link.lastSuccess?.rfc3339)),
+                                ("lastFailure", .optional(link.lastFailure?.rfc3339)),
+                                ("failingSince", .optional(link.failingSince?.rfc3339)),
+                                ("lastError", .optional(link.lastError)), ("waiting", .int(Int64(link.waiting))),
+                            ] + (extra[name] ?? [])))
                 })
         }
         let json: JSON = .object(
@@ -43,6 +52,14 @@ extension Store {
                 ("channels", entries(health.channels, key: "channel")),
                 ("heartbeats", entries(health.heartbeats, key: "url")),
                 ("sync", health.sync == LinkHealth() ? .array([]) : entries(["sync": health.sync], key: "engine")),
+                (
+                    "inboxes",
+                    entries(
+                        health.inboxes.mapValues(\.link), key: "url",
+                        extra: health.inboxes.mapValues {
+                            [("member", .string($0.member)), ("lastSeen", .optional($0.lastSeen))]
+                        })
+                ),
             ]))
         try? Posix.replace(healthPath(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
     }

@@ -82,7 +82,7 @@ private let checkInKeys: Set<String> = [
         #expect(checkIn?["reminderSeconds"] as? Int == 1800)
         #expect(checkIn?["clockBehind"] as? Bool == false)
         let last = checkIn?["lastCheckIn"] as? [String: Any]
-        #expect(keys(last) == ["at", "note", "device"])
+        #expect(keys(last) == ["at", "note", "device", "fromPhone"])
         #expect(last?["at"] as? String == "2026-03-01T09:00:00Z")
         #expect(last?["device"] as? String == checkedIn?["device"] as? String)
 

@@ -20,7 +20,7 @@ enum CheckinCommand {
             statusSpec, HistoryCommand.spec, intervalSpec, reminderSpec, ScheduleCommand.pauseSpec,
             ScheduleCommand.resumeSpec, ScheduleCommand.tripSpec, ScheduleCommand.scheduleSpec,
             ScheduleCommand.graceSpec, ScheduleCommand.escalationSpec, ScheduleCommand.repeatSpec,
-            ScheduleCommand.pauseLimitSpec,
+            ScheduleCommand.pauseLimitSpec, InboxCommand.spec,
         ],
         examples: [
             "lifesignal checkin", "lifesignal checkin --note \"off to the hills\"", "lifesignal checkin --dry-run",

@@ -111,7 +111,12 @@ enum ContactsCommand {
             if contact.roles.dependent, let status = view.status {
                 rows.append(("Status", Render.colored(status, session.output)))
             }
-            rows.append(("Last check-in", checkIn.lastCheckIn.map { session.when($0.at) } ?? "Never"))
+            rows.append(
+                (
+                    "Last check-in",
+                    checkIn.lastCheckIn.map { session.when($0.at) + ($0.fromPhone ? ", from the phone" : "") }
+                        ?? "Never"
+                ))
             if let deadline = checkIn.deadline { rows.append(("Deadline", session.when(deadline))) }
             rows.append(("Interval", checkIn.interval.description))
             if let phone = view.details?.phone { rows.append(("Phone", phone)) }

@@ -68,7 +68,31 @@ struct DoctorFindings {
 
     var all: [Finding] {
         [profile, writable, countdown, devices] + responders + [ownChannels] + channels + commandsElsewhere
-            + heartbeats + [delivery, sync] + unconfirmed + members + [clock]
+            + heartbeats + inbox + [delivery, sync] + unconfirmed + members + [clock]
+    }
+
+    /// My inbox for check-ins from the phone: it answers, and my ntfy messages carry its button.
+    var inbox: [Finding] {
+        guard let inbox = checkup.inbox else { return [] }
+        let what = "inbox ntfy:\(TerminalText.safeLine(inbox.url))"
+        if let error = inbox.error {
+            return [
+                Finding(
+                    check: "inbox", ok: false, message: "\(what) cannot be read: \(error)",
+                    fix:
+                        "check the URL and this machine's network; set it again with 'lifesignal checkin inbox ntfy:URL'"
+                )
+            ]
+        }
+        guard checkup.ownChannels.contains(where: { $0.hasPrefix("ntfy:") }) else {
+            return [
+                Finding(
+                    check: "inbox", ok: false,
+                    message: "\(what) answers, but none of your channels is ntfy, so no \"I'm OK\" button is ever sent",
+                    fix: "add your phone's topic: lifesignal notify prefs --channel ntfy:https://HOST/TOPIC")
+            ]
+        }
+        return [Finding(check: "inbox", ok: true, message: "\(what) answers; every device of your circle reads it")]
     }
 
     /// How this copy of the circle is kept current, and whether the engine says it is.

@@ -1,0 +1,247 @@
+/// "I'm OK" from a phone, with no server of our own. A member names an ntfy topic as their
+/// inbox (`checkin inbox`); each reminder and missed check-in sent to their own ntfy channel
+/// carries a button that posts a one-time token to it; every circle device reads the inboxes
+/// of its member and of its member's dependents and records the taps it finds.
+///
+/// The token is the proof. A device hands out only tokens its member committed to first, in
+/// their own signed records (the hash of each, `TokenIssued`, written before the button is
+/// sent). So a tap recorded in anyone's log (`PhoneTapped`) counts for the member — the one
+/// kind of record that may speak for another member — only when its token hashes to one of
+/// that member's commitments, within `validity` of it. Each token counts once: the earliest
+/// use; a replay, an unknown or an expired token changes nothing.
+public enum PhoneCheckIns {
+    /// How long a handed-out token can be used: the buttons of a weekend's reminders still work
+    /// with every machine off.
+    public static let validity = TimeSpan.days(7)
+    /// The commitments a member's state keeps (the newest), and the taps (the earliest uses).
+    public static let tokenLimit = 64
+    public static let tapLimit = 32
+    /// What a tap posts to the inbox: this prefix, then the token.
+    public static let prefix = "lifesignal-ok "
+    /// A token: 32 lowercase hex digits (16 random bytes).
+    public static let tokenLength = 16
+
+    /// The commitment to `token`: published before the token is handed out.
+    public static func commitment(of token: String) -> String {
+        KeyText.hex(SHA512.hash(Array("lifesignal phone token 1\n\(token)".utf8)).prefix(16))
+    }
+
+    public static func isToken(_ text: String) -> Bool { KeyText.bytes(text, count: tokenLength) != nil }
+
+    /// The token in an inbox message's text, if it is a tap of ours.
+    public static func token(inMessage text: String) -> String? {
+        guard text.hasPrefix(prefix) else { return nil }
+        let token = String(text.dropFirst(prefix.count))
+        return isToken(token) ? token : nil
+    }
+
+    /// What a tap of `token` at `at` would do for a member with `state`.
+    public enum Verdict: Equatable, Sendable {
+        case counts
+        case unknown
+        case used(at: Timestamp)
+        case expired(issued: Timestamp)
+    }
+
+    public static func verdict(of token: String, at: Timestamp, for state: MemberState) -> Verdict {
+        let hash = commitment(of: token)
+        guard let issued = state.tokens[hash] else { return .unknown }
+        if let tap = state.phoneTaps[hash], tap.at != at { return .used(at: tap.at) }
+        guard at >= issued - MemberState.clockTolerance, at <= issued + validity else {
+            return .expired(issued: issued)
+        }
+        return .counts
+    }
+}
+
+/// A tap of an "I'm OK" button, as a device read it from an inbox: the token, when the inbox
+/// stamped it, and the record of the device that read it.
+public struct PhoneTap: Equatable, Sendable {
+    public var token: String
+    public var at: Timestamp
+    public var recorded: Stamp
+
+    public init(token: String, at: Timestamp, recorded: Stamp) {
+        self.token = token
+        self.at = at
+        self.recorded = recorded
+    }
+}
+
+extension MemberState {
+    /// Keeps a commitment, and only the newest `PhoneCheckIns.tokenLimit` of them.
+    mutating func remember(token hash: String, issued: Timestamp) {
+        if let known = tokens[hash], known <= issued { return }
+        tokens[hash] = issued
+        guard tokens.count > PhoneCheckIns.tokenLimit else { return }
+        let oldest = tokens.min { ($0.value, $0.key) < ($1.value, $1.key) }
+        if let oldest { tokens[oldest.key] = nil }
+    }
+
+    /// Keeps the earliest use of each token, and only the latest `PhoneCheckIns.tapLimit` taps.
+    mutating func remember(tap: PhoneTap) {
+        let hash = PhoneCheckIns.commitment(of: tap.token)
+        if let known = phoneTaps[hash], (known.at, known.recorded) <= (tap.at, tap.recorded) { return }
+        phoneTaps[hash] = tap
+        guard phoneTaps.count > PhoneCheckIns.tapLimit else { return }
+        let oldest = phoneTaps.min { ($0.value.at, $0.key) < ($1.value.at, $1.key) }
+        if let oldest { phoneTaps[oldest.key] = nil }
+    }
+
+    /// The latest tap that counts at `now`, as a check-in from the phone.
+    func phoneCheckIn(asOf now: Timestamp) -> CheckIn? {
+        guard !phoneTaps.isEmpty else { return nil }
+        let limit = now + Self.clockTolerance
+        var latest: PhoneTap?
+        for tap in phoneTaps.values where tap.at <= limit && tap.at > (latest?.at ?? Timestamp(seconds: .min)) {
+            if PhoneCheckIns.verdict(of: tap.token, at: tap.at, for: self) == .counts { latest = tap }
+        }
+        return latest.map { tap in
+            var checkIn = CheckIn(
+                stamp: Stamp(clock: tap.recorded.clock, at: tap.at, device: tap.recorded.device, seq: tap.recorded.seq),
+                note: nil)
+            checkIn.fromPhone = true
+            return checkIn
+        }
+    }
+}
+
+/// Where my check-ins from elsewhere arrive: an ntfy topic URL (nil: none).
+public struct InboxSet: EventBody {
+    public static var typeName: String { "inboxSet" }
+    public var url: String?
+
+    public init() {}
+    public init(url: String?) { self.url = url }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.optionalString("url", &url, .null)
+        try c.check(
+            url.map { Address.problem(withChannel: "ntfy:" + $0) == nil } ?? true, "url", "must be an ntfy topic URL")
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.inbox.keepLatest(Stamped(url, stamp)) }
+    }
+}
+
+/// I will hand out the token whose commitment is `hash` (in a button of a message to me).
+public struct TokenIssued: EventBody {
+    public static var typeName: String { "tokenIssued" }
+    public var hash = ""
+
+    public init() {}
+    public init(hash: String) { self.hash = hash }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("hash", &hash)
+        try c.check(KeyText.bytes(hash, count: 16) != nil, "hash", "must be 32 lowercase hex digits")
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        circle.update(member) { $0.remember(token: hash, issued: stamp.at) }
+    }
+}
+
+/// A tap for `member` found in their inbox by this device, stamped by the inbox at `at`. It
+/// speaks for `member` only through its token (see `PhoneCheckIns`).
+public struct PhoneTapped: EventBody {
+    public static var typeName: String { "phoneTapped" }
+    public var member = ""
+    public var token = ""
+    public var at: Int64 = 0
+
+    public init() {}
+    public init(member: String, token: String, at: Timestamp) {
+        self.member = member
+        self.token = token
+        self.at = at.seconds
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("member", &member)
+        try c.string("token", &token)
+        try c.check(PhoneCheckIns.isToken(token), "token", "must be 32 lowercase hex digits")
+        try c.int("tappedAt", &at, in: 0...Limits.counter)
+    }
+
+    public func fold(into circle: inout CircleState, member _: String, stamp: Stamp) {
+        circle.update(member) { $0.remember(tap: PhoneTap(token: token, at: Timestamp(seconds: at), recorded: stamp)) }
+    }
+}
+
+// MARK: - How the state keeps them
+
+/// A token commitment and when it was issued.
+struct TokenEntry: KeyedEntry {
+    var key = ""
+    var value = Timestamp(seconds: 0)
+
+    init() {}
+    init(key: String, value: Timestamp) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("hash", &key)
+        var seconds = value.seconds
+        try c.int("issued", &seconds, in: 0...Limits.counter)
+        value = Timestamp(seconds: seconds)
+    }
+}
+
+/// A tap for another member than the log's, found in their inbox.
+struct OthersTapEntry: SchemaEntry {
+    var member = ""
+    var tap = PhoneTap(token: "", at: Timestamp(seconds: 0), recorded: .unset)
+
+    init() {}
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.id("member", &member)
+        var entry = PhoneTapEntry(key: "", value: tap)
+        try entry.code(&c)
+        tap = entry.value
+    }
+
+    static func entries(of collection: [String: MemberState]) -> [OthersTapEntry] {
+        collection.flatMap { member, state in
+            state.phoneTaps.values.map { tap in
+                var entry = OthersTapEntry()
+                entry.member = member
+                entry.tap = tap
+                return entry
+            }
+        }
+    }
+    static func insert(_ entry: OthersTapEntry, into collection: inout [String: MemberState]) {
+        collection[entry.member, default: MemberState()].remember(tap: entry.tap)
+    }
+    static func reserve(_ count: Int, in collection: inout [String: MemberState]) {}
+    func precedes(_ other: OthersTapEntry) -> Bool {
+        (member, tap.at.seconds, tap.token) < (other.member, other.tap.at.seconds, other.tap.token)
+    }
+}
+
+/// A tap found in an inbox, by the commitment of its token.
+struct PhoneTapEntry: KeyedEntry {
+    var key = ""
+    var value = PhoneTap(token: "", at: Timestamp(seconds: 0), recorded: .unset)
+
+    init() {}
+    init(key: String, value: PhoneTap) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("token", &value.token)
+        try c.check(PhoneCheckIns.isToken(value.token), "token", "must be 32 lowercase hex digits")
+        var seconds = value.at.seconds
+        try c.int("tappedAt", &seconds, in: 0...Limits.counter)
+        value.at = Timestamp(seconds: seconds)
+        try c.stamp(&value.recorded)
+        key = PhoneCheckIns.commitment(of: value.token)
+    }
+}

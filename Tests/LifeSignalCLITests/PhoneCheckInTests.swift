@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+// "I'm OK" from the phone, through ntfy: the reminder carries the button; doing what the ntfy
+// app does on a tap, with the member's machines dark, gives a check-in through a watcher's
+// `notify deliver` and no alarm; a forged token and the same tap replayed a day later give
+// nothing. Real curl for every request, against NtfyServer (ntfy's formats, on loopback).
+
+@Suite struct PhoneCheckInTests {
+    static let env = ["PATH": DeliveryTests.path()]
+
+    /// Alice and Bob as in SafetyNetTests (Bob watches Alice, her sister is reached by a
+    /// webhook); Alice's own notifications go to an ntfy topic, and her inbox is another.
+    static func household(_ recorder: HTTPRecorder, _ ntfy: NtfyServer, marker: String) -> Household {
+        let h = SafetyNetTests.aliceAndBob(recorder, marker: marker)
+        let prefs = h.run(
+            "alice", ["notify", "prefs", "--channel", "ntfy:" + ntfy.url("alice-notes")], now: "2026-03-01T09:00:00Z")
+        #expect(prefs.code == 0, "\(prefs.stderr)")
+        let inbox = h.run(
+            "alice", ["checkin", "inbox", "ntfy:" + ntfy.url("alice-inbox-7f3k9q2m")], now: "2026-03-01T09:00:00Z")
+        #expect(inbox.code == 0, "\(inbox.stderr)")
+        #expect(inbox.stdout.contains("Inbox set: ntfy:"), "\(inbox.stdout)")
+        // Bob's cron runs now and then; it learns the inboxes to read.
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:00:00Z", environment: env).code == 0)
+        return h
+    }
+
+    static func okButton(_ message: [String: Any]?) -> [String: Any]? {
+        (message?["actions"] as? [[String: Any]])?.first { $0["label"] as? String == "I'm OK" }
+    }
+
+    /// Alice's check-in as Bob's `contacts list --json` shows it.
+    static func aliceCheckIn(_ list: [String: Any]) -> [String: Any]? {
+        let alice = (list["contacts"] as? [[String: Any]])?.first { $0["name"] as? String == "Alice" }
+        return (alice?["status"] as? [String: Any])?["checkIn"] as? [String: Any]
+    }
+
+    static var available: Bool { HTTPRecorder.isAvailable && DeliveryTools.curl != nil }
+
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func aTapOnTheRemindersButtonChecksInWhileHerMachinesAreDark() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        // Her reminder (30m before 09:00) carries the button, which posts to her inbox.
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env).code == 0)
+        let reminder = try #require(ntfy.published("alice-notes").last)
+        #expect((reminder["title"] as? String)?.hasPrefix("Check in by") == true, "\(reminder)")
+        let button = try #require(Self.okButton(reminder), "\(reminder)")
+        #expect(button["action"] as? String == "http")
+        #expect(button["url"] as? String == ntfy.url("alice-inbox-7f3k9q2m"))
+        #expect(button["method"] as? String == "POST")
+        #expect(button["clear"] as? String == "true")
+        #expect((button["body"] as? String)?.hasPrefix("lifesignal-ok ") == true)
+        let doctor = jsonObject(h.run("alice", ["doctor", "--json"], now: "2026-03-02T08:36:00Z").stdout)
+        let found = (doctor["checks"] as? [[String: Any]])?.first { $0["check"] as? String == "inbox" }
+        #expect(found?["ok"] as? Bool == true, "\(doctor)")
+        // Her laptop closes. At 08:50 she taps the button on her phone.
+        ntfy.setClock("2026-03-02T08:50:00Z")
+        #expect(NtfyServer.tap(button) == 0)
+        // Bob's cron reads her inbox: one request, and her check-in is recorded, from the phone.
+        let run = h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:20:00Z", environment: Self.env)
+        #expect(run.code == 0, "\(run.stderr)")
+        let runs = ntfy.polls("alice-inbox-7f3k9q2m").filter { !$0.hasSuffix("since=latest") }  // not doctor's
+        #expect(runs.count == 2, "one poll per delivery run (hers at 08:35, his at 09:20): \(runs)")
+        let seen = jsonObject(h.run("bob", ["contacts", "list", "--json"], now: "2026-03-02T09:20:00Z").stdout)
+        let checkIn = Self.aliceCheckIn(seen)
+        #expect((checkIn?["lastCheckIn"] as? [String: Any])?["at"] as? String == "2026-03-02T08:50:00Z", "\(seen)")
+        #expect((checkIn?["lastCheckIn"] as? [String: Any])?["fromPhone"] as? Bool == true, "\(seen)")
+        #expect(checkIn?["deadline"] as? String == "2026-03-03T08:50:00Z")
+        let shown = h.run("bob", ["contacts", "show", "Alice"], now: "2026-03-02T09:20:00Z").stdout
+        #expect(shown.contains("2026-03-02 08:50 UTC (30m ago), from the phone"), "\(shown)")
+        for now in ["2026-03-02T10:00:00Z", "2026-03-02T12:00:00Z"] {
+            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
+        }
+        #expect(SafetyNetTests.types(recorder, "/sis").isEmpty, "no alarm: she checked in from her phone")
+        // The next poll asks for what came after the last message seen.
+        let last = try #require(ntfy.polls("alice-inbox-7f3k9q2m").last)
+        #expect(last.contains("poll=1&since=") && !last.hasSuffix("since=all"), "\(last)")
+    }
+
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func aForgedTokenAndAReplayChangeNothing() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env).code == 0)
+        let button = try #require(Self.okButton(ntfy.published("alice-notes").last))
+        ntfy.setClock("2026-03-02T08:50:00Z")
+        #expect(NtfyServer.tap(button) == 0)
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:00:00Z", environment: Self.env).code == 0)
+        // Someone who knows the inbox posts a token of their own making, and replays the tap a
+        // day later, when Alice is silent again.
+        ntfy.setClock("2026-03-03T08:40:00Z")
+        var forged = button
+        forged["body"] = "lifesignal-ok " + String(repeating: "ab", count: 16)
+        #expect(NtfyServer.tap(forged) == 0)
+        #expect(NtfyServer.tap(button) == 0)
+        let run = h.run("bob", ["notify", "deliver"], now: "2026-03-03T09:05:00Z", environment: Self.env)
+        #expect(run.code == 0)
+        #expect(run.stderr.contains("its token is not one that a device of Alice's handed out"), "\(run.stderr)")
+        #expect(run.stderr.contains("its token was used already, at 2026-03-02 08:50 UTC"), "\(run.stderr)")
+        let seen = jsonObject(h.run("bob", ["contacts", "list", "--json"], now: "2026-03-03T09:05:00Z").stdout)
+        let checkIn = Self.aliceCheckIn(seen)
+        #expect((checkIn?["lastCheckIn"] as? [String: Any])?["at"] as? String == "2026-03-02T08:50:00Z", "\(seen)")
+        #expect(checkIn?["state"] as? String == "overdue")
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-03T09:10:00Z", environment: Self.env).code == 0)
+        #expect(SafetyNetTests.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert"])
+    }
+
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func withoutAnInboxNoRequestAndNoButton() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = SafetyNetTests.aliceAndBob(recorder, marker: root.path + "/unused")
+        #expect(
+            h.run(
+                "alice", ["notify", "prefs", "--channel", "ntfy:" + ntfy.url("alice-notes")],
+                now: "2026-03-01T09:00:00Z"
+            )
+            .code == 0)
+        for now in ["2026-03-02T08:35:00Z", "2026-03-02T08:40:00Z"] {
+            #expect(h.run("alice", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
+            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
+        }
+        #expect(ntfy.requests().allSatisfy { $0["method"] as? String != "GET" }, "no inbox: nothing is read")
+        let reminder = try #require(ntfy.published("alice-notes").last)
+        #expect(Self.okButton(reminder) == nil)
+        let shown = h.run("alice", ["checkin", "inbox", "--json"], now: "2026-03-02T08:40:00Z")
+        #expect(jsonObject(shown.stdout)["inbox"] is NSNull)
+        // An inbox that does not answer is a failed doctor check that names the way out.
+        #expect(
+            h.run("alice", ["checkin", "inbox", "ntfy:http://127.0.0.1:9/none"], now: "2026-03-02T08:40:00Z").code == 0)
+        let doctor = jsonObject(h.run("alice", ["doctor", "--json"], now: "2026-03-02T08:40:00Z").stdout)
+        let found = (doctor["checks"] as? [[String: Any]])?.first { $0["check"] as? String == "inbox" }
+        #expect(found?["ok"] as? Bool == false, "\(doctor)")
+        #expect((found?["fix"] as? String)?.contains("lifesignal checkin inbox ntfy:URL") == true)
+        let bad = h.run("alice", ["checkin", "inbox", "https://ntfy.sh/"], now: "2026-03-02T08:40:00Z")
+        #expect(bad.code != 0)
+        #expect(bad.stderr.contains("cannot be your inbox"), "\(bad.stderr)")
+    }
+}

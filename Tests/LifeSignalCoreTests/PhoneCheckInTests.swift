@@ -1,0 +1,66 @@
+import Testing
+
+@testable import LifeSignalCore
+
+/// Which taps of an "I'm OK" button count for a member, folded from the logs of any device.
+@Suite struct PhoneTokenTests {
+    static let token = String(repeating: "0123456789abcdef", count: 2)
+    static let issued = Timestamp(seconds: 1_772_000_000)
+
+    /// Alice's device committed to `token` at `issued`; a device of Bob's recorded taps.
+    static func circle(taps: [(String, Timestamp)]) -> CircleState {
+        var circle = CircleState()
+        TokenIssued(hash: PhoneCheckIns.commitment(of: token)).fold(
+            into: &circle, member: "alice", stamp: Stamp(clock: 1, at: issued, device: "a1", seq: 1))
+        for (index, (token, at)) in taps.enumerated() {
+            PhoneTapped(member: "alice", token: token, at: at).fold(
+                into: &circle, member: "bob", stamp: Stamp(clock: 2, at: at, device: "b1", seq: Int64(index + 2)))
+        }
+        return circle
+    }
+
+    @Test func aTapOfACommittedTokenIsACheckInFromThePhone() throws {
+        let at = Self.issued + .hours(2)
+        let state = try #require(Self.circle(taps: [(Self.token, at)]).members["alice"])
+        let last = try #require(state.lastCheckIn(asOf: at + .minutes(1)))
+        #expect(last.at == at && last.fromPhone)
+        #expect(CheckInStatus(member: state, now: at + .minutes(1)).deadline == at + .hours(24))
+    }
+
+    @Test func anUnknownAReplayedAndAnExpiredTokenCountForNothing() throws {
+        let other = String(repeating: "f", count: 32)
+        let first = Self.issued + .hours(2)
+        let state = try #require(
+            Self.circle(taps: [(other, first), (Self.token, first), (Self.token, first + .days(1))]).members["alice"])
+        #expect(PhoneCheckIns.verdict(of: other, at: first, for: state) == .unknown)
+        #expect(PhoneCheckIns.verdict(of: Self.token, at: first + .days(1), for: state) == .used(at: first))
+        #expect(state.lastCheckIn(asOf: first + .days(2))?.at == first, "the replay a day later moves nothing")
+        let late = Self.issued + PhoneCheckIns.validity + .minutes(1)
+        let expired = try #require(Self.circle(taps: [(Self.token, late)]).members["alice"])
+        #expect(PhoneCheckIns.verdict(of: Self.token, at: late, for: expired) == .expired(issued: Self.issued))
+        #expect(expired.lastCheckIn(asOf: late) == nil)
+    }
+
+    @Test func aTapIsKeptInTheRecordersStateAndNothingElseOfAlicesIs() throws {
+        var log = CircleState()
+        PhoneTapped(member: "alice", token: Self.token, at: Self.issued + .hours(1)).fold(
+            into: &log, member: "bob", stamp: Stamp(clock: 2, at: Self.issued, device: "b1", seq: 2))
+        log.update("alice") { $0.interval = Stamped(.hours(1), Stamp(at: Self.issued, device: "b1", seq: 3)) }
+        let (kept, foreign) = log.attributed(to: "bob")
+        #expect(kept.members["alice"]?.phoneTaps.count == 1)
+        #expect(kept.members["alice"]?.interval == nil, "a setting of Alice's in Bob's log counts for nothing")
+        #expect(foreign?.members == 1)
+    }
+
+    @Test func tokensAndTapsAreBounded() {
+        var state = MemberState()
+        for n in 0..<200 {
+            state.remember(token: String(n), issued: Self.issued + TimeSpan(seconds: Int64(n)))
+            let token = String(repeating: "0", count: 29) + String(100 + n)
+            state.remember(tap: PhoneTap(token: token, at: Self.issued + TimeSpan(seconds: Int64(n)), recorded: .unset))
+        }
+        #expect(state.tokens.count == PhoneCheckIns.tokenLimit)
+        #expect(state.tokens["199"] != nil && state.tokens["0"] == nil, "the newest are kept")
+        #expect(state.phoneTaps.count == PhoneCheckIns.tapLimit)
+    }
+}
