@@ -150,7 +150,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "contacts")
-        subs=(code add list show edit remove)
+        subs=(code add list show edit remove vouch)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -189,6 +189,12 @@ _lifesignal_node() {
         subs=()
         options=(--yes -y --json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
+        nargs=1
+        ;;
+    "contacts vouch")
+        subs=()
+        options=(--note --json --home --quiet -q --no-color --help -h --version)
+        valued=(--note --home)
         nargs=1
         ;;
     "ping")
@@ -427,6 +433,9 @@ _lifesignal_values() {
         _lifesignal_callback contacts "$3"
         ;;
     "contacts remove|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts vouch|@1")
         _lifesignal_callback contacts "$3"
         ;;
     "ping send|@1")

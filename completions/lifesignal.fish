@@ -16,7 +16,7 @@ function __lifesignal_subcommands
         case 'alert'
             printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
-            printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'remove'
+            printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'remove' 'vouch'
         case 'ping'
             printf '%s\n' 'send' 'list' 'respond' 'clear'
         case 'notify'
@@ -91,6 +91,8 @@ function __lifesignal_valued
             printf '%s\n' '--name' '--notify' '--email' '--phone' '--tier' '--home'
         case 'contacts remove'
             printf '%s\n' '--home'
+        case 'contacts vouch'
+            printf '%s\n' '--note' '--home'
         case 'ping'
             printf '%s\n' '--home'
         case 'ping send'
@@ -404,6 +406,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'list' -d
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'show' -d 'Show one contact in full.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'vouch' -d 'Say you have seen someone you watch over and they are fine, ending their missed check-in.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'code' -d 'Show your invite code, for others to add you with \'contacts add\'.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'add' -d 'Add a member by their invite code, or an external person by name.'
@@ -411,6 +414,7 @@ complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'list' -d 'List
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'show' -d 'Show one contact in full.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'vouch' -d 'Say you have seen someone you watch over and they are fine, ending their missed check-in.'
 
 # lifesignal contacts code
 complete -c lifesignal -n '__lifesignal_at \'contacts code\'' -l 'qr' -d 'Also draw it as a QR code in the terminal (needs qrencode).'
@@ -445,6 +449,10 @@ complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lif
 # lifesignal contacts remove
 complete -c lifesignal -n '__lifesignal_at \'contacts remove\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
 complete -c lifesignal -n '__lifesignal_argument \'contacts remove\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
+# lifesignal contacts vouch
+complete -c lifesignal -n '__lifesignal_at \'contacts vouch\'' -l 'note' -x -d 'What you saw, for them and those told of the miss (e.g. "at the shop at 10").'
+complete -c lifesignal -n '__lifesignal_argument \'contacts vouch\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal ping
 complete -c lifesignal -n '__lifesignal_needs_command \'ping\'' -a 'send' -d 'Ping one of your dependents.'

@@ -102,6 +102,12 @@ public enum ContactRefusal: Equatable, Sendable {
     /// `--tier` for a contact who does not watch over me.
     case tierIsForResponders(name: String)
     case tierOutOfRange(Int64)
+    /// A vouch for someone I do not watch over.
+    case vouchIsForDependents(name: String)
+    /// A vouch while they have not missed a check-in (their deadline, if any).
+    case notMissed(name: String, deadline: Timestamp?)
+    /// A vouch for a third miss in a row.
+    case vouchedTooOften(name: String, count: Int)
 }
 
 public enum PingRefusal: Equatable, Sendable {

@@ -36,7 +36,8 @@ extension App {
 
     /// Where I stand against my deadline.
     public func checkInStatus() throws(AppError) -> CheckInStatus {
-        CheckInStatus(member: try readMine(), now: now)
+        let (store, snapshot) = try read()
+        return snapshot.state.status(of: store.identity.member, now: now)
     }
 
     /// Sets the interval; the deadline moves to my last check-in + the new interval. Like a

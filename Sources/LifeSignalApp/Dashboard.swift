@@ -43,7 +43,7 @@ extension App {
         var board = Dashboard(
             member: me, name: state.name?.value ?? defaultName(), device: store.identity.device,
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
-            checkIn: CheckInStatus(member: state, now: now), alert: state.activeAlert, unread: unread,
+            checkIn: circle.status(of: me, now: now), alert: state.activeAlert, unread: unread,
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
             needsAttention: attention,
             warnings: watchWarnings(for: me, in: circle)

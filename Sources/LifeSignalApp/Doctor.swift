@@ -103,7 +103,7 @@ extension App {
         return Checkup(
             name: state.name?.value ?? defaultName(), member: me, device: store.identity.device,
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
-            checkIn: CheckInStatus(member: state, now: now), responders: responders,
+            checkIn: circle.status(of: me, now: now), responders: responders,
             ownChannels: state.effectivePreferences.channels,
             dependents: circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }.map(\.name),
             channels: Self.channels(of: me, device: store.identity.device, in: circle, health: health).map {

@@ -81,10 +81,10 @@ extension App {
     /// have a miss to relay, and needs the engine's word.
     static func aDependentIsOverdue(of me: String, in circle: CircleState, now: Timestamp) -> Bool {
         circle.linkedMembers(of: me).contains { other in
-            guard circle.roles(of: me, toward: other)?.dependent ?? false, let state = circle.members[other] else {
+            guard circle.roles(of: me, toward: other)?.dependent ?? false, circle.members[other] != nil else {
                 return false
             }
-            return CheckInStatus(member: state, now: now).phase == .overdue
+            return circle.status(of: other, now: now).phase == .overdue
         }
     }
 }

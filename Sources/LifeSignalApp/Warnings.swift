@@ -187,7 +187,7 @@ extension App {
         for other in circle.linkedMembers(of: me).sorted() where circle.roles(of: me, toward: other)?.dependent ?? false
         {
             guard let state = circle.members[other] else { continue }
-            let status = CheckInStatus(member: state, now: now)
+            let status = circle.status(of: other, now: now)
             guard status.phase == .overdue, let deadline = status.deadline,
                 circle.evidence(about: other, after: deadline, me: me, device: device, sync: sync) == nil
             else { continue }

@@ -167,6 +167,16 @@ extension ContactRefusal {
         case .externalCannotBeDependent:
             return
                 "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
+        case .vouchIsForDependents(let name):
+            return
+                "you can vouch only for someone you watch over, and you do not watch over \(name); link as their responder first ('lifesignal contacts add CODE --dependent' with their code)"
+        case .notMissed(let name, let deadline):
+            let when = deadline.map { " (their deadline is \(Warning.utc($0)))" } ?? ""
+            return
+                "\(name) has not missed a check-in\(when): a vouch ends a miss, and there is none to end. If you want to know how they are, ping them: lifesignal ping send \(name)"
+        case .vouchedTooOften(let name, let count):
+            return
+                "\(name)'s last \(count) missed check-ins were each ended by a vouch, so this one cannot be: nobody may keep a switch quiet for long. Reach \(name) and ask them to check in themselves ('lifesignal checkin', or the \"I'm OK\" button on their phone)"
         }
     }
 }

@@ -28,6 +28,17 @@ enum Render {
             ("intervalSeconds", .int(status.interval.seconds)),
             ("reminderSeconds", .optional(status.reminder?.seconds)),
             ("repeatSeconds", .optional(status.repeatEvery?.seconds)),
+            (
+                "vouch",
+                status.vouch.map { vouch in
+                    .object(
+                        JSONObject([
+                            ("by", .string(vouch.by)), ("at", .string(vouch.at.rfc3339)),
+                            ("missed", .string(vouch.deadline.rfc3339)), ("note", .optional(vouch.note)),
+                        ]))
+                } ?? .null
+            ),
+            ("vouchedInARow", .int(Int64(status.vouchedInARow))),
             ("clockBehind", .bool(status.clockBehind)),
         ])
     }
@@ -92,6 +103,27 @@ enum Render {
         ]
     }
 
+    /// What the countdown runs from besides the last check-in: a pause, a trip, a vouch.
+    static func countdownSource(_ status: CheckInStatus, session: Session) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let pause = status.pause {
+            var text = "until \(session.when(pause.value.until)); then the countdown restarts"
+            if let note = pause.value.note { text += "  “\(note)”" }
+            rows.append(("Paused", text))
+        }
+        if let trip = status.trip {
+            var text = "deadline \(session.local(trip.value.deadline)), until your next check-in"
+            if trip.value.note != nil { text += "; its note goes to your responders only if you miss it" }
+            rows.append(("Trip", text))
+        }
+        if let vouch = status.vouch {
+            let note = vouch.note.map { "  “\($0)”" } ?? ""
+            rows.append(
+                ("Vouched", "\(session.when(vouch.at)), after the miss due \(session.local(vouch.deadline))\(note)"))
+        }
+        return rows
+    }
+
     /// The lines of a check-in status, label column aligned.
     static func checkInLines(_ status: CheckInStatus, session: Session) -> [String] {
         let o = session.output
@@ -103,16 +135,7 @@ enum Render {
         case .overdue: rows.append(("Status", o.red(o.bold("OVERDUE"))))
         case .paused: rows.append(("Status", o.yellow("paused")))
         }
-        if let pause = status.pause {
-            var text = "until \(session.when(pause.value.until)); then the countdown restarts"
-            if let note = pause.value.note { text += "  “\(note)”" }
-            rows.append(("Paused", text))
-        }
-        if let trip = status.trip {
-            var text = "deadline \(session.local(trip.value.deadline)), until your next check-in"
-            if trip.value.note != nil { text += "; its note goes to your responders only if you miss it" }
-            rows.append(("Trip", text))
-        }
+        rows += countdownSource(status, session: session)
         if let last = status.lastCheckIn {
             var text = session.when(last.at)
             if last.fromPhone { text += ", from the phone (the \"I'm OK\" button)" }

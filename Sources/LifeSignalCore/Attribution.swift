@@ -54,6 +54,11 @@ extension CircleState {
                 }
             }
         }
+        for (subject, list) in vouches {
+            for vouch in list {
+                if vouch.by == member { state.vouch(vouch, for: subject) } else { foreign.acknowledgements += 1 }
+            }
+        }
         return (state, foreign.isEmpty ? nil : foreign)
     }
 }

@@ -43,8 +43,30 @@ public struct CheckInStatus: Equatable, Sendable {
 
     /// The instant this status is for.
     public var now: Timestamp
+    /// The vouch the countdown runs from, when it came after the last check-in, and how many
+    /// misses in a row vouches have ended (at `Vouching.inARow`, the next miss cannot be).
+    public var vouch: Vouch?
+    public var vouchedInARow = 0
+
+    /// Where a member stands, counting the vouches of those who watch over them (see
+    /// `CircleState.status(of:now:)`, which finds them).
+    public init(member: MemberState, now: Timestamp, vouches: [Vouch]) {
+        guard !vouches.isEmpty else {
+            self.init(member: member, now: now)
+            return
+        }
+        let (vouch, inARow) = Vouching.accepted(vouches, member: member, now: now)
+        self.init(member: member, now: now, counting: vouch)
+        vouchedInARow = inARow
+    }
 
     public init(member: MemberState, now: Timestamp) {
+        self.init(member: member, now: now, counting: nil)
+    }
+
+    /// Where a member stands, the countdown running from `vouch` when it came after the last
+    /// check-in.
+    init(member: MemberState, now: Timestamp, counting vouch: Vouch?) {
         self.now = now
         interval = member.effectiveInterval
         reminder = member.effectiveReminder
@@ -64,7 +86,12 @@ public struct CheckInStatus: Equatable, Sendable {
             timeLeft = nil
             return
         }
-        let start = member.countdownStart(after: last.at, now: now)
+        if let vouch, vouch.at > last.at {
+            self.vouch = vouch
+            // A vouch ends a trip as a check-in would: the next countdown is the interval's.
+            if let set = trip?.stamp.at, set < vouch.at { trip = nil }
+        }
+        let start = member.countdownStart(after: max(last.at, self.vouch?.at ?? last.at), now: now)
         let deadline = trip?.value.deadline ?? schedule.flatMap { $0.deadline(after: start) } ?? start + interval
         self.deadline = deadline
         // A trip gets one reminder, never before it was set.

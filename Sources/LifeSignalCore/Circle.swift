@@ -123,6 +123,8 @@ public struct CircleState: Equatable, Sendable {
     /// when. Kept per member, so that one who may not acknowledge a thread cannot hide the
     /// acknowledgement of one who may (see `acknowledgement(of:)`).
     public var acknowledgements: [String: [String: Stamp]] = [:]
+    /// Vouches for a member by the member who vouched (see `Vouching`).
+    public var vouches: [String: [Vouch]] = [:]
 
     public init() {}
 
@@ -167,6 +169,9 @@ public struct CircleState: Equatable, Sendable {
         }
         for (thread, acks) in other.acknowledgements {
             for (by, stamp) in acks { acknowledge(thread, by: by, stamp: stamp) }
+        }
+        for (member, list) in other.vouches {
+            for vouch in list { self.vouch(vouch, for: member) }
         }
         if pings.isEmpty {
             pings = other.pings

@@ -12,7 +12,7 @@ extension CircleState {
         let member = members[id] ?? MemberState()
         return DependentStatus(
             member: member, alertSince: member.activeAlert?.start?.at, pendingPingSent: ping?.sent?.at,
-            unreadableSince: unreadable[id], now: now)
+            unreadableSince: unreadable[id], now: now, vouches: vouches(for: id))
     }
 
     /// My dependent members among `contacts`, with their live status, in the app's priority order.

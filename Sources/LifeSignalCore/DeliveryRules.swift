@@ -257,8 +257,8 @@ public enum DeliveryRules {
         case .alert(let id):
             return circle.members[subject]?.alerts[id]?.isActive ?? false
         case .deadline(let member, let at):
-            guard let state = circle.members[member] else { return false }
-            let status = CheckInStatus(member: state, now: now)
+            guard circle.members[member] != nil else { return false }
+            let status = circle.status(of: member, now: now)
             return status.deadline == at
         }
     }

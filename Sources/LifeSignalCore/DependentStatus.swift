@@ -35,9 +35,9 @@ public struct DependentStatus: Equatable, Sendable {
 
     public init(
         member: MemberState, alertSince: Timestamp?, pendingPingSent: Timestamp?, unreadableSince: Timestamp? = nil,
-        now: Timestamp
+        now: Timestamp, vouches: [Vouch] = []
     ) {
-        checkIn = CheckInStatus(member: member, now: now)
+        checkIn = CheckInStatus(member: member, now: now, vouches: vouches)
         if let alertSince {
             kind = .alert
             since = alertSince

@@ -127,6 +127,7 @@ public enum EventTypes {
         case InboxSet.typeName: return InboxSet.self
         case TokenIssued.typeName: return TokenIssued.self
         case PhoneTapped.typeName: return PhoneTapped.self
+        case Vouched.typeName: return Vouched.self
         case TierSet.typeName: return TierSet.self
         case Acknowledged.typeName: return Acknowledged.self
         case DetailsSet.typeName: return DetailsSet.self

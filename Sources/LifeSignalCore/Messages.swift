@@ -122,6 +122,9 @@ public enum Messages {
         case .dependentAlertUpdated: return "\(name)'s emergency alert: a new message"
         case .dependentAlertResolved: return "\(name) ended the emergency alert"
         case .dependentCheckedIn:
+            if n.message.hasPrefix("Vouched:") {
+                return "\(name) is fine, someone who watches over them vouches: all clear"
+            }
             return n.message.hasPrefix("Correction:")
                 ? "Correction: \(name) did check in on time" : "\(name) checked in: all clear"
         case .dependentPaused: return "\(name) paused check-ins"

@@ -41,6 +41,7 @@ public enum Notifications {
         found += deadlines(circle: circle, me: me, now: now)
         found += pauses(circle: circle, me: me, now: now, since: horizon)
         found += acknowledgements(circle: circle, me: me, since: horizon)
+        found += vouchesForMe(circle: circle, me: me, since: horizon)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
         found += Repeats.due(circle: circle, feed: feed, now: now)
@@ -95,7 +96,7 @@ public enum Notifications {
     /// deadlines (to me).
     static func deadlines(circle: CircleState, me: String, now: Timestamp) -> [Notification] {
         var found: [Notification] = []
-        let status = CheckInStatus(member: circle.members[me] ?? MemberState(), now: now)
+        let status = circle.status(of: me, now: now)
         if let deadline = status.deadline {
             if status.phase == .dueSoon, let reminderAt = status.reminderAt, let lead = status.reminder {
                 let late = now.seconds - reminderAt.seconds > 15 * 60
@@ -116,7 +117,7 @@ public enum Notifications {
             }
         }
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
-            let theirs = CheckInStatus(member: circle.members[other] ?? MemberState(), now: now)
+            let theirs = circle.status(of: other, now: now)
             if theirs.phase == .overdue, let deadline = theirs.deadline {
                 let theirExternals = circle.externalContacts(of: other).map {
                     Notification.Recipient.external(owner: other, id: $0.id)
@@ -174,7 +175,16 @@ public enum Notifications {
             guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { continue }
             let who = name(subject, in: circle)
             let message: String
-            if last.at > deadline {
+            // A vouch that ended this miss (a check-in since is the all-clear's own reason).
+            let vouch =
+                last.at > deadline
+                ? nil
+                : circle.status(of: subject, now: now).vouch.flatMap {
+                    $0.deadline == deadline ? $0 : nil
+                }
+            if let vouch {
+                message = vouchAllClear(vouch, subject: subject, circle: circle)
+            } else if last.at > deadline {
                 message =
                     "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(deadline))."
             } else if madeInTime(last, for: deadline, state: state) {
@@ -186,7 +196,7 @@ public enum Notifications {
             found.append(
                 Notification(
                     kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message,
-                    at: max(last.at, deadline),
+                    at: max(vouch?.at ?? last.at, deadline),
                     subject: subject, recipient: notification.recipient,
                     thread: .deadline(member: subject, at: deadline)))
         }

@@ -107,6 +107,7 @@ extension CircleState {
         try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
         try c.entries("deliveries", &deliveries, as: DeliveryEntry.self, omitEmpty: true)
         try c.entries("acknowledgements", &acknowledgements, as: AcknowledgementEntry.self, omitEmpty: true)
+        try c.entries("vouches", &vouches, as: VouchEntry.self, omitEmpty: true)
     }
 
     /// The whole circle — every member's state, then the facts: the cache's form.

@@ -16,7 +16,7 @@ enum CacheCodec {
     /// else's state last, in a section of its own that a write copies when it is unchanged;
     /// 10: records attributed to their folder's member (pings keyed with their members,
     /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others.
-    static let format: UInt8 = 12
+    static let format: UInt8 = 13
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

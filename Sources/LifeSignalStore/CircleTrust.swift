@@ -171,7 +171,7 @@ extension CircleState {
     /// Whether this state holds anything between members — a relation, a ping, an
     /// acknowledgement, a delivery — rather than only its member's own profile.
     var statesBetweenMembers: Bool {
-        !relations.isEmpty || !pings.isEmpty || !acknowledgements.isEmpty || !deliveries.isEmpty
+        !relations.isEmpty || !pings.isEmpty || !acknowledgements.isEmpty || !deliveries.isEmpty || !vouches.isEmpty
     }
 }
 

@@ -22,7 +22,8 @@ private func isNull(_ value: Any?) -> Bool { value is NSNull }
 
 private let checkInKeys: Set<String> = [
     "state", "lastCheckIn", "deadline", "secondsLeft", "reminderAt", "intervalSeconds", "reminderSeconds",
-    "repeatSeconds", "clockBehind", "futureCheckIn", "schedule", "pause", "trip", "next", "daily",
+    "repeatSeconds", "vouch", "vouchedInARow", "clockBehind", "futureCheckIn", "schedule", "pause", "trip", "next",
+    "daily",
 ]
 
 @Suite struct JSONOutputTests {

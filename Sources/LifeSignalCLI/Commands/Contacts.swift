@@ -13,7 +13,7 @@ enum ContactsCommand {
             """,
         subcommands: [
             codeSpec, ContactEditCommands.addSpec, listSpec, showSpec, ContactEditCommands.editSpec,
-            ContactEditCommands.removeSpec,
+            ContactEditCommands.removeSpec, VouchCommand.spec,
         ])
 
     static let qr = OptionSpec.flag("qr", "Also draw it as a QR code in the terminal (needs qrencode).")

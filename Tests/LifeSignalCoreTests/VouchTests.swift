@@ -1,0 +1,53 @@
+import Testing
+
+@testable import LifeSignalCore
+
+/// Which vouches count: only by someone who watches over the member, only for the deadline
+/// they missed, and not a third miss in a row.
+@Suite struct VouchTests {
+    static let start = Timestamp(seconds: 1_772_000_000)
+
+    /// Alice checked in at `start` (24h interval); Bob watches over her; Mal is only linked.
+    static func circle() -> CircleState {
+        var circle = CircleState()
+        CheckedIn(note: nil).fold(
+            into: &circle, member: "alice", stamp: Stamp(clock: 1, at: start, device: "a", seq: 1))
+        RelationSet(member: "alice", roles: Roles(responder: false, dependent: true)).fold(
+            into: &circle, member: "bob", stamp: Stamp(clock: 1, at: start, device: "b", seq: 1))
+        RelationSet(member: "alice", roles: Roles(responder: true, dependent: false)).fold(
+            into: &circle, member: "mal", stamp: Stamp(clock: 1, at: start, device: "m", seq: 1))
+        return circle
+    }
+
+    static func vouch(_ circle: inout CircleState, by: String, deadline: Timestamp, at: Timestamp, seq: Int64 = 2) {
+        Vouched(member: "alice", deadline: deadline, note: nil).fold(
+            into: &circle, member: by, stamp: Stamp(clock: 2, at: at, device: by, seq: seq))
+    }
+
+    @Test func aResponderVouchRestartsTheCountdownAndOnlyAResponders() {
+        var circle = Self.circle()
+        let deadline = Self.start + .hours(24)
+        Self.vouch(&circle, by: "mal", deadline: deadline, at: deadline + .hours(1))
+        #expect(circle.status(of: "alice", now: deadline + .hours(2)).phase == .overdue, "Alice watches Mal, not back")
+        Self.vouch(&circle, by: "bob", deadline: deadline + .hours(1), at: deadline + .hours(1))
+        #expect(circle.status(of: "alice", now: deadline + .hours(2)).phase == .overdue, "not the deadline she missed")
+        Self.vouch(&circle, by: "bob", deadline: deadline, at: deadline + .hours(1), seq: 3)
+        let status = circle.status(of: "alice", now: deadline + .hours(2))
+        #expect(status.phase == .ok)
+        #expect(status.deadline == deadline + .hours(25))
+        #expect(status.lastCheckIn?.at == Self.start, "a vouch is not her check-in")
+    }
+
+    @Test func notThreeMissesInARow() {
+        var circle = Self.circle()
+        var deadline = Self.start + .hours(24)
+        for n in 0..<3 {
+            Self.vouch(&circle, by: "bob", deadline: deadline, at: deadline + .hours(1), seq: Int64(2 + n))
+            deadline = deadline + .hours(25)
+        }
+        let status = circle.status(of: "alice", now: deadline)
+        #expect(status.vouchedInARow == 2)
+        #expect(status.phase == .overdue, "the third vouch in a row counts for nothing")
+        #expect(status.deadline == Self.start + .hours(24 + 25 + 25), "the miss after the second vouch stands")
+    }
+}
