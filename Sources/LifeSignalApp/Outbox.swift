@@ -216,7 +216,11 @@ extension App {
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
         return plan.jobs.map { planned in
             var made = job(planned)
-            if let button = okButton(for: planned, in: &transaction, now: now) { made.message.buttons = [button] }
+            if let button = okButton(for: planned, in: &transaction, now: now)
+                ?? onItButton(for: planned, in: &transaction, now: now)
+            {
+                made.message.buttons = [button]
+            }
             return made
         }
     }

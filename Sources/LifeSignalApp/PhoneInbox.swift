@@ -67,13 +67,13 @@ extension App {
                 inbox.link.record(error: nil, at: now)
                 inbox.lastSeen = messages.last?.id ?? inbox.lastSeen
                 for message in messages {
-                    guard let token = PhoneCheckIns.token(inMessage: message.text) else { continue }
-                    let state = transaction.circle.members[member] ?? MemberState()
-                    let verdict = PhoneCheckIns.verdict(of: token, at: message.time, for: state)
+                    guard let (committer, token, verdict) = judge(message, inboxOf: member, transaction.circle)
+                    else { continue }
                     if verdict == .counts {
-                        if state.phoneTaps[PhoneCheckIns.commitment(of: token)] == nil {
+                        let known = transaction.circle.members[committer]?.phoneTaps
+                        if known?[PhoneCheckIns.commitment(of: token)] == nil {
                             transaction.record(
-                                PhoneTapped(member: member, token: token, at: message.time), at: now)
+                                PhoneTapped(member: committer, token: token, at: message.time), at: now)
                         }
                     } else {
                         let name = circle.members[member]?.name?.value ?? member
@@ -84,6 +84,49 @@ extension App {
             inboxes[read.url] = inbox
         }
         return (inboxes, warnings)
+    }
+
+    /// A message of `member`'s inbox: a tap of their "I'm OK" (a token of theirs), or of an
+    /// external responder's "I'm on it" (a token of the device that sent them the alarm: theirs
+    /// or a watcher's); the member whose token it is, and what it does. Nil: not a tap of ours.
+    static func judge(_ message: Inbox.Message, inboxOf member: String, _ circle: CircleState) -> (
+        committer: String, token: String, verdict: PhoneCheckIns.Verdict
+    )? {
+        if let token = PhoneCheckIns.token(inMessage: message.text) {
+            let verdict = PhoneCheckIns.verdict(
+                of: token, at: message.time, for: circle.members[member] ?? MemberState())
+            return (member, token, verdict)
+        }
+        guard let token = PhoneCheckIns.ackToken(inMessage: message.text) else { return nil }
+        let senders =
+            [member]
+            + circle.linkedMembers(of: member).filter { circle.roles(of: $0, toward: member)?.dependent ?? false }
+        let found = PhoneCheckIns.ackVerdict(of: token, at: message.time, among: senders, in: circle)
+        return (found?.committer ?? member, token, found?.verdict ?? .unknown)
+    }
+
+    /// The "I'm on it" button of an alarm sent to an external responder through ntfy, when the
+    /// person it is about has an inbox: a fresh token, committed to in my records first, that
+    /// the button posts to their inbox.
+    static func onItButton(for planned: DeliveryRules.Job, in transaction: inout Transaction, now: Timestamp)
+        -> Message.Button?
+    {
+        let n = planned.notification
+        guard case .external(let owner, let contact) = n.recipient, owner == n.subject,
+            planned.channel.hasPrefix("ntfy:"),
+            [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(n.kind), let thread = n.thread,
+            let inbox = transaction.circle.members[n.subject]?.inbox?.value ?? nil
+        else { return nil }
+        let token = freshToken()
+        transaction.record(
+            AckTokenIssued(hash: PhoneCheckIns.commitment(of: token), thread: thread, owner: owner, contact: contact),
+            at: now)
+        return Message.Button(label: "I'm on it", url: inbox, body: PhoneCheckIns.ackPrefix + token)
+    }
+
+    static func freshToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return KeyText.hex((0..<PhoneCheckIns.tokenLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// The "I'm OK" button of a reminder or a missed check-in sent to my own ntfy channel: a
@@ -97,9 +140,7 @@ extension App {
             planned.notification.kind == .checkInReminder || planned.notification.kind == .missedCheckIn,
             let inbox = transaction.memberState.inbox?.value ?? nil
         else { return nil }
-        var generator = SystemRandomNumberGenerator()
-        let token = KeyText.hex(
-            (0..<PhoneCheckIns.tokenLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let token = freshToken()
         transaction.record(TokenIssued(hash: PhoneCheckIns.commitment(of: token)), at: now)
         return Message.Button(label: "I'm OK", url: inbox, body: PhoneCheckIns.prefix + token)
     }

@@ -50,6 +50,9 @@ public enum Escalation {
 public struct Acknowledgement: Equatable, Sendable {
     public var by: String
     public var stamp: Stamp
+    /// For an external responder's "I'm on it" from their phone: their contact id (of the
+    /// subject's), and `by` is the member whose device sent them the alarm.
+    public var external: String? = nil
 
     public init(by: String, stamp: Stamp) {
         self.by = by
@@ -136,13 +139,17 @@ extension CircleState {
     /// The first acknowledgement of `thread` by a member who watches over the one it is about:
     /// only a responder may say "I'm on it" and stop the escalation.
     public func acknowledgement(of thread: Notification.Thread) -> Acknowledgement? {
-        guard let acks = acknowledgements[thread.key], let subject = Notifications.subject(of: thread, in: self)
-        else { return nil }
+        guard let subject = Notifications.subject(of: thread, in: self) else { return nil }
         var first: Acknowledgement?
-        for (by, stamp) in acks where roles(of: by, toward: subject)?.dependent ?? false {
+        for (by, stamp) in acknowledgements[thread.key] ?? [:] where roles(of: by, toward: subject)?.dependent ?? false
+        {
             if first.map({ Stamp.earlierInTime(stamp, $0.stamp) }) ?? true {
                 first = Acknowledgement(by: by, stamp: stamp)
             }
+        }
+        for ack in phoneAcknowledgements(of: thread, subject: subject)
+        where first.map({ Stamp.earlierInTime(ack.stamp, $0.stamp) }) ?? true {
+            first = ack
         }
         return first
     }

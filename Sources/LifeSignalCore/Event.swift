@@ -128,6 +128,7 @@ public enum EventTypes {
         case TokenIssued.typeName: return TokenIssued.self
         case PhoneTapped.typeName: return PhoneTapped.self
         case Vouched.typeName: return Vouched.self
+        case AckTokenIssued.typeName: return AckTokenIssued.self
         case TierSet.typeName: return TierSet.self
         case Acknowledged.typeName: return Acknowledged.self
         case DetailsSet.typeName: return DetailsSet.self

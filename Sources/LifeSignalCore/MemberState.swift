@@ -51,6 +51,8 @@ public struct MemberState: Equatable, Sendable {
     public var inbox: Stamped<String?>?
     public var tokens: [String: Timestamp] = [:]
     public var phoneTaps: [String: PhoneTap] = [:]
+    /// The "I'm on it" tokens my devices committed to, by commitment (see `AckTokenIssued`).
+    public var ackTokens: [String: AckCommitment] = [:]
 
     public init() {}
 
@@ -118,6 +120,7 @@ public struct MemberState: Equatable, Sendable {
         inbox = Stamped.latest(inbox, other.inbox)
         for (hash, issued) in other.tokens { remember(token: hash, issued: issued) }
         for tap in other.phoneTaps.values { remember(tap: tap) }
+        for (hash, commitment) in other.ackTokens where ackTokens[hash] == nil { ackTokens[hash] = commitment }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)
         checkInCount = overflow ? .max : sum

@@ -245,3 +245,140 @@ struct PhoneTapEntry: KeyedEntry {
         key = PhoneCheckIns.commitment(of: value.token)
     }
 }
+
+// MARK: - "I'm on it" from a responder's phone
+
+/// A token for an external responder's "I'm on it" button, committed by the device that sent
+/// them the alarm: whose contact they are, which contact, and the alarm's thread.
+public struct AckCommitment: Equatable, Sendable {
+    public var thread: String
+    public var owner: String
+    public var contact: String
+    public var issued: Timestamp
+
+    public init(thread: String, owner: String, contact: String, issued: Timestamp) {
+        self.thread = thread
+        self.owner = owner
+        self.contact = contact
+        self.issued = issued
+    }
+}
+
+/// I will hand out, in an alarm sent to `owner`'s external contact `contact`, the "I'm on it"
+/// token whose commitment is `hash`.
+public struct AckTokenIssued: EventBody {
+    public static var typeName: String { "ackTokenIssued" }
+    public var hash = ""
+    public var thread = ""
+    public var owner = ""
+    public var contact = ""
+
+    public init() {}
+    public init(hash: String, thread: String, owner: String, contact: String) {
+        self.hash = hash
+        self.thread = thread
+        self.owner = owner
+        self.contact = contact
+    }
+
+    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("hash", &hash)
+        try c.check(KeyText.bytes(hash, count: 16) != nil, "hash", "must be 32 lowercase hex digits")
+        try c.string("thread", &thread)
+        try c.check(Notification.Thread(key: thread) != nil, "thread", "must be a missed check-in's or an alert's")
+        try c.id("owner", &owner)
+        try c.id("contact", &contact)
+    }
+
+    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
+        let commitment = AckCommitment(thread: thread, owner: owner, contact: contact, issued: stamp.at)
+        circle.update(member) { state in
+            guard state.ackTokens[hash] == nil else { return }
+            state.ackTokens[hash] = commitment
+            if state.ackTokens.count > PhoneCheckIns.tokenLimit,
+                let oldest = state.ackTokens.min(by: { ($0.value.issued, $0.key) < ($1.value.issued, $1.key) })
+            {
+                state.ackTokens[oldest.key] = nil
+            }
+        }
+    }
+}
+
+extension PhoneCheckIns {
+    /// What an "I'm on it" tap posts: this prefix, then the token.
+    public static let ackPrefix = "lifesignal-ack "
+
+    /// The token in an inbox message's text, if it is an "I'm on it" tap.
+    public static func ackToken(inMessage text: String) -> String? {
+        guard text.hasPrefix(ackPrefix) else { return nil }
+        let token = String(text.dropFirst(ackPrefix.count))
+        return isToken(token) ? token : nil
+    }
+
+    /// The member among `candidates` who committed to an "I'm on it" `token`, and what a tap of
+    /// it at `at` would do.
+    public static func ackVerdict(of token: String, at: Timestamp, among candidates: [String], in circle: CircleState)
+        -> (committer: String, verdict: Verdict)?
+    {
+        let hash = commitment(of: token)
+        for member in candidates {
+            guard let state = circle.members[member], let commitment = state.ackTokens[hash] else { continue }
+            if let tap = state.phoneTaps[hash], tap.at != at { return (member, .used(at: tap.at)) }
+            guard at >= commitment.issued - MemberState.clockTolerance, at <= commitment.issued + validity else {
+                return (member, .expired(issued: commitment.issued))
+            }
+            return (member, .counts)
+        }
+        return nil
+    }
+}
+
+extension CircleState {
+    /// The "I'm on it" taps of external responders that count for `thread`: each on a token
+    /// committed by `subject`'s own device or a device of someone who watches over them (those
+    /// who send them alarms), used once, within `PhoneCheckIns.validity`.
+    func phoneAcknowledgements(of thread: Notification.Thread, subject: String) -> [Acknowledgement] {
+        var found: [Acknowledgement] = []
+        let senders =
+            [subject] + linkedMembers(of: subject).filter { roles(of: $0, toward: subject)?.dependent ?? false }
+        for sender in senders {
+            guard let state = members[sender], !state.ackTokens.isEmpty else { continue }
+            for (hash, tap) in state.phoneTaps {
+                guard let commitment = state.ackTokens[hash], commitment.thread == thread.key,
+                    commitment.owner == subject,
+                    tap.at >= commitment.issued - MemberState.clockTolerance,
+                    tap.at <= commitment.issued + PhoneCheckIns.validity
+                else { continue }
+                var ack = Acknowledgement(
+                    by: sender,
+                    stamp: Stamp(
+                        clock: tap.recorded.clock, at: tap.at, device: tap.recorded.device, seq: tap.recorded.seq))
+                ack.external = commitment.contact
+                found.append(ack)
+            }
+        }
+        return found
+    }
+}
+
+/// An "I'm on it" commitment as a state keeps it.
+struct AckTokenEntry: KeyedEntry {
+    var key = ""
+    var value = AckCommitment(thread: "", owner: "", contact: "", issued: Timestamp(seconds: 0))
+
+    init() {}
+    init(key: String, value: AckCommitment) {
+        self.key = key
+        self.value = value
+    }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.string("hash", &key)
+        try c.string("thread", &value.thread)
+        try c.id("owner", &value.owner)
+        try c.id("contact", &value.contact)
+        var seconds = value.issued.seconds
+        try c.int("issued", &seconds, in: 0...Limits.counter)
+        value.issued = Timestamp(seconds: seconds)
+    }
+}

@@ -46,19 +46,30 @@ extension Notifications {
     static func acknowledgements(circle: CircleState, me: String, since horizon: Timestamp) -> [Notification] {
         var found: [Notification] = []
         let watched = Set(circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false })
-        for key in circle.acknowledgements.keys {
+        // Threads a member acknowledged, and those an external responder's phone did.
+        var keys = Set(circle.acknowledgements.keys)
+        for state in circle.members.values where !state.ackTokens.isEmpty {
+            for (hash, commitment) in state.ackTokens where state.phoneTaps[hash] != nil {
+                keys.insert(commitment.thread)
+            }
+        }
+        for key in keys.sorted() {
             guard let thread = Notification.Thread(key: key), let member = subject(of: thread, in: circle),
                 member == me || watched.contains(member), let ack = circle.acknowledgement(of: thread),
                 ack.stamp.at >= horizon
             else { continue }
-            let who = name(ack.by, in: circle)
+            let external = ack.external.map { Notification.Recipient.external(owner: member, id: $0) }
+            let who =
+                ack.external.map { circle.externals[member]?[$0]?.value?.name ?? "A responder" }
+                ?? name(ack.by, in: circle)
             let about = name(member, in: circle)
             // The person, and the responders who were told of it (not a tier never reached).
             let told = responders(of: member, in: circle).filter { responder in
                 guard case .deadline(_, let deadline) = thread else { return true }
                 return Escalation.due(responder, member: member, deadline: deadline, in: circle) <= ack.stamp.at
             }
-            let recipients = ([Notification.Recipient.member(member)] + told).filter { $0 != .member(ack.by) }
+            let acked = external ?? .member(ack.by)
+            let recipients = ([Notification.Recipient.member(member)] + told).filter { $0 != acked }
             found += recipients.map { recipient in
                 let message =
                     recipient == .member(member)

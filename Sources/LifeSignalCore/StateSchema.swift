@@ -96,6 +96,7 @@ extension MemberState {
         try c.stamped("inbox", &inbox, seed: nil) { c, v throws(C.Failure) in try c.optionalString("url", &v, .null) }
         try c.entries("tokens", &tokens, as: TokenEntry.self, omitEmpty: true)
         try c.entries("phoneTaps", &phoneTaps, as: PhoneTapEntry.self, omitEmpty: true)
+        try c.entries("ackTokens", &ackTokens, as: AckTokenEntry.self, omitEmpty: true)
     }
 }
 

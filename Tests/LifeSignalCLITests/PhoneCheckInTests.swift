@@ -142,4 +142,50 @@ import Testing
         #expect(bad.code != 0)
         #expect(bad.stderr.contains("cannot be your inbox"), "\(bad.stderr)")
     }
+
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func theSistersImOnItAcknowledgesStopsTheRepeatsAndTheNextTier() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        // Her sister reads alarms in the ntfy app; Sam, tier 2, gets a webhook an hour later.
+        let sis = h.run(
+            "alice", ["contacts", "edit", "Sis", "--notify", "ntfy:" + ntfy.url("sis-alarms")],
+            now: "2026-03-01T09:00:00Z", environment: Self.env)
+        #expect(sis.code == 0, "\(sis.stderr)")
+        let sam = h.run(
+            "alice", ["contacts", "add", "Sam", "--responder", "--notify", recorder.url("/sam")],
+            now: "2026-03-01T09:00:00Z", environment: Self.env)
+        #expect(sam.code == 0, "\(sam.stderr)")
+        #expect(h.run("alice", ["contacts", "edit", "Sam", "--tier", "2"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:05:00Z", environment: Self.env).code == 0)
+        // Alice's deadline (09:00) passes with her machines dark; Bob's device tells her sister.
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:15:00Z", environment: Self.env).code == 0)
+        let alarm = try #require(ntfy.published("sis-alarms").last)
+        #expect((alarm["title"] as? String)?.hasPrefix("Alice missed") == true, "\(alarm)")
+        let button = try #require(
+            (alarm["actions"] as? [[String: Any]])?.first { $0["label"] as? String == "I'm on it" }, "\(alarm)")
+        #expect(button["url"] as? String == ntfy.url("alice-inbox-7f3k9q2m"))
+        #expect((button["body"] as? String)?.hasPrefix("lifesignal-ack ") == true)
+        // Her sister taps it at 09:30; Bob's next run reads Alice's inbox.
+        ntfy.setClock("2026-03-02T09:30:00Z")
+        #expect(NtfyServer.tap(button) == 0)
+        for now in ["2026-03-02T09:40:00Z", "2026-03-02T10:20:00Z", "2026-03-02T11:30:00Z"] {
+            let run = h.run("bob", ["notify", "deliver"], now: now, environment: Self.env)
+            #expect(run.code == 0, "\(run.stderr)")
+        }
+        #expect(
+            SafetyNetTests.types(recorder, "/sam").filter { $0.contains("non_responsive") }.isEmpty,
+            "tier 2 never woken")
+        #expect(ntfy.published("sis-alarms").filter { ($0["title"] as? String)?.contains("missed") == true }.count == 1)
+        // Alice's machine wakes: she and Bob hear her sister is on it.
+        let feed = notifications(h.run("alice", ["notify", "list", "--json"], now: "2026-03-02T11:40:00Z"))
+        #expect(feed.contains { ($0["message"] as? String)?.hasPrefix("Sis is on it") == true }, "\(feed)")
+        // The same tap replayed changes nothing more, and is said.
+        ntfy.setClock("2026-03-02T12:00:00Z")
+        #expect(NtfyServer.tap(button) == 0)
+        let again = h.run("bob", ["notify", "deliver"], now: "2026-03-02T12:10:00Z", environment: Self.env)
+        #expect(again.stderr.contains("its token was used already, at 2026-03-02 09:30 UTC"), "\(again.stderr)")
+    }
 }
