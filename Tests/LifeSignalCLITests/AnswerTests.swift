@@ -165,6 +165,10 @@ import Testing
         let checkIn = mine["checkIn"] as? [String: Any]
         #expect(checkIn?["deadline"] as? String == "2026-03-03T09:30:00Z", "\(mine)")
         #expect((checkIn?["vouch"] as? [String: Any])?["note"] as? String == "at the shop at 9:20")
+        // The switch is armed again: silent past her new deadline, she is missed again.
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-03T09:45:00Z", environment: env).code == 0)
+        #expect(Self.misses(recorder).count == 2)
+        #expect((Self.misses(recorder).last?["summary"] as? String)?.contains("due 2026-03-03 09:30 UTC") == true)
         // A second miss ended by a vouch; the third cannot be.
         #expect(
             h.run("bob", ["contacts", "vouch", "Alice"], now: "2026-03-03T10:00:00Z", environment: env).code == 0)
