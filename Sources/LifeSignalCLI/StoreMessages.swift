@@ -31,7 +31,8 @@ extension StoreError {
         case .lockBusy(let path, let waited):
             return
                 "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
-        default: return ownRecordsMessage
+        case .notDurable, .circleMissing, .identityMismatch, .circleRefused, .heldElsewhere, .notPublished, .deviceKey:
+            return ownRecordsMessage
         }
     }
 
@@ -71,7 +72,8 @@ extension StoreError {
         case .deviceKey(let path, let problem):
             return
                 "this device's signing key \(path) \(problem). Without it nothing this device writes counts for anyone in your circle, so nothing was written. Restore device.key from a backup of this data directory; or set this machine up again in a new --home as a new device, with an enrollment code from another of your devices ('lifesignal circle enroll') or your recovery code"
-        default: return ""
+        case .notInitialized, .damaged, .newerSchema, .unreadable, .cannotCreate, .io, .lockBusy:
+            return message
         }
     }
 

@@ -28,7 +28,10 @@ public enum DeliveryRules {
         case .dependentAlert, .dependentAlertUpdated, .dependentAlertResolved, .dependentNonResponsive,
             .dependentCheckedIn, .dependentPaused, .dependentResumed, .acknowledged:
             return true
-        default: return false
+        case .alertActivated, .alertDeactivated, .alertUpdated, .checkInReminder, .missedCheckIn,
+            .dependentUnreadable, .contactAdded, .contactRemoved, .roleChanged, .pingSent, .pingReceived,
+            .pingCanceled, .pingResponded, .allPingsCleared, .system:
+            return false
         }
     }
 
@@ -192,7 +195,11 @@ public enum DeliveryRules {
     static func ends(_ kind: Notification.Kind) -> Bool {
         switch kind {
         case .alertDeactivated, .dependentAlertResolved, .dependentCheckedIn: return true
-        default: return false
+        case .alertActivated, .alertUpdated, .dependentAlertUpdated, .dependentAlert, .checkInReminder,
+            .missedCheckIn, .dependentNonResponsive, .dependentUnreadable, .dependentPaused, .dependentResumed,
+            .acknowledged, .contactAdded, .contactRemoved, .roleChanged, .pingSent, .pingReceived, .pingCanceled,
+            .pingResponded, .allPingsCleared, .system:
+            return false
         }
     }
 

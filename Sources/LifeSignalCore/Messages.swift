@@ -93,10 +93,14 @@ public enum Messages {
     }
 
     static func severity(_ kind: Notification.Kind) -> String {
-        if kind.isEmergency { return "critical" }
         switch kind {
+        case .alertActivated, .dependentAlert, .dependentAlertUpdated, .missedCheckIn, .dependentNonResponsive:
+            return "critical"
         case .checkInReminder, .pingReceived, .dependentUnreadable: return "warning"
-        default: return "info"
+        case .alertDeactivated, .alertUpdated, .dependentAlertResolved, .dependentCheckedIn, .dependentPaused,
+            .dependentResumed, .acknowledged, .contactAdded, .contactRemoved, .roleChanged, .pingSent, .pingCanceled,
+            .pingResponded, .allPingsCleared, .system:
+            return "info"
         }
     }
 
@@ -105,7 +109,10 @@ public enum Messages {
         case .dependentAlert, .alertActivated, .dependentNonResponsive, .missedCheckIn: return "triggered"
         case .dependentAlertUpdated, .alertUpdated, .acknowledged: return "updated"
         case .dependentAlertResolved, .alertDeactivated, .dependentCheckedIn: return "resolved"
-        default: return "info"
+        case .checkInReminder, .dependentUnreadable, .dependentPaused, .dependentResumed, .contactAdded,
+            .contactRemoved, .roleChanged, .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared,
+            .system:
+            return "info"
         }
     }
 

@@ -79,7 +79,11 @@ public struct Notification: Equatable, Sendable {
             switch self {
             case .alertActivated, .dependentAlert, .dependentAlertUpdated, .missedCheckIn, .dependentNonResponsive:
                 return true
-            default: return false
+            case .alertDeactivated, .alertUpdated, .dependentAlertResolved, .checkInReminder, .dependentCheckedIn,
+                .dependentUnreadable, .dependentPaused, .dependentResumed, .acknowledged, .contactAdded,
+                .contactRemoved, .roleChanged, .pingSent, .pingReceived, .pingCanceled, .pingResponded,
+                .allPingsCleared, .system:
+                return false
             }
         }
     }

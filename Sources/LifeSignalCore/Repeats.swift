@@ -19,7 +19,11 @@ public enum Repeats {
     static func repeats(_ kind: Notification.Kind) -> Bool {
         switch kind {
         case .missedCheckIn, .dependentNonResponsive, .dependentAlert: return true
-        default: return false
+        case .alertActivated, .alertDeactivated, .alertUpdated, .dependentAlertUpdated, .dependentAlertResolved,
+            .checkInReminder, .dependentCheckedIn, .dependentUnreadable, .dependentPaused, .dependentResumed,
+            .acknowledged, .contactAdded, .contactRemoved, .roleChanged, .pingSent, .pingReceived, .pingCanceled,
+            .pingResponded, .allPingsCleared, .system:
+            return false
         }
     }
 

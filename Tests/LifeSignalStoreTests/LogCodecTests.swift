@@ -198,14 +198,76 @@ import Testing
         }
     }
 
-    /// Every registered type is found by its own name, and no two share one.
-    @Test func theRegistryKnowsEveryType() {
-        let names = Self.allEvents.map { type(of: $0).typeName }
-        for body in Self.allEvents {
-            let found = EventTypes.named(type(of: body).typeName)
-            #expect(found.map { ObjectIdentifier($0) } == ObjectIdentifier(type(of: body)))
+    /// One event of every registered type, each with its fields set.
+    static var oneOfEach: [any EventBody] {
+        let key = String(repeating: "ab", count: 32)
+        let token = String(repeating: "0f", count: 16)
+        let thread = "deadline|\(bea)|1772355600"
+        return [
+            CheckedIn(note: "ok"), NameSet(name: "Ana"), IntervalSet(interval: .hours(8)), ReminderSet(reminder: nil),
+            CodeSet(code: "K7P-2QX"), RelationSet(member: bea, roles: Roles(responder: true, dependent: true)),
+            ExternalSet(
+                id: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d",
+                contact: ExternalContact(name: "Sam", notify: [], email: [], phone: [])),
+            PingSent(id: "b0718293-a4b5-46c7-a8d9-fa0b1c2d3e40", to: bea),
+            PingEnded(id: "b0718293-a4b5-46c7-a8d9-fa0b1c2d3e40", from: ana, to: bea, end: .answered),
+            AlertRaised(id: "5a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9", message: "help"),
+            AlertEnded(id: "5a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9"),
+            AlertUpdated(id: "5a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9", message: "still here"),
+            Delivered(notification: "0123456789abcdef", channel: "mailto:ng@example.org"),
+            HeartbeatsSet(heartbeats: Heartbeats(checkIn: ["https://hc-ping.com/x"], deliver: [])), DeliverRan(),
+            PauseSet(pause: Pause(until: Timestamp(seconds: 1_772_400_000), note: "away")),
+            TripSet(trip: Trip(deadline: Timestamp(seconds: 1_772_400_000), note: "ridge")),
+            PauseLimitSet(limit: .days(10)), ScheduleSet(schedule: nil), GraceSet(grace: .minutes(30)),
+            EscalationSet(delay: .hours(2)), RepeatSet(every: .minutes(30)),
+            InboxSet(url: "https://ntfy.sh/ana-inbox-7f3k9q2m"), TokenIssued(hash: token),
+            PhoneTapped(member: bea, token: token, at: Timestamp(seconds: 1_772_355_700)),
+            Vouched(member: bea, deadline: Timestamp(seconds: 1_772_355_600), note: "saw her"),
+            AckTokenIssued(hash: token, thread: thread, owner: bea, contact: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d"),
+            TierSet(contact: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d", tier: 2), Acknowledged(thread: thread),
+            DetailsSet(details: ProfileDetails(phone: "+44 20 7946 0000", emergencyNote: "diabetic")),
+            MailSet(mail: MailSettings(from: "ana@example.org", replyTo: nil)),
+            DeviceEnrolled(device: phone, key: key), DeviceRevoked(device: phone, key: key, through: 3),
+            RecoveryKeySet(key: key), KeyPinned(member: bea, fingerprint: String(repeating: "cd", count: 16)),
+            PreferencesSet(preferences: FeedPreferences(category: .alerts, unreadOnly: false, channels: ["desktop:"])),
+        ]
+    }
+
+    /// The registry is one list: every type in it is found by its own name, no two share one,
+    /// and one event of each comes back through a log's JSON as it went in.
+    @Test func theRegistryKnowsEveryTypeAndEachComesBack() throws {
+        let names = EventTypes.all.map { $0.typeName }
+        #expect(Set(names).count == names.count)
+        for type in EventTypes.all {
+            #expect(EventTypes.named(type.typeName).map { ObjectIdentifier($0) } == ObjectIdentifier(type))
         }
-        #expect(Set(names).count == 12)
         #expect(EventTypes.named("vacationSet") == nil)
+        #expect(Set(Self.oneOfEach.map { type(of: $0).typeName }) == Set(names), "a sample of every type")
+        var log = DeviceLog(member: Self.ana, device: Self.phone)
+        for (i, body) in Self.oneOfEach.enumerated() {
+            log.append(body, at: Timestamp(seconds: 1_772_355_600 + Int64(i) * 60))
+        }
+        let back = try DeviceLog.decode(
+            log.encoded(signer: nil), path: "log.json", member: Self.ana, device: Self.phone, backup: nil)
+        #expect(back.events == log.events)
+    }
+
+    /// Every `EventBody` the sources declare is registered (a forgotten one would be read as
+    /// "from a newer version" and skipped).
+    @Test func everyDeclaredEventTypeIsRegistered() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/LifeSignalCore")
+        let registered = Set(EventTypes.all.map { String(describing: $0) })
+        var declared: [String] = []
+        for file in FileManager.default.enumerator(atPath: sources.path)?.compactMap({ $0 as? String }) ?? []
+        where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(": EventBody {") && line.contains("struct ") {
+                let name = line.split(separator: "struct ").last?.split(separator: ":").first.map(String.init) ?? ""
+                declared.append(name)
+            }
+        }
+        #expect(declared.count > 30, "the sources were found: \(declared)")
+        #expect(Set(declared).subtracting(registered) == ["UnknownEvent"], "registered: \(registered.sorted())")
     }
 }
