@@ -16,6 +16,8 @@ public enum PhoneCheckIns {
     /// The commitments a member's state keeps (the newest), and the taps (the earliest uses).
     public static let tokenLimit = 64
     public static let tapLimit = 32
+    /// The members other than its own a log may hold taps for.
+    public static let othersLimit = 64
     /// What a tap posts to the inbox: this prefix, then the token.
     public static let prefix = "lifesignal-ok "
     /// A token: 32 lowercase hex digits (16 random bytes).
@@ -216,6 +218,9 @@ struct OthersTapEntry: SchemaEntry {
         }
     }
     static func insert(_ entry: OthersTapEntry, into collection: inout [String: MemberState]) {
+        // A device reads the inboxes of its member's dependents only: a log naming more members
+        // than that could hold is bounded, not believed to have made a circle of thousands.
+        guard collection[entry.member] != nil || collection.count < PhoneCheckIns.othersLimit else { return }
         collection[entry.member, default: MemberState()].remember(tap: entry.tap)
     }
     static func reserve(_ count: Int, in collection: inout [String: MemberState]) {}

@@ -252,6 +252,25 @@ import Testing
         #expect(back.events == log.events)
     }
 
+    /// A log's taps for other members are bounded: a hostile log cannot make a circle of
+    /// thousands of members out of taps.
+    @Test func tapsForOtherMembersAreBounded() throws {
+        var log = DeviceLog(member: Self.ana, device: Self.phone)
+        for n in 0..<200 {
+            let member = "00000\(String(100 + n))-0000-4000-8000-000000000000"
+            PhoneTapped(
+                member: member, token: String(repeating: "0f", count: 16), at: Timestamp(seconds: 1_772_355_600)
+            )
+            .fold(
+                into: &log.state, member: Self.ana,
+                stamp: Stamp(at: Timestamp(seconds: 1_772_355_600), device: Self.phone, seq: 1))
+        }
+        let back = try DeviceLog.decode(
+            log.encoded(signer: nil), path: "log.json", member: Self.ana, device: Self.phone, backup: nil)
+        #expect(back.state.members.count <= PhoneCheckIns.othersLimit + 1, "\(back.state.members.count)")
+        #expect(back.state.members.count > 1)
+    }
+
     /// Every `EventBody` the sources declare is registered (a forgotten one would be read as
     /// "from a newer version" and skipped).
     @Test func everyDeclaredEventTypeIsRegistered() throws {
