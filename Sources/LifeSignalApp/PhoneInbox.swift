@@ -52,9 +52,14 @@ extension App {
         let circle = transaction.circle
         let me = transaction.member
         var inboxes: [String: InboxHealth] = [:]
-        for member in [me] + circle.linkedMembers(of: me)
-        where member == me || circle.roles(of: me, toward: member)?.dependent ?? false {
-            if let url = circle.members[member]?.inbox?.value ?? nil { inboxes[url] = InboxHealth(member: member) }
+        let readFor =
+            [me] + circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
+        for member in readFor.sorted() {
+            // One inbox read once, whoever else names it too: a tap is judged by whose token it
+            // carries, not by whose settings name the topic.
+            if let url = circle.members[member]?.inbox?.value ?? nil, inboxes[url] == nil {
+                inboxes[url] = InboxHealth(member: member)
+            }
         }
         var warnings: [Warning] = []
         for read in reads where inboxes[read.url]?.member == read.before.member {
@@ -67,7 +72,9 @@ extension App {
                 inbox.link.record(error: nil, at: now)
                 inbox.lastSeen = messages.last?.id ?? inbox.lastSeen
                 for message in messages {
-                    guard let (committer, token, verdict) = judge(message, inboxOf: member, transaction.circle)
+                    guard
+                        let (committer, token, verdict) = judge(
+                            message, inboxOf: member, readFor: readFor, transaction.circle)
                     else { continue }
                     if verdict == .counts {
                         let known = transaction.circle.members[committer]?.phoneTaps
@@ -89,13 +96,15 @@ extension App {
     /// A message of `member`'s inbox: a tap of their "I'm OK" (a token of theirs), or of an
     /// external responder's "I'm on it" (a token of the device that sent them the alarm: theirs
     /// or a watcher's); the member whose token it is, and what it does. Nil: not a tap of ours.
-    static func judge(_ message: Inbox.Message, inboxOf member: String, _ circle: CircleState) -> (
-        committer: String, token: String, verdict: PhoneCheckIns.Verdict
-    )? {
+    static func judge(_ message: Inbox.Message, inboxOf member: String, readFor: [String], _ circle: CircleState)
+        -> (committer: String, token: String, verdict: PhoneCheckIns.Verdict)?
+    {
         if let token = PhoneCheckIns.token(inMessage: message.text) {
+            let hash = PhoneCheckIns.commitment(of: token)
+            let owner = readFor.first { circle.members[$0]?.tokens[hash] != nil } ?? member
             let verdict = PhoneCheckIns.verdict(
-                of: token, at: message.time, for: circle.members[member] ?? MemberState())
-            return (member, token, verdict)
+                of: token, at: message.time, for: circle.members[owner] ?? MemberState())
+            return (owner, token, verdict)
         }
         guard let token = PhoneCheckIns.ackToken(inMessage: message.text) else { return nil }
         let senders =

@@ -152,12 +152,8 @@ public enum DeliveryRules {
             if case .external(let owner, _) = n.recipient, owner != me {
                 if now < n.at + relayDelay { continue }
                 if n.kind == .dependentNonResponsive {
-                    // A repeat's time is its own; the deadline is its thread's.
-                    var deadline = n.at
-                    if case .deadline(_, let at)? = n.thread.flatMap(Notification.Thread.init(key:)) { deadline = at }
                     relay = Self.relay(
-                        missOf: n.subject, deadline: deadline, me: me, device: device, circle: circle, sync: sync,
-                        now: now)
+                        missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
                 }
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }
@@ -240,6 +236,9 @@ public enum DeliveryRules {
         if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {
             return now <= deadline && isInForce(thread, of: n.subject, circle: circle, now: now)
         }
+        // A repeat goes only while its alarm is unanswered: one made before an acknowledgement,
+        // a vouch or the end, and not sent yet, would be a false alarm.
+        if n.notice > 1 { return Repeats.isUnanswered(thread, of: n.subject, circle: circle, now: now) }
         if isInForce(thread, of: n.subject, circle: circle, now: now) { return true }
         let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
         return tried && n.at >= now - horizon

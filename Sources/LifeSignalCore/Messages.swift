@@ -158,7 +158,7 @@ public enum Messages {
         else { return nil }
         return feed.notifications.values.filter {
             $0.thread == thread && $0.recipient == n.recipient && Messages.status($0.kind) == "triggered"
-        }.min { ($0.at, $0.id) < ($1.at, $1.id) }?.id
+        }.min { ($0.notice, $0.at, $0.id) < ($1.notice, $1.at, $1.id) }?.id
     }
 
     static func facts(

@@ -138,12 +138,13 @@ public struct Notification: Equatable, Sendable {
         id = Notification.id(kind: kind, cause: cause, subject: subject, recipient: recipient)
     }
 
-    /// The repeat of `first` (a first notice) numbered `notice`, due at `at`: a new message with
-    /// its own id, in the same thread, that says which notice it is and how long after the first.
-    public init(repeating first: Notification, notice: Int, at: Timestamp, after span: TimeSpan) {
+    /// The repeat of `first` (a first notice) numbered `notice`, `span` after it went out: a new
+    /// message with its own id, in the same thread, that says which notice it is and how long
+    /// after the first. Its time is the first's, the time of the cause (the deadline missed, the
+    /// alert raised), which every message about it shows.
+    public init(repeating first: Notification, notice: Int, after span: TimeSpan) {
         self = first
         self.notice = notice
-        self.at = at
         let word = Notification.ordinal(notice)
         message =
             word.prefix(1).uppercased() + word.dropFirst() + " notice, \(span.short) after the first: " + first.message

@@ -13,9 +13,11 @@ public enum PhoneCheckIns {
     /// How long a handed-out token can be used: the buttons of a weekend's reminders still work
     /// with every machine off.
     public static let validity = TimeSpan.days(7)
-    /// The commitments a member's state keeps (the newest), and the taps (the earliest uses).
+    /// The commitments a member's state keeps (the newest, of each kind), and the taps (the
+    /// earliest uses): room for a tap of every commitment kept, so a token is never forgotten
+    /// as used while it is still good.
     public static let tokenLimit = 64
-    public static let tapLimit = 32
+    public static let tapLimit = 2 * tokenLimit
     /// The members other than its own a log may hold taps for.
     public static let othersLimit = 64
     /// What a tap posts to the inbox: this prefix, then the token.
@@ -80,14 +82,17 @@ extension MemberState {
         if let oldest { tokens[oldest.key] = nil }
     }
 
-    /// Keeps the earliest use of each token, and only the latest `PhoneCheckIns.tapLimit` taps.
+    /// Keeps the earliest use of each token, and at most `PhoneCheckIns.tapLimit` taps: beyond
+    /// that, first one whose token no device of this member committed to (junk anyone can write),
+    /// then the oldest.
     mutating func remember(tap: PhoneTap) {
         let hash = PhoneCheckIns.commitment(of: tap.token)
         if let known = phoneTaps[hash], (known.at, known.recorded) <= (tap.at, tap.recorded) { return }
         phoneTaps[hash] = tap
         guard phoneTaps.count > PhoneCheckIns.tapLimit else { return }
-        let oldest = phoneTaps.min { ($0.value.at, $0.key) < ($1.value.at, $1.key) }
-        if let oldest { phoneTaps[oldest.key] = nil }
+        func kept(_ hash: String) -> Int { tokens[hash] != nil || ackTokens[hash] != nil ? 1 : 0 }
+        let victim = phoneTaps.min { (kept($0.key), $0.value.at, $0.key) < (kept($1.key), $1.value.at, $1.key) }
+        if let victim { phoneTaps[victim.key] = nil }
     }
 
     /// The latest tap that counts at `now`, as a check-in from the phone.

@@ -37,7 +37,7 @@ public enum Repeats {
             guard let start = delivered(first, feed: feed, circle: circle), now >= start + every else { return nil }
             let count = min((now - start).seconds / every.seconds, 100_000)
             let span = TimeSpan(seconds: count * every.seconds)
-            return Notification(repeating: first, notice: Int(count) + 1, at: start + span, after: span)
+            return Notification(repeating: first, notice: Int(count) + 1, after: span)
         }
     }
 
@@ -60,16 +60,18 @@ public enum Repeats {
     }
 
     /// When `first` was first delivered through any channel: as this device's feed records it,
-    /// or a device of the circle's log (whoever delivered it, the recipient was told then).
+    /// or the log of a device that could have delivered it (see `DeliveryRules.isDelivered`:
+    /// anyone else's record is a claim nobody acts on). Never before the cause itself.
     static func delivered(_ first: Notification, feed: Feed, circle: CircleState) -> Timestamp? {
         var earliest: Timestamp?
         for (key, state) in feed.deliveries where key.notification == first.id {
             if let at = state.deliveredAt { earliest = min(earliest ?? at, at) }
         }
         for (key, record) in circle.deliveries where key.notification == first.id {
+            guard DeliveryRules.isDelivered(key, to: first.recipient, feed: Feed(), circle: circle) else { continue }
             earliest = min(earliest ?? record.stamp.at, record.stamp.at)
         }
-        return earliest
+        return earliest.map { max($0, first.at) }
     }
 }
 

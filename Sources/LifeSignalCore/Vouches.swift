@@ -24,8 +24,16 @@ public struct Vouch: Equatable, Sendable {
 public enum Vouching {
     /// How many misses in a row may be ended by vouches before the next cannot be.
     public static let inARow = 2
-    /// The vouches a circle keeps per member (the latest).
-    public static let kept = 8
+    /// The vouches a circle keeps per member and voucher (the latest): one who may not vouch
+    /// cannot push out the vouches of one who may.
+    public static let kept = 4
+
+    /// How long after a missed deadline a vouch for it may be made: the person's interval, at
+    /// least an hour and at most a day. A vouch is for a miss happening now; one dated later
+    /// (a voucher's machine rewriting its own record to slide it forward) ends nothing.
+    public static func window(for interval: TimeSpan) -> TimeSpan {
+        min(max(interval, .hours(1)), .hours(24))
+    }
 
     /// The vouches that count, oldest first, with how many misses in a row they ended by `now`
     /// (a check-in of the member's own since the last one starts the count again): each ends
@@ -38,7 +46,9 @@ public enum Vouching {
         where vouch.at <= now + MemberState.clockTolerance {
             if let last, let checkIn = member.lastCheckIn(asOf: vouch.at), checkIn.at > last.at { run = 0 }
             let before = CheckInStatus(member: member, now: vouch.at, counting: last)
-            guard before.phase == .overdue, before.deadline == vouch.deadline, run < inARow else { continue }
+            guard before.phase == .overdue, before.deadline == vouch.deadline, run < inARow,
+                vouch.at <= vouch.deadline + window(for: member.effectiveInterval)
+            else { continue }
             last = vouch
             run += 1
         }
@@ -75,7 +85,8 @@ public struct Vouched: EventBody {
 }
 
 extension CircleState {
-    /// Keeps a vouch (once per voucher and deadline, the earliest), and only the latest few.
+    /// Keeps a vouch (once per voucher and deadline, the earliest), and only the latest few of
+    /// each voucher's.
     mutating func vouch(_ vouch: Vouch, for member: String) {
         var list = vouches[member] ?? []
         if let index = list.firstIndex(where: { $0.by == vouch.by && $0.deadline == vouch.deadline }) {
@@ -85,7 +96,11 @@ extension CircleState {
             list.append(vouch)
         }
         list.sort { Stamp.earlierInTime($0.stamp, $1.stamp) }
-        vouches[member] = Array(list.suffix(Vouching.kept))
+        let theirs = list.filter { $0.by == vouch.by }
+        if theirs.count > Vouching.kept, let oldest = theirs.first {
+            list.removeAll { $0.by == oldest.by && $0.deadline == oldest.deadline }
+        }
+        vouches[member] = list
     }
 
     /// The vouches for `member` by those who watch over them.

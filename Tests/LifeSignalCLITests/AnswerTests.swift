@@ -29,11 +29,10 @@ import Testing
         #expect(told.count == 1, "an hour has not passed: told once")
         let first = try #require(told.first)
         #expect(first["notice"] as? Int == 1)
-        // An hour after it went out (09:15), and her own devices get the first ten minutes of a
-        // repeat too, as of the first notice.
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:20:00Z", environment: env).code == 0)
+        // An hour after it went out (09:15).
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:10:00Z", environment: env).code == 0)
         #expect(Self.misses(recorder).count == 1)
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:25:00Z", environment: env).code == 0)
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:20:00Z", environment: env).code == 0)
         told = Self.misses(recorder)
         #expect(told.count == 2, "the second notice an hour after the first")
         let second = try #require(told.last)
@@ -41,7 +40,11 @@ import Testing
         #expect(second["follows"] as? String == first["id"] as? String)
         #expect(second["dedupeKey"] as? String == first["dedupeKey"] as? String)
         #expect(second["notice"] as? Int == 2)
-        #expect((second["title"] as? String)?.hasSuffix("(second notice)") == true, "\(second)")
+        #expect(second["title"] as? String == "Alice missed the 09:00 check-in (second notice)", "\(second)")
+        #expect(
+            second["causeAt"] as? String == first["causeAt"] as? String,
+            "the deadline she missed, not the repeat's time")
+        #expect((second["text"] as? String)?.contains("Due: Mon 2 Mar 2026, 09:00 UTC") == true, "\(second)")
         #expect(
             (second["summary"] as? String)?.hasPrefix("Second notice, 1h after the first: Alice missed") == true,
             "\(second)")

@@ -85,7 +85,7 @@ import Testing
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
         }
         #expect(Self.received(recorder).isEmpty, "held while unconfirmed")
-        for now in ["2026-03-02T11:00:00Z", "2026-03-02T11:30:00Z", "2026-03-02T13:00:00Z"] {
+        for now in ["2026-03-02T11:00:00Z", "2026-03-02T11:30:00Z", "2026-03-02T11:55:00Z"] {
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
         }
         let relays = Self.received(recorder)

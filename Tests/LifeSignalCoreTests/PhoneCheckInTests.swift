@@ -63,4 +63,20 @@ import Testing
         #expect(state.tokens["199"] != nil && state.tokens["0"] == nil, "the newest are kept")
         #expect(state.phoneTaps.count == PhoneCheckIns.tapLimit)
     }
+
+    /// Junk taps (tokens nobody committed to, stamped far ahead) cannot push out a real one:
+    /// Alice's check-in from the phone stands, and her token stays used.
+    @Test func junkTapsDoNotPushOutARealOne() throws {
+        let at = Self.issued + .hours(2)
+        var circle = Self.circle(taps: [(Self.token, at)])
+        for n in 0..<300 {
+            let junk = String(repeating: "0", count: 26) + String(100_000 + n)
+            PhoneTapped(member: "alice", token: junk, at: Timestamp(seconds: 4_000_000_000 + Int64(n))).fold(
+                into: &circle, member: "mal", stamp: Stamp(clock: 5, at: at, device: "m1", seq: Int64(10 + n)))
+        }
+        let state = try #require(circle.members["alice"])
+        #expect(state.phoneTaps.count == PhoneCheckIns.tapLimit)
+        #expect(state.lastCheckIn(asOf: at + .hours(1))?.fromPhone == true)
+        #expect(PhoneCheckIns.verdict(of: Self.token, at: at + .days(1), for: state) == .used(at: at))
+    }
 }

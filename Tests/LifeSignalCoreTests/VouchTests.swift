@@ -50,4 +50,29 @@ import Testing
         #expect(status.phase == .overdue, "the third vouch in a row counts for nothing")
         #expect(status.deadline == Self.start + .hours(24 + 25 + 25), "the miss after the second vouch stands")
     }
+
+    /// A vouch is for a miss happening now: one dated more than a day after the deadline (a
+    /// voucher's machine sliding its own record forward) ends nothing.
+    @Test func aVouchLongAfterTheDeadlineEndsNothing() {
+        var circle = Self.circle()
+        let deadline = Self.start + .hours(24)
+        Self.vouch(&circle, by: "bob", deadline: deadline, at: deadline + .hours(25))
+        #expect(circle.status(of: "alice", now: deadline + .hours(26)).phase == .overdue)
+        #expect(circle.status(of: "alice", now: deadline + .hours(26)).deadline == deadline)
+    }
+
+    /// Vouches of one who may not vouch cannot push out those of one who may.
+    @Test func aStrangersVouchesDoNotPushOutAResponders() {
+        var circle = Self.circle()
+        let deadline = Self.start + .hours(24)
+        Self.vouch(&circle, by: "bob", deadline: deadline, at: deadline + .hours(1))
+        for n in 0..<20 {
+            Self.vouch(
+                &circle, by: "mal", deadline: Timestamp(seconds: 4_000_000_000 + Int64(n)),
+                at: Timestamp(seconds: 4_000_000_000 + Int64(n)), seq: Int64(10 + n))
+        }
+        let status = circle.status(of: "alice", now: deadline + .hours(2))
+        #expect(status.phase == .ok, "Bob's vouch stands")
+        #expect((circle.vouches["alice"] ?? []).filter { $0.by == "mal" }.count == Vouching.kept)
+    }
 }

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import LifeSignalCore
+
+/// When a repeat is due, and when none may go: counted from a delivery only someone who could
+/// have made it recorded, and never after the alarm was answered.
+@Suite struct RepeatsTests {
+    static let checkedIn = Timestamp(seconds: 1_772_000_000)
+    static let deadline = checkedIn + .hours(24)
+    static let sis = "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d"
+
+    /// Alice checked in and went silent; Bob watches over her; her sister is an external
+    /// responder; Mal is in the circle, linked to nobody.
+    static func circle() -> CircleState {
+        var circle = CircleState()
+        func stamp(_ device: String, _ seq: Int64) -> Stamp {
+            Stamp(clock: seq, at: checkedIn, device: device, seq: seq)
+        }
+        CheckedIn(note: nil).fold(into: &circle, member: "alice", stamp: stamp("a", 1))
+        ExternalSet(
+            id: sis, contact: ExternalContact(name: "Sis", notify: ["https://example.org/sis"], email: [], phone: [])
+        )
+        .fold(into: &circle, member: "alice", stamp: stamp("a", 2))
+        RelationSet(member: "alice", roles: Roles(responder: false, dependent: true)).fold(
+            into: &circle, member: "bob", stamp: stamp("b", 1))
+        NameSet(name: "Mal").fold(into: &circle, member: "mal", stamp: stamp("m", 1))
+        return circle
+    }
+
+    static func firstNotice(_ circle: CircleState) throws -> Notification {
+        try #require(
+            Notifications.due(circle: circle, feed: Feed(), me: "bob", now: deadline + .minutes(15)).first {
+                $0.kind == .dependentNonResponsive && $0.recipient == .external(owner: "alice", id: sis)
+            })
+    }
+
+    static func deliver(_ n: Notification, by member: String, at: Timestamp, in circle: inout CircleState) {
+        Delivered(notification: n.id, channel: "https://example.org/sis").fold(
+            into: &circle, member: member, stamp: Stamp(clock: 9, at: at, device: member, seq: 9))
+    }
+
+    @Test func aStrangersDeliveryRecordStartsNoRepeats() throws {
+        var circle = Self.circle()
+        let first = try Self.firstNotice(circle)
+        var feed = Feed()
+        feed.add(first)
+        Self.deliver(first, by: "mal", at: Self.deadline - .days(30), in: &circle)
+        #expect(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(20)).isEmpty)
+        // Bob's device delivered it at 09:15 (its feed says so; the circle keeps Mal's earlier claim).
+        feed.record(
+            DeliveryAttempt(notification: first.id, channel: "https://example.org/sis", succeeded: true, error: nil),
+            at: Self.deadline + .minutes(15))
+        #expect(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .hours(1)).isEmpty)
+        let repeats = Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(80))
+        #expect(repeats.map(\.notice) == [2])
+        #expect(repeats.first?.at == Self.deadline, "a repeat's time is its cause's")
+    }
+
+    @Test func aRepeatMadeBeforeAnAcknowledgementIsNotSentAfterIt() throws {
+        var circle = Self.circle()
+        let first = try Self.firstNotice(circle)
+        var feed = Feed()
+        feed.add(first)
+        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        let again = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(80)).first)
+        feed.add(again)
+        let now = Self.deadline + .minutes(90)
+        let before = DeliveryRules.plan(feed: feed, circle: circle, me: "bob", device: "b", now: now)
+        #expect(before.jobs.map(\.notification.id).contains(again.id))
+        Acknowledged(thread: again.thread ?? "").fold(
+            into: &circle, member: "bob", stamp: Stamp(clock: 10, at: now, device: "b", seq: 10))
+        let after = DeliveryRules.plan(feed: feed, circle: circle, me: "bob", device: "b", now: now)
+        #expect(!after.jobs.map(\.notification.id).contains(again.id), "answered: the repeat would be a false alarm")
+    }
+}
