@@ -108,6 +108,8 @@ public enum ContactRefusal: Equatable, Sendable {
     case notMissed(name: String, deadline: Timestamp?)
     /// A vouch for a third miss in a row.
     case vouchedTooOften(name: String, count: Int)
+    /// A vouch made longer after the missed deadline than a vouch may be.
+    case vouchTooLate(name: String, deadline: Timestamp, window: TimeSpan)
 }
 
 public enum PingRefusal: Equatable, Sendable {

@@ -309,6 +309,10 @@ extension App {
             guard status.vouchedInARow < Vouching.inARow else {
                 throw .refused(.contact(.vouchedTooOften(name: contact.name, count: status.vouchedInARow)))
             }
+            let window = Vouching.window(for: status.interval)
+            guard now <= deadline + window else {
+                throw .refused(.contact(.vouchTooLate(name: contact.name, deadline: deadline, window: window)))
+            }
             transaction.record(Vouched(member: contact.id, deadline: deadline, note: note), at: now)
             transaction.noticeDue(now: now)
             return VouchResult(

@@ -174,6 +174,9 @@ extension ContactRefusal {
             let when = deadline.map { " (their deadline is \(Warning.utc($0)))" } ?? ""
             return
                 "\(name) has not missed a check-in\(when): a vouch ends a miss, and there is none to end. If you want to know how they are, ping them: lifesignal ping send \(name)"
+        case .vouchTooLate(let name, let deadline, let window):
+            return
+                "\(name) missed the check-in due \(Warning.utc(deadline)) more than \(window.short) ago, and a vouch is for a miss happening now: it would end nothing. Reach \(name) and ask them to check in themselves, or tell those watching over them what you know"
         case .vouchedTooOften(let name, let count):
             return
                 "\(name)'s last \(count) missed check-ins were each ended by a vouch, so this one cannot be: nobody may keep a switch quiet for long. Reach \(name) and ask them to check in themselves ('lifesignal checkin', or the \"I'm OK\" button on their phone)"

@@ -187,5 +187,9 @@ import Testing
         #expect(h.run("alice", ["checkin", "--quiet"], now: "2026-03-04T11:00:00Z", environment: env).code == 0)
         #expect(
             h.run("bob", ["contacts", "vouch", "Alice"], now: "2026-03-05T11:30:00Z", environment: env).code == 0)
+        // More than a day after a miss is too late to vouch for it.
+        let late = h.run("bob", ["contacts", "vouch", "Alice"], now: "2026-03-07T12:00:00Z", environment: env)
+        #expect(late.code != 0)
+        #expect(late.stderr.contains("more than 1d ago, and a vouch is for a miss happening now"), "\(late.stderr)")
     }
 }
