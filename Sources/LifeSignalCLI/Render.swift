@@ -202,6 +202,29 @@ extension Render {
         }
     }
 
+    /// An alert (null when there is none), as every command shows it.
+    static func alertJSON(_ alert: AlertRecord?, now: Timestamp) -> JSON {
+        guard let alert, let start = alert.start else { return .null }
+        let end = alert.end?.at
+        return .object(
+            JSONObject([
+                ("id", .string(alert.id)), ("message", .optional(alert.currentMessage)),
+                ("startedAt", .string(start.at.rfc3339)),
+                ("endedAt", .optional(end?.rfc3339)), ("durationSeconds", .int(((end ?? now) - start.at).seconds)),
+            ]))
+    }
+
+    /// A ping, as every command shows it.
+    static func pingJSON(_ view: PingView) -> JSON {
+        .object(
+            JSONObject([
+                ("id", .string(view.ping.id)), ("from", .string(view.ping.from)), ("to", .string(view.ping.to)),
+                ("direction", .string(view.incoming ? "incoming" : "outgoing")), ("with", .string(view.otherName)),
+                ("sentAt", .string(view.sent.at.rfc3339)), ("state", .string(view.state.rawValue)),
+                ("endedAt", .optional(view.ping.endStamp?.at.rfc3339)),
+            ]))
+    }
+
     static func dependentJSON(_ status: DependentStatus) -> JSON {
         .object(
             JSONObject([

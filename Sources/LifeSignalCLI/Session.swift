@@ -251,3 +251,22 @@ struct Output {
     func yellow(_ s: String) -> String { color ? TerminalText.style("33", s) : s }
     func green(_ s: String) -> String { color ? TerminalText.style("32", s) : s }
 }
+
+extension Session {
+    /// Asks on the terminal; without one, refuses unless --yes was given (`otherwise` says
+    /// what else would do).
+    func confirm(
+        _ question: String, action: String, line: Invocation, yes: Bool, otherwise: String = ""
+    ) throws(CLIError) -> Bool {
+        if yes { return true }
+        guard context.stdinIsTerminal else {
+            throw .usage(
+                message:
+                    "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm\(otherwise).",
+                command: line.path)
+        }
+        _ = context.write(.standardError, TerminalText.safe("\(question) [y/N] "))
+        let answer = context.readLine()?.trimmingWhitespace.lowercased() ?? ""
+        return answer == "y" || answer == "yes"
+    }
+}

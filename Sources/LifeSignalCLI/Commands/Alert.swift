@@ -42,35 +42,6 @@ enum AlertCommand {
         abstract: "List your alerts: start, end and duration.",
         run: history)
 
-    /// Asks on the terminal; without one, refuses unless --yes was given (`otherwise` says
-    /// what else would do).
-    static func confirm(
-        _ question: String, action: String, line: Invocation, session: Session, yes: Bool? = nil,
-        otherwise: String = ""
-    ) throws(CLIError) -> Bool {
-        if yes ?? line.flag(Self.yes) { return true }
-        guard session.context.stdinIsTerminal else {
-            throw .usage(
-                message:
-                    "Refusing to \(action) without confirmation: there is no terminal to ask on. Pass --yes to confirm\(otherwise).",
-                command: line.path)
-        }
-        _ = session.context.write(.standardError, TerminalText.safe("\(question) [y/N] "))
-        let answer = session.context.readLine()?.trimmingWhitespace.lowercased() ?? ""
-        return answer == "y" || answer == "yes"
-    }
-
-    static func alertJSON(_ alert: AlertRecord?, now: Timestamp) -> JSON {
-        guard let alert, let start = alert.start else { return .null }
-        let end = alert.end?.at
-        return .object(
-            JSONObject([
-                ("id", .string(alert.id)), ("message", .optional(alert.currentMessage)),
-                ("startedAt", .string(start.at.rfc3339)),
-                ("endedAt", .optional(end?.rfc3339)), ("durationSeconds", .int(((end ?? now) - start.at).seconds)),
-            ]))
-    }
-
     /// How long an alert lasted, as every other span is shown: `5m`, `1h 48m`, `2d 3h`.
     static func duration(_ span: TimeSpan) -> String { TimeSpan(seconds: max(0, span.seconds)).short }
 
@@ -81,7 +52,7 @@ enum AlertCommand {
         let active = try session.call(line.path) { app throws(AppError) in try app.activeAlert() }
         if active == nil {
             let question = "Activate an emergency alert? All your responders will be told at once."
-            guard try confirm(question, action: "raise an alert", line: line, session: session) else {
+            guard try session.confirm(question, action: "raise an alert", line: line, yes: line.flag(Self.yes)) else {
                 try session.output.line("No alert was raised.")
                 return .ok
             }
@@ -91,7 +62,7 @@ enum AlertCommand {
         session.output.warn(listed: change.warnings.filter { $0 != .noResponders })
         var document = JSONObject([
             ("activated", .bool(change.kind == .raised)), ("updated", .bool(change.kind == .updated)),
-            ("alert", alertJSON(change.alert, now: session.now)),
+            ("alert", Render.alertJSON(change.alert, now: session.now)),
         ])
         if let delivery = change.delivery { document["delivery"] = delivery.json }
         document["warnings"] = .array(change.warnings.map(Render.warningJSON))
@@ -129,7 +100,7 @@ enum AlertCommand {
         }
         let question =
             "Are you sure you want to deactivate the alert? This will notify your responders that you are safe."
-        guard try confirm(question, action: "end the alert", line: line, session: session) else {
+        guard try session.confirm(question, action: "end the alert", line: line, yes: line.flag(Self.yes)) else {
             try session.output.line("The alert is still active.")
             return .alertActive
         }
@@ -140,7 +111,7 @@ enum AlertCommand {
             return .ok
         }
         try session.output.json(
-            ["deactivated": true, "alert": alertJSON(change.alert, now: session.now), "delivery": delivery.json])
+            ["deactivated": true, "alert": Render.alertJSON(change.alert, now: session.now), "delivery": delivery.json])
         try session.output.line("Emergency alert deactivated. Your responders are being told you are safe.")
         delivery.tellFailures(session)
         return .ok
@@ -148,7 +119,7 @@ enum AlertCommand {
 
     static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let active = try session.call(line.path) { app throws(AppError) in try app.activeAlert() }
-        try session.output.json(["active": .bool(active != nil), "alert": alertJSON(active, now: session.now)])
+        try session.output.json(["active": .bool(active != nil), "alert": Render.alertJSON(active, now: session.now)])
         guard let active, let start = active.start else {
             try session.output.line("No emergency alert is active.")
             return .ok
@@ -162,7 +133,7 @@ enum AlertCommand {
 
     static func history(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let alerts = try session.call(line.path) { app throws(AppError) in try app.alertHistory() }
-        try session.output.json(["alerts": .array(alerts.map { alertJSON($0, now: session.now) })])
+        try session.output.json(["alerts": .array(alerts.map { Render.alertJSON($0, now: session.now) })])
         if alerts.isEmpty {
             try session.output.line("No alerts yet.")
             return .ok

@@ -183,8 +183,8 @@ enum ContactEditCommands {
             let kind = found.kind == .member ? "member" : "external"
             let question = "Remove \(found.name) (\(found.roles.text.lowercased()), \(kind)) from your contacts?"
             guard
-                try AlertCommand.confirm(
-                    question, action: "remove \(found.name) (\(found.id))", line: line, session: session,
+                try session.confirm(
+                    question, action: "remove \(found.name) (\(found.id))", line: line,
                     yes: line.flag(yes), otherwise: ", or give the full id: lifesignal contacts remove \(found.id)")
             else {
                 try session.output.line("Nothing was removed.")

@@ -78,23 +78,15 @@ enum PingCommand {
         return .ok
     }
 
-    static func json(_ view: PingView) -> JSON {
-        .object(
-            JSONObject([
-                ("id", .string(view.ping.id)), ("from", .string(view.ping.from)), ("to", .string(view.ping.to)),
-                ("direction", .string(view.incoming ? "incoming" : "outgoing")), ("with", .string(view.otherName)),
-                ("sentAt", .string(view.sent.at.rfc3339)), ("state", .string(view.state.rawValue)),
-                ("endedAt", .optional(view.ping.endStamp?.at.rfc3339)),
-            ]))
-    }
-
     static func list(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let all = try session.call(line.path) { app throws(AppError) in try app.pings() }
         let incoming = all.filter(\.isIncomingPending)
         let outgoing = all.filter(\.isOutgoingPending)
         let withHistory = line.flag(history)
-        var document = JSONObject([("incoming", .array(incoming.map(json))), ("outgoing", .array(outgoing.map(json)))])
-        if withHistory { document["history"] = .array(all.map(json)) }
+        var document = JSONObject([
+            ("incoming", .array(incoming.map(Render.pingJSON))), ("outgoing", .array(outgoing.map(Render.pingJSON))),
+        ])
+        if withHistory { document["history"] = .array(all.map(Render.pingJSON)) }
         try session.output.json(.object(document))
         let o = session.output
         func row(_ e: PingView) -> String {
@@ -127,7 +119,7 @@ enum PingCommand {
         let everything = line.flag(all)
         let answer: App.PingAnswer = everything ? .all : .one(line.text(argument: 0) ?? "")
         let done = try session.call(line.path) { app throws(AppError) in try app.respond(answer) }
-        var document = JSONObject([("answered", .array(done.pings.map(json)))])
+        var document = JSONObject([("answered", .array(done.pings.map(Render.pingJSON)))])
         if let status = done.status { document["checkIn"] = Render.checkInJSON(status) }
         try session.output.json(.object(document))
         let names = done.pings.map(\.otherName).joined(separator: ", ")
@@ -147,7 +139,7 @@ enum PingCommand {
     static func clear(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let text = line.text(argument: 0) ?? ""
         let view = try session.call(line.path) { app throws(AppError) in try app.clearPing(text) }
-        try session.output.json(["cleared": json(view)])
+        try session.output.json(["cleared": Render.pingJSON(view)])
         try session.output.line("Cleared your ping to \(view.otherName); they will see it was cancelled.")
         return .ok
     }

@@ -48,9 +48,9 @@ enum StatusCommand {
                 ("dataDirectory", .string(board.dataDirectory)),
                 ("circle", .string(board.circle)),
                 ("checkIn", Render.checkInJSON(board.checkIn)),
-                ("alert", AlertCommand.alertJSON(board.alert, now: now)),
+                ("alert", Render.alertJSON(board.alert, now: now)),
                 ("unreadNotifications", .int(Int64(board.unread))),
-                ("pingsToAnswer", .array(board.pingsToAnswer.map(PingCommand.json))),
+                ("pingsToAnswer", .array(board.pingsToAnswer.map(Render.pingJSON))),
                 ("needsAttention", .array(attention)),
                 ("warnings", .array(board.warnings.map(Render.warningJSON))),
             ]))
