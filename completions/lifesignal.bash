@@ -115,8 +115,8 @@ _lifesignal_node() {
         ;;
     "checkin inbox")
         subs=()
-        options=(--json --home --quiet -q --no-color --help -h --version)
-        valued=(--home)
+        options=(--phone --json --home --quiet -q --no-color --help -h --version)
+        valued=(--phone --home)
         nargs=1
         ;;
     "alert")

@@ -66,7 +66,7 @@ function __lifesignal_valued
         case 'checkin pause-limit'
             printf '%s\n' '--home'
         case 'checkin inbox'
-            printf '%s\n' '--home'
+            printf '%s\n' '--phone' '--home'
         case 'alert'
             printf '%s\n' '--home'
         case 'alert activate'
@@ -320,7 +320,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'grace' -d
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
-complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topic where check-ins from your phone arrive.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
@@ -334,7 +334,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'grace' -d 'Show
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
-complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topic where check-ins from your phone arrive.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -380,6 +380,9 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin repeat\' 1' -a '30m 1
 
 # lifesignal checkin pause-limit
 complete -c lifesignal -n '__lifesignal_argument \'checkin pause-limit\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30d or 60d.'
+
+# lifesignal checkin inbox
+complete -c lifesignal -n '__lifesignal_at \'checkin inbox\'' -l 'phone' -x -d 'The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC): this device sends your reminders and missed check-in notices there with the "I\'m OK" button. Kept on this machine only.'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'

@@ -39,9 +39,9 @@ extension App {
         /// Who speaks for whom: this device's key fingerprint (nil before its first write), how
         /// many devices of mine count, whether I have a recovery code, and the doubts.
         public var devices = Devices()
-        /// My inbox for check-ins from the phone, and what one read of it said just now (nil
-        /// error: it answered).
-        public var inbox: (url: String, error: String?)? = nil
+        /// My inbox for check-ins from the phone, what one read of it said just now (nil error:
+        /// it answered), and whether this device has a phone topic to send buttons to.
+        public var inbox: (url: String, error: String?, phone: Bool)? = nil
     }
 
     public struct Devices: Sendable {
@@ -125,9 +125,10 @@ extension App {
                 doubts: trustWarnings(snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store)),
             inbox: (state.inbox?.value ?? nil).map { url in
                 // One read of what came last: whether the topic answers, as the delivery runs will.
+                let phone = !store.localChannels.isEmpty
                 switch Inbox.poll(url, since: "latest", environment: environment) {
-                case .success: return (url, nil)
-                case .failure(let failure): return (url, failure.message)
+                case .success: return (url, nil, phone)
+                case .failure(let failure): return (url, failure.message, phone)
                 }
             })
     }

@@ -22,6 +22,9 @@ extension App {
         public var message: Message
         /// How this machine's member addresses e-mail.
         var mail: MailSettings?
+        /// Where the channel really sends, when its name is not its address (this device's
+        /// phone topic, kept out of the circle: see `DeliveryRules.phoneChannel`).
+        var address: String? = nil
     }
 
     /// How a channel changed in a delivery run.
@@ -183,9 +186,10 @@ extension App {
                     ))
                 continue
             }
-            let attempt = Delivery.send(
-                job.notification, as: job.message, through: job.channel, mail: job.mail, environment: environment,
-                timeout: Self.channelTimeout)
+            var attempt = Delivery.send(
+                job.notification, as: job.message, through: job.address ?? job.channel, mail: job.mail,
+                environment: environment, timeout: Self.channelTimeout)
+            attempt.channel = job.channel
             if !attempt.succeeded { failed[job.channel] = attempt.error ?? "failed" }
             attempts.append((job, attempt))
         }
@@ -203,8 +207,10 @@ extension App {
         let me = transaction.member
         let device = transaction.store.identity.device
         let mail = circle.members[me]?.mail?.value
+        let phone = (try? transaction.store.phoneTopic()) ?? nil
         let plan = DeliveryRules.plan(
-            feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync)
+            feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync,
+            local: phone == nil ? [] : [DeliveryRules.phoneChannel])
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
             let telling = Messages.Telling(
                 me: me, device: device, confirmed: planned.confirmed, evidence: planned.evidence, sync: sync)
@@ -216,6 +222,7 @@ extension App {
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
         return plan.jobs.map { planned in
             var made = job(planned)
+            if planned.channel == DeliveryRules.phoneChannel { made.address = phone.map { "ntfy:" + $0 } }
             if let button = okButton(for: planned, in: &transaction, now: now)
                 ?? onItButton(for: planned, in: &transaction, now: now)
             {

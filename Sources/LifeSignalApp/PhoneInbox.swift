@@ -5,15 +5,30 @@ import LifeSignalStore
 /// Check-ins from the phone (see `PhoneCheckIns`): my inbox setting, the "I'm OK" buttons of the
 /// messages to me, and reading the inboxes of my member and my dependents in every delivery run.
 extension App {
-    /// Sets my inbox, an ntfy topic URL (nil: none).
-    public func setInbox(_ url: String?) throws(AppError) -> String? {
-        if let url, let problem = Address.problem(withChannel: "ntfy:" + url) {
-            throw .refused(.setting(.notAnInbox(url, problem: problem)))
+    /// My inbox and this device's phone topic, as they stand.
+    public struct InboxSetting: Sendable {
+        /// The inbox, an ntfy topic URL in my records (every device of the circle reads it).
+        public var inbox: String?
+        /// Where this device sends my reminders with the "I'm OK" button: kept on this machine.
+        public var phone: String?
+    }
+
+    /// Sets my inbox, an ntfy topic URL (nil: none), and with `phone` this device's phone topic
+    /// (`.some(nil)`: none; removing the inbox removes it too).
+    public func setInbox(_ url: String?, phone: String?? = nil) throws(AppError) -> InboxSetting {
+        for topic in [url, phone ?? nil].compactMap({ $0 }) {
+            if let problem = Address.problem(withChannel: "ntfy:" + topic) {
+                throw .refused(.setting(.notAnInbox(topic, problem: problem)))
+            }
         }
         let now = self.now
-        let me = try write(feed: .whole) { transaction throws(AppError) -> String in
+        let (store, me) = try write(feed: .whole) { transaction throws(AppError) -> (Store, String) in
             transaction.record(InboxSet(url: url), at: now)
-            return transaction.member
+            return (transaction.store, transaction.member)
+        }
+        let keptPhone: String?? = url == nil ? .some(nil) : phone
+        if !dryRun, let keptPhone {
+            try AppError.wrap { () throws(StoreError) in try store.setPhoneTopic(keptPhone, lockTimeout: lockTimeout) }
         }
         // Read from the next delivery run on (the runs learn the inboxes of dependents too).
         if let url, !dryRun {
@@ -21,11 +36,15 @@ extension App {
                 $0.inboxes[url] = $0.inboxes[url] ?? InboxHealth(member: me)
             }
         }
-        return url
+        return InboxSetting(inbox: url, phone: (try? store.phoneTopic()) ?? nil)
     }
 
-    /// My inbox, if I set one.
-    public func inbox() throws(AppError) -> String? { try readMine().inbox?.value ?? nil }
+    /// My inbox, if I set one, and this device's phone topic.
+    public func inbox() throws(AppError) -> InboxSetting {
+        let (store, snapshot) = try read()
+        let inbox = snapshot.state.members[store.identity.member]?.inbox?.value ?? nil
+        return InboxSetting(inbox: inbox, phone: try AppError.wrap { () throws(StoreError) in try store.phoneTopic() })
+    }
 
     /// What one inbox held this run.
     struct InboxRead: Sendable {
@@ -144,10 +163,7 @@ extension App {
     static func okButton(for planned: DeliveryRules.Job, in transaction: inout Transaction, now: Timestamp)
         -> Message.Button?
     {
-        let me = transaction.member
-        guard planned.notification.recipient == .member(me), planned.channel.hasPrefix("ntfy:"),
-            planned.notification.kind == .checkInReminder || planned.notification.kind == .missedCheckIn,
-            let inbox = transaction.memberState.inbox?.value ?? nil
+        guard planned.channel == DeliveryRules.phoneChannel, let inbox = transaction.memberState.inbox?.value ?? nil
         else { return nil }
         let token = freshToken()
         transaction.record(TokenIssued(hash: PhoneCheckIns.commitment(of: token)), at: now)

@@ -64,9 +64,20 @@ public enum DeliveryRules {
         }
     }
 
-    /// The channels `n` goes through from `me`'s device `device`.
-    public static func channels(for n: Notification, me: String, device: String, circle: CircleState) -> [String] {
-        channels(to: n.recipient, me: me, device: device, circle: circle)
+    /// The channel of this device's phone topic, kept on this machine only (see
+    /// `PhoneCheckIns`): the member's reminders and missed check-in notices go there too, with an
+    /// "I'm OK" button, from the device that has one. Its address is never in the circle: the
+    /// feed records deliveries through it under this name.
+    public static let phoneChannel = "phone:"
+
+    /// The channels `n` goes through from `me`'s device `device`; `local` are the channels of
+    /// this device alone (its phone topic), which take the member's reminders and misses.
+    public static func channels(
+        for n: Notification, me: String, device: String, circle: CircleState, local: [String] = []
+    ) -> [String] {
+        let shared = channels(to: n.recipient, me: me, device: device, circle: circle)
+        guard n.recipient == .member(me), n.kind == .checkInReminder || n.kind == .missedCheckIn else { return shared }
+        return shared + local
     }
 
     /// The channels that reach `recipient` from `me`'s device `device`.
@@ -94,11 +105,12 @@ public enum DeliveryRules {
     /// recipient's channels and what this device relays stay as they are, and time goes on:
     /// it is served here and not delivered through one of its channels, and it is not a lone
     /// notification past the horizon or a reminder past its deadline (those never go again).
-    static func mayAct(on n: Notification, feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp)
-        -> Bool
-    {
+    static func mayAct(
+        on n: Notification, feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp,
+        local: [String] = []
+    ) -> Bool {
         guard serves(n, me: me, circle: circle),
-            channels(for: n, me: me, device: device, circle: circle).contains(where: {
+            channels(for: n, me: me, device: device, circle: circle, local: local).contains(where: {
                 !(feed.deliveries[DeliveryKey(notification: n.id, channel: $0)]?.isDelivered ?? false)
             })
         else { return false }
@@ -141,7 +153,7 @@ public enum DeliveryRules {
     /// `sync` is what this device knows of its sync engine (a relayed miss needs evidence).
     public static func plan(
         feed: Feed, circle: CircleState, me: String, device: String, now: Timestamp, retryingNow: Bool = false,
-        sync: SyncView? = nil
+        sync: SyncView? = nil, local: [String] = []
     ) -> Plan {
         let sync = sync ?? .direct(now: now)
         let ordered = feed.notifications.values.filter { serves($0, me: me, circle: circle) }.sorted(by: causeOrder)
@@ -157,7 +169,7 @@ public enum DeliveryRules {
                 }
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }
-            for channel in channels(for: n, me: me, device: device, circle: circle) {
+            for channel in channels(for: n, me: me, device: device, circle: circle, local: local) {
                 let job = Job(notification: n, channel: channel, confirmed: confirmed, evidence: evidence)
                 guard !isDelivered(job.key, to: n.recipient, feed: feed, circle: circle),
                     isWanted(job, pending: pending[channel] ?? [], feed: feed, circle: circle, now: now)

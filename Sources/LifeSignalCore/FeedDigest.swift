@@ -29,9 +29,11 @@ public struct FeedDigest: Equatable, Sendable {
             self.relays = relays
         }
 
-        init(_ recipient: Notification.Recipient, me: String, device: String, circle: CircleState) {
+        init(_ recipient: Notification.Recipient, me: String, device: String, circle: CircleState, local: [String]) {
             self.recipient = recipient
-            channels = DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle)
+            channels =
+                DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle)
+                + (recipient == .member(me) ? local : [])
             relays = DeliveryRules.relays(to: recipient, me: me, circle: circle)
         }
     }
@@ -45,7 +47,7 @@ public struct FeedDigest: Equatable, Sendable {
 
     /// The digest of `feed` as `me`'s device `device` sees it at `now`; nil when an id is not
     /// one this version makes (16 hex digits), so the feed is always read.
-    public init?(of feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp) {
+    public init?(of feed: Feed, me: String, device: String, circle: CircleState, now: Timestamp, local: [String] = []) {
         let window = now - Feed.window
         var ids: [UInt64] = []
         ids.reserveCapacity(feed.notifications.count)
@@ -69,7 +71,8 @@ public struct FeedDigest: Equatable, Sendable {
                 n.kind == .dependentNonResponsive
                 && !Self.has(Notifications.allClearID(of: n), in: ids)
             if open || Repeats.mayRepeat(n, circle: circle, now: now)
-                || DeliveryRules.mayAct(on: n, feed: feed, me: me, device: device, circle: circle, now: now)
+                || DeliveryRules.mayAct(
+                    on: n, feed: feed, me: me, device: device, circle: circle, now: now, local: local)
             {
                 kept[n.id] = n
             }
@@ -84,7 +87,8 @@ public struct FeedDigest: Equatable, Sendable {
         part.notifications = kept
         for (key, state) in feed.deliveries where kept[key.notification] != nil { part.deliveries[key] = state }
         self.init(
-            ids: ids, part: part, basis: recipients.map { Basis($0, me: me, device: device, circle: circle) },
+            ids: ids, part: part,
+            basis: recipients.map { Basis($0, me: me, device: device, circle: circle, local: local) },
             builtAt: now)
     }
 
@@ -92,20 +96,22 @@ public struct FeedDigest: Equatable, Sendable {
     public func has(_ id: String) -> Bool { Self.has(id, in: ids) }
 
     /// Whether what `part` was chosen by still holds for `me`'s device `device` at `now`.
-    public func holds(me: String, device: String, circle: CircleState, now: Timestamp) -> Bool {
-        now >= builtAt && basis.allSatisfy { $0 == Basis($0.recipient, me: me, device: device, circle: circle) }
+    public func holds(me: String, device: String, circle: CircleState, now: Timestamp, local: [String] = []) -> Bool {
+        now >= builtAt
+            && basis.allSatisfy { $0 == Basis($0.recipient, me: me, device: device, circle: circle, local: local) }
     }
 
     /// Whether a delivery run of `me`'s device at `now` has nothing to do, by this digest:
     /// what it rests on still holds, nothing due is new, and nothing is to be sent or waits.
     public func showsNothingToDo(
         me: String, device: String, circle: CircleState, now: Timestamp, unreadable: [String: Timestamp],
-        sync: SyncView
+        sync: SyncView, local: [String] = []
     ) -> Bool {
-        guard holds(me: me, device: device, circle: circle, now: now) else { return false }
+        guard holds(me: me, device: device, circle: circle, now: now, local: local) else { return false }
         let due = Notifications.due(circle: circle, feed: part, me: me, now: now, unreadable: unreadable)
         guard due.allSatisfy({ part.notifications[$0.id] != nil || has($0.id) }) else { return false }
-        let plan = DeliveryRules.plan(feed: part, circle: circle, me: me, device: device, now: now, sync: sync)
+        let plan = DeliveryRules.plan(
+            feed: part, circle: circle, me: me, device: device, now: now, sync: sync, local: local)
         return plan.channels.isEmpty && plan.waiting.isEmpty
     }
 

@@ -202,7 +202,7 @@ extension Store {
             if let digest = others.digest,
                 digest.showsNothingToDo(
                     me: store.identity.member, device: store.identity.device, circle: transaction.circle, now: now,
-                    unreadable: transaction.unreadable, sync: sync)
+                    unreadable: transaction.unreadable, sync: sync, local: store.localChannels)
             {
                 transaction.feed = digest.part
                 transaction.digest = digest

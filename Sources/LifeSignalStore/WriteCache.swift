@@ -82,7 +82,8 @@ extension Store {
             // (A write prunes the feed's old entries: the count is made again from the files.)
             cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
             cache.digest = FeedDigest(
-                of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now)
+                of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now,
+                local: localChannels)
             cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
         } else if !transaction.feedChanged {
             cache.unread = others.unread

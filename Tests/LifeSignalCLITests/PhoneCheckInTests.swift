@@ -17,7 +17,11 @@ import Testing
             "alice", ["notify", "prefs", "--channel", "ntfy:" + ntfy.url("alice-notes")], now: "2026-03-01T09:00:00Z")
         #expect(prefs.code == 0, "\(prefs.stderr)")
         let inbox = h.run(
-            "alice", ["checkin", "inbox", "ntfy:" + ntfy.url("alice-inbox-7f3k9q2m")], now: "2026-03-01T09:00:00Z")
+            "alice",
+            [
+                "checkin", "inbox", "ntfy:" + ntfy.url("alice-inbox-7f3k9q2m"), "--phone",
+                "ntfy:" + ntfy.url("alice-phone-2m8qk4"),
+            ], now: "2026-03-01T09:00:00Z")
         #expect(inbox.code == 0, "\(inbox.stderr)")
         #expect(inbox.stdout.contains("Inbox set: ntfy:"), "\(inbox.stdout)")
         // Bob's cron runs now and then; it learns the inboxes to read.
@@ -43,9 +47,13 @@ import Testing
         let ntfy = try NtfyServer()
         let root = TempHome()
         let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
-        // Her reminder (30m before 09:00) carries the button, which posts to her inbox.
+        // Her reminder (30m before 09:00) goes to her phone's topic with the button, which posts
+        // to her inbox; the topic of her channels, which the circle folder names, gets no button.
         #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env).code == 0)
-        let reminder = try #require(ntfy.published("alice-notes").last)
+        let plain = try #require(ntfy.published("alice-notes").last)
+        #expect(
+            (plain["title"] as? String)?.hasPrefix("Check in by") == true && Self.okButton(plain) == nil, "\(plain)")
+        let reminder = try #require(ntfy.published("alice-phone-2m8qk4").last)
         #expect((reminder["title"] as? String)?.hasPrefix("Check in by") == true, "\(reminder)")
         let button = try #require(Self.okButton(reminder), "\(reminder)")
         #expect(button["action"] as? String == "http")
@@ -56,6 +64,13 @@ import Testing
         let doctor = jsonObject(h.run("alice", ["doctor", "--json"], now: "2026-03-02T08:36:00Z").stdout)
         let found = (doctor["checks"] as? [[String: Any]])?.first { $0["check"] as? String == "inbox" }
         #expect(found?["ok"] as? Bool == true, "\(doctor)")
+        // Nothing in the circle folder names her phone's topic: nobody who reads it can take a token.
+        let files = FileManager.default.enumerator(atPath: h.circle)?.compactMap { $0 as? String } ?? []
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = (try? String(contentsOfFile: h.circle + "/" + file, encoding: .utf8)) ?? ""
+            #expect(!text.contains("alice-phone-2m8qk4"), "\(file)")
+        }
         // Her laptop closes. At 08:50 she taps the button on her phone.
         ntfy.setClock("2026-03-02T08:50:00Z")
         #expect(NtfyServer.tap(button) == 0)
@@ -87,7 +102,7 @@ import Testing
         let root = TempHome()
         let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
         #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env).code == 0)
-        let button = try #require(Self.okButton(ntfy.published("alice-notes").last))
+        let button = try #require(Self.okButton(ntfy.published("alice-phone-2m8qk4").last))
         ntfy.setClock("2026-03-02T08:50:00Z")
         #expect(NtfyServer.tap(button) == 0)
         #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:00:00Z", environment: Self.env).code == 0)

@@ -84,12 +84,14 @@ struct DoctorFindings {
                 )
             ]
         }
-        guard checkup.ownChannels.contains(where: { $0.hasPrefix("ntfy:") }) else {
+        guard inbox.phone else {
             return [
                 Finding(
                     check: "inbox", ok: false,
-                    message: "\(what) answers, but none of your channels is ntfy, so no \"I'm OK\" button is ever sent",
-                    fix: "add your phone's topic: lifesignal notify prefs --channel ntfy:https://HOST/TOPIC")
+                    message: "\(what) answers, but this device has no phone topic, so it sends no \"I'm OK\" button",
+                    fix:
+                        "give it your phone's topic: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC"
+                )
             ]
         }
         return [Finding(check: "inbox", ok: true, message: "\(what) answers; every device of your circle reads it")]

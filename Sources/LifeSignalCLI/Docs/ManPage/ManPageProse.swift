@@ -81,8 +81,13 @@ extension ManPage {
         The circle's folded state and a digest of the notification feed, each with the
         identity of every file it was made from, so that a run reads only what changed.
         Derived: it may be deleted at any time and is rebuilt.
+        .It Pa phone.json
+        The ntfy topic this device sends your reminders and missed check-in notices to
+        with an "I'm OK" button
+        .Pq Cm checkin inbox --phone .
+        Kept on this machine only, never in the circle.
         .It Pa health.json
-        How each channel and heartbeat URL has been doing on this machine, for
+        How each channel, heartbeat URL and inbox has been doing on this machine, for
         .Cm status
         and
         .Cm doctor .
