@@ -230,6 +230,7 @@ extension Store {
             return .forReading(refreshed, unread: unread)
         }
         let read = try readCircle()
+        Posix.returnFreedMemory()  // the read's buffers, before the peak: snapshot and cache
         TrustMemory.remember(read.learned, in: dataDirectory)
         var snapshot = split(read)
         let counted = counting?.join() ?? nil

@@ -2,6 +2,7 @@ import LifeSignalCore
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
+    import CMalloc
 #elseif canImport(Musl)
     @preconcurrency import Musl
 #elseif canImport(Darwin)
@@ -293,4 +294,16 @@ public enum Posix {
 }
 @inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
+}
+
+extension Posix {
+    /// Hands freed heap pages back to the system (glibc keeps them for reuse otherwise), so a
+    /// short run's peak memory is what it holds, not what it once held. After a cold read of
+    /// the circle, before its snapshot and cache are made: scripts/bench's cold 1,000-member
+    /// status peaked about 0.3 MiB lower (max of 15 runs, /usr/bin/time), in the same time.
+    static func returnFreedMemory() {
+        #if canImport(Glibc)
+            _ = malloc_trim(0)
+        #endif
+    }
 }
