@@ -68,6 +68,14 @@ public enum Warning: Equatable, Sendable {
     case enrollmentCodeUsedTwice([String])
     /// A message in an inbox carried a token that counts for nothing (unknown, used, expired).
     case tapIgnored(name: String, at: Timestamp, verdict: PhoneCheckIns.Verdict)
+    /// The check-in just written is stamped later than this machine's clock: no device counts
+    /// it until then.
+    case checkInAheadOfClock(at: Timestamp, clock: Timestamp)
+    /// A check-in of mine stamped later than this clock (a device's wrong clock) does not count
+    /// yet: the deadline counts from `counting` (nil: no check-in).
+    case futureCheckIn(at: Timestamp, device: String, now: Timestamp, counting: Timestamp?)
+    /// A commit from the git remote had changed this device's own records: put back as written.
+    case ownRecordsRestored([String])
 
     /// Whether it says that records in the circle are ignored as not their member's: while it
     /// lasts, `status` exits 6.
@@ -75,7 +83,11 @@ public enum Warning: Equatable, Sendable {
         switch self {
         case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack: return true
         case .deviceNotYours(_, _, _, let waiting): return !waiting
-        default: return false
+        case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
+            .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
+            .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
+            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored:
+            return false
         }
     }
 
@@ -104,6 +116,9 @@ public enum Warning: Equatable, Sendable {
         case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"
         case .enrollmentCodeUsedTwice: return "enrollment-code-used-twice"
         case .tapIgnored: return "inbox-token-ignored"
+        case .checkInAheadOfClock: return "check-in-ahead-of-clock"
+        case .futureCheckIn: return "check-in-from-the-future"
+        case .ownRecordsRestored: return "own-records-restored"
         }
     }
 }

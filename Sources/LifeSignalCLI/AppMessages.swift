@@ -245,6 +245,16 @@ extension Warning {
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
             .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored:
             return trustMessage ?? ""
+        case .checkInAheadOfClock(let at, let clock):
+            return
+                "this check-in is stamped \(Self.utc(at)), later than this machine's clock (\(Self.utc(clock))): no device counts it until then, so your deadline still counts from your previous check-in. Unset LIFESIGNAL_NOW, or set the clock right."
+        case .futureCheckIn(let at, let device, let now, let counting):
+            let from = counting.map { "the check-in of \(Self.utc($0))" } ?? "no check-in"
+            return
+                "a check-in stamped \(Self.utc(at)) by device \(device.prefix(8)) is \((at - now).short) ahead of this clock (\(Self.utc(now))); it does not count until then, so your deadline counts from \(from). Check that device's clock (or LIFESIGNAL_NOW)."
+        case .ownRecordsRestored(let paths):
+            return
+                "a commit from the remote had changed this device's own records (\(paths.joined(separator: ", "))); they were put back as this device wrote them. Find out which machine wrote them: another data directory may be using this device's identity."
         case .historyIncomplete(let directory, let first, let last):
             return
                 "events \(first)–\(last) of your records are in no archive file, in \(directory) or in the circle's copy, so the history shown lacks what they held. Restore the missing files of that folder from a backup if you have one."

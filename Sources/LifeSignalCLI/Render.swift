@@ -185,10 +185,9 @@ enum Render {
     /// A warning for a check-in stamped later than this clock, which does not count yet.
     static func clockWarning(_ status: CheckInStatus, session: Session) {
         guard let future = status.futureCheckIn else { return }
-        let counting = status.lastCheckIn.map { "the check-in of \(session.local($0.at))" } ?? "no check-in"
-        session.output.note(
-            "warning: a check-in stamped \(session.local(future.at)) by device \(future.stamp.device.prefix(8)) is \((future.at - session.now).short) ahead of this clock (\(session.local(session.now))); it does not count until then, so your deadline counts from \(counting). Check that device's clock (or LIFESIGNAL_NOW)."
-        )
+        session.output.warn(
+            .futureCheckIn(
+                at: future.at, device: future.stamp.device, now: session.now, counting: status.lastCheckIn?.at))
     }
 }
 

@@ -37,11 +37,12 @@ import Testing
         #expect(run.code == 0)
         _ = jsonObject(run.stdout)
         home.run(["checkin"], now: "2026-03-01T10:00:00Z")
-        // The clock-behind warning, with --json, is a JSON line on stderr.
+        // The clock-behind warning, with --json, is a coded warning on stderr, like every other.
         let behind = home.run(["checkin", "status", "--json"], now: "2026-03-01T08:00:00Z")
         #expect(behind.code == 0)
-        let note = jsonObject(behind.stderr)
-        #expect((note["note"] as? String)?.hasPrefix("warning: a check-in stamped") == true)
+        let warning = jsonObject(behind.stderr)["warning"] as? [String: Any]
+        #expect(warning?["code"] as? String == "check-in-from-the-future", "\(behind.stderr)")
+        #expect((warning?["message"] as? String)?.hasPrefix("a check-in stamped") == true)
     }
 
     @Test func helpIgnoresOptionValues() {

@@ -68,9 +68,7 @@ enum CheckinCommand {
         }
         let clock = session.context.clock()
         if done.at > clock + MemberState.clockTolerance {
-            session.output.note(
-                "warning: this check-in is stamped \(session.local(done.at)), later than this machine's clock (\(session.local(clock))): no device counts it until then, so your deadline still counts from your previous check-in. Unset LIFESIGNAL_NOW, or set the clock right."
-            )
+            session.output.warn(.checkInAheadOfClock(at: done.at, clock: clock))
         }
         Render.clockWarning(done.status, session: session)
         session.output.warn(listed: done.warnings)

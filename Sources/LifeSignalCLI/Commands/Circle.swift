@@ -79,11 +79,7 @@ enum CircleCommand {
         if let what = report.recovered {
             session.output.note("undid \(what) left in the circle's git work tree by an interrupted run.")
         }
-        if !report.restoredOwn.isEmpty {
-            session.output.note(
-                "warning: a commit from the remote had changed this device's own records (\(report.restoredOwn.joined(separator: ", "))); they were put back as this device wrote them. Find out which machine wrote them: another data directory may be using this device's identity."
-            )
-        }
+        if !report.restoredOwn.isEmpty { session.output.warn(.ownRecordsRestored(report.restoredOwn)) }
         try session.output.json(
             .object(
                 JSONObject([
