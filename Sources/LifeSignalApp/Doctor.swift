@@ -40,8 +40,9 @@ extension App {
         /// many devices of mine count, whether I have a recovery code, and the doubts.
         public var devices = Devices()
         /// My inbox for check-ins from the phone, what one read of it said just now (nil error:
-        /// it answered), and whether this device has a phone topic to send buttons to.
-        public var inbox: (url: String, error: String?, phone: Bool)? = nil
+        /// it answered), and this device's phone topic to send buttons to (or why it cannot be
+        /// read: a damaged `phone.json` must not quietly mean "no buttons").
+        public var inbox: (url: String, error: String?, phone: Result<String?, StoreError>)? = nil
     }
 
     public struct Devices: Sendable {
@@ -125,7 +126,7 @@ extension App {
                 doubts: trustWarnings(snapshot.speakers, rejected: snapshot.rejected, circle: circle, store: store)),
             inbox: (state.inbox?.value ?? nil).map { url in
                 // One read of what came last: whether the topic answers, as the delivery runs will.
-                let phone = !store.localChannels.isEmpty
+                let phone = Result { () throws(StoreError) in try store.phoneTopic() }
                 switch Inbox.poll(url, since: "latest", environment: environment) {
                 case .success: return (url, nil, phone)
                 case .failure(let failure): return (url, failure.message, phone)

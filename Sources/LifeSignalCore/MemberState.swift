@@ -120,7 +120,7 @@ public struct MemberState: Equatable, Sendable {
         inbox = Stamped.latest(inbox, other.inbox)
         // Commitments before taps: which taps are kept prefers those with a commitment.
         for (hash, issued) in other.tokens { remember(token: hash, issued: issued) }
-        for (hash, commitment) in other.ackTokens where ackTokens[hash] == nil { ackTokens[hash] = commitment }
+        for (hash, commitment) in other.ackTokens { remember(ack: hash, commitment) }
         for tap in other.phoneTaps.values { remember(tap: tap) }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)

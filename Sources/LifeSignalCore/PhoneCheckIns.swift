@@ -73,6 +73,16 @@ public struct PhoneTap: Equatable, Sendable {
 }
 
 extension MemberState {
+    /// Keeps an "I'm on it" commitment (the earliest of a hash), and only the newest
+    /// `PhoneCheckIns.tokenLimit` of them: in a log's fold and in a merge of devices alike.
+    mutating func remember(ack hash: String, _ commitment: AckCommitment) {
+        if let known = ackTokens[hash], known.issued <= commitment.issued { return }
+        ackTokens[hash] = commitment
+        guard ackTokens.count > PhoneCheckIns.tokenLimit else { return }
+        let oldest = ackTokens.min { ($0.value.issued, $0.key) < ($1.value.issued, $1.key) }
+        if let oldest { ackTokens[oldest.key] = nil }
+    }
+
     /// Keeps a commitment, and only the newest `PhoneCheckIns.tokenLimit` of them.
     mutating func remember(token hash: String, issued: Timestamp) {
         if let known = tokens[hash], known <= issued { return }
@@ -302,15 +312,7 @@ public struct AckTokenIssued: EventBody {
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
         let commitment = AckCommitment(thread: thread, owner: owner, contact: contact, issued: stamp.at)
-        circle.update(member) { state in
-            guard state.ackTokens[hash] == nil else { return }
-            state.ackTokens[hash] = commitment
-            if state.ackTokens.count > PhoneCheckIns.tokenLimit,
-                let oldest = state.ackTokens.min(by: { ($0.value.issued, $0.key) < ($1.value.issued, $1.key) })
-            {
-                state.ackTokens[oldest.key] = nil
-            }
-        }
+        circle.update(member) { $0.remember(ack: hash, commitment) }
     }
 }
 

@@ -228,6 +228,32 @@ final class LoopbackServer {
     deinit { stop() }
 }
 
+extension LoopbackServer {
+    /// The end of a loopback HTTP server's script, after its `Handler` class: a threaded server
+    /// on a port the kernel picks, reported through `port_path`, and a watchdog that ends it with
+    /// the test process that started it (or after 15 minutes). The script defines `parent` and
+    /// `port_path` and imports `http.server, os, threading, time`.
+    static let httpServing =
+        "\n" + #"""
+            class Server(http.server.ThreadingHTTPServer):
+                daemon_threads = True
+
+            server = Server(("127.0.0.1", 0), Handler)
+
+            def watchdog():
+                deadline = time.time() + 900
+                while os.getppid() == parent and time.time() < deadline:
+                    time.sleep(0.5)
+                os._exit(0)
+
+            threading.Thread(target=watchdog, daemon=True).start()
+            with open(port_path + ".tmp", "w") as f:
+                f.write(str(server.server_address[1]))
+            os.rename(port_path + ".tmp", port_path)
+            server.serve_forever()
+            """#
+}
+
 /// Whether a process with this id exists (a zombie counts; a reaped process does not).
 func processExists(_ pid: Int32) -> Bool {
     kill(pid, 0) == 0 || errno == EPERM
@@ -686,23 +712,7 @@ final class HTTPRecorder {
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
 
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-        server = Server(("127.0.0.1", 0), Handler)
-
-        def watchdog():
-            deadline = time.time() + 900
-            while os.getppid() == parent and time.time() < deadline:
-                time.sleep(0.5)
-            os._exit(0)
-
-        threading.Thread(target=watchdog, daemon=True).start()
-        with open(port_path + ".tmp", "w") as f:
-            f.write(str(server.server_address[1]))
-        os.rename(port_path + ".tmp", port_path)
-        server.serve_forever()
-        """#
+        """# + LoopbackServer.httpServing
 }
 
 /// curl's config-file syntax (`curl --config -`), so that tests can keep data out of argv

@@ -170,21 +170,5 @@ final class NtfyServer {
 
             do_POST = do_PUT = publish
 
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-        server = Server(("127.0.0.1", 0), Handler)
-
-        def watchdog():
-            deadline = time.time() + 900
-            while os.getppid() == parent and time.time() < deadline:
-                time.sleep(0.5)
-            os._exit(0)
-
-        threading.Thread(target=watchdog, daemon=True).start()
-        with open(port_path + ".tmp", "w") as f:
-            f.write(str(server.server_address[1]))
-        os.rename(port_path + ".tmp", port_path)
-        server.serve_forever()
-        """#
+        """# + LoopbackServer.httpServing
 }

@@ -153,6 +153,23 @@ import Testing
         let found = (doctor["checks"] as? [[String: Any]])?.first { $0["check"] as? String == "inbox" }
         #expect(found?["ok"] as? Bool == false, "\(doctor)")
         #expect((found?["fix"] as? String)?.contains("lifesignal checkin inbox ntfy:URL") == true)
+        // A phone topic is kept in phone.json; a damaged one is a failed doctor check, never a
+        // quiet "no buttons"; 'off' removes the inbox and this device's phone topic.
+        let topics = [
+            "checkin", "inbox", "ntfy:" + ntfy.url("alice-inbox-9z"), "--phone", "ntfy:" + ntfy.url("alice-phone-9z"),
+        ]
+        #expect(h.run("alice", topics, now: "2026-03-02T08:40:00Z").code == 0)
+        let phoneFile = h.root.path + "/alice/phone.json"
+        #expect(FileManager.default.fileExists(atPath: phoneFile))
+        try "{ not json".write(toFile: phoneFile, atomically: true, encoding: .utf8)
+        let damaged = jsonObject(h.run("alice", ["doctor", "--json"], now: "2026-03-02T08:40:00Z").stdout)
+        let check = (damaged["checks"] as? [[String: Any]])?.first { $0["check"] as? String == "inbox" }
+        #expect(check?["ok"] as? Bool == false, "\(damaged)")
+        #expect((check?["message"] as? String)?.contains("phone topic cannot be read") == true, "\(check ?? [:])")
+        let off = h.run("alice", ["checkin", "inbox", "off", "--json"], now: "2026-03-02T08:40:00Z")
+        #expect(off.code == 0, "\(off.stderr)")
+        #expect(jsonObject(off.stdout)["inbox"] is NSNull && jsonObject(off.stdout)["phone"] is NSNull)
+        #expect(!FileManager.default.fileExists(atPath: phoneFile))
         let bad = h.run("alice", ["checkin", "inbox", "https://ntfy.sh/"], now: "2026-03-02T08:40:00Z")
         #expect(bad.code != 0)
         #expect(bad.stderr.contains("cannot be your inbox"), "\(bad.stderr)")

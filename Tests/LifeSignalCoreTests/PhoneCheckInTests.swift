@@ -79,4 +79,19 @@ import Testing
         #expect(state.lastCheckIn(asOf: at + .hours(1))?.fromPhone == true)
         #expect(PhoneCheckIns.verdict(of: Self.token, at: at + .days(1), for: state) == .used(at: at))
     }
+
+    /// "I'm on it" commitments are bounded the same in a fold and in a merge of devices.
+    @Test func ackCommitmentsStayBoundedThroughAMerge() {
+        var phone = MemberState()
+        var laptop = MemberState()
+        for n in 0..<100 {
+            let commitment = AckCommitment(
+                thread: "alert|x", owner: "alice", contact: "sis", issued: Self.issued + TimeSpan(seconds: Int64(n)))
+            phone.remember(ack: "p\(n)", commitment)
+            laptop.remember(ack: "l\(n)", commitment)
+        }
+        phone.merge(laptop)
+        #expect(phone.ackTokens.count == PhoneCheckIns.tokenLimit)
+        #expect(phone.ackTokens["p99"] != nil && phone.ackTokens["p0"] == nil, "the newest are kept")
+    }
 }

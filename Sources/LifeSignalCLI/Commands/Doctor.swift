@@ -84,7 +84,16 @@ struct DoctorFindings {
                 )
             ]
         }
-        guard inbox.phone else {
+        if case .failure(let problem) = inbox.phone {
+            return [
+                Finding(
+                    check: "inbox", ok: false,
+                    message: "\(what) answers, but this device's phone topic cannot be read: \(problem.message)",
+                    fix:
+                        "set it again: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC")
+            ]
+        }
+        guard case .success(.some) = inbox.phone else {
             return [
                 Finding(
                     check: "inbox", ok: false,
