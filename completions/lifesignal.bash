@@ -181,8 +181,8 @@ _lifesignal_node() {
         ;;
     "contacts edit")
         subs=()
-        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --json --home --quiet -q --no-color --help -h --version)
-        valued=(--name --notify --email --phone --tier --home)
+        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --button-topic --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --notify --email --phone --tier --button-topic --home)
         nargs=1
         ;;
     "contacts remove")

@@ -97,6 +97,10 @@ public enum ContactRefusal: Equatable, Sendable {
     /// An option for external contacts used on a member (`--name`, or the addresses).
     case memberNamesThemselves(name: String)
     case addressesAreForExternals(name: String)
+    /// A button topic that is not an ntfy topic URL.
+    case notAButtonTopic(String, problem: String)
+    /// A button topic for an external contact with no ntfy channel for it to stand in for.
+    case buttonTopicWithoutNtfy(name: String)
     /// Making an external contact a dependent.
     case externalCannotBeDependent
     /// `--tier` for a contact who does not watch over me.

@@ -108,6 +108,8 @@ extension App {
         public var pingedMe: Stamp?
         /// Their phone and emergency note: only for someone I watch over.
         public var details: ProfileDetails?
+        /// An external responder's button topic on this device (see `buttonTopic(of:…)`).
+        public var buttonTopic: String? = nil
     }
 
     /// My contacts, dependents first in the app's priority order, then everyone else by name.
@@ -132,7 +134,9 @@ extension App {
         let circle = snapshot.state
         let me = store.identity.member
         let contact = try Self.find(text, in: circle.contacts(of: me))
-        return Self.view(contact, circle: circle, me: me, now: now, unreadable: snapshot.unreadable)
+        var view = Self.view(contact, circle: circle, me: me, now: now, unreadable: snapshot.unreadable)
+        view.buttonTopic = try AppError.wrap { () throws(StoreError) in try store.phoneTopics() }.responders[contact.id]
+        return view
     }
 
     static func view(
@@ -175,10 +179,14 @@ extension App {
         public var phone: [String] = []
         /// A responder's tier (1: told after the grace; 2 and up: later, unless acknowledged).
         public var tier: Int64?
+        /// An external responder's button topic on this device (`.some(nil)`: none): an ntfy
+        /// topic URL kept on this machine only, where this device sends her the alarms about me
+        /// that would go to her first ntfy channel, with an "I'm on it" button.
+        public var buttonTopic: String?? = nil
 
         public init() {}
 
-        var changesAddresses: Bool { !notify.isEmpty || !email.isEmpty || !phone.isEmpty }
+        var changesAddresses: Bool { !notify.isEmpty || !email.isEmpty || !phone.isEmpty || buttonTopic != nil }
     }
 
     /// What an edit changed.
@@ -188,13 +196,19 @@ extension App {
         case cancelledTheirPing(from: String)
         case details
         case tier(Int64)
+        /// Her button topic on this device was set (nil: removed); `inbox`: I have an inbox,
+        /// which the button posts to (without one, no button goes out).
+        case buttonTopic(String?, inbox: Bool)
     }
 
     /// Changes the roles of the contact `text` names (seen by both sides), or an external
     /// contact's name and addresses.
     public func editContact(_ text: String, _ edit: ContactEdit) throws(AppError) -> (Contact, [EditChange]) {
+        if let topic = edit.buttonTopic ?? nil, let problem = Address.problem(withChannel: "ntfy:" + topic) {
+            throw .refused(.contact(.notAButtonTopic(topic, problem: problem)))
+        }
         let now = self.now
-        return try write { transaction throws(AppError) in
+        var (store, contact, changes, inbox) = try write { transaction throws(AppError) in
             let contact = try Self.find(text, in: transaction.circle.contacts(of: transaction.member))
             var roles = contact.roles
             if let responder = edit.responder { roles.responder = responder }
@@ -212,8 +226,23 @@ extension App {
                 changes.append(.tier(tier))
             }
             let updated = transaction.circle.contacts(of: transaction.member).first { $0.id == contact.id }
-            return (updated ?? contact, changes)
+            if edit.buttonTopic != nil && edit.buttonTopic != .some(nil),
+                !(updated?.external?.channels.contains { $0.hasPrefix("ntfy:") } ?? false)
+            {
+                throw .refused(.contact(.buttonTopicWithoutNtfy(name: contact.name)))
+            }
+            let inbox = transaction.memberState.inbox?.value ?? nil
+            return (transaction.store, updated ?? contact, changes, inbox != nil)
         }
+        if let topic = edit.buttonTopic {
+            if !dryRun {
+                try AppError.wrap { () throws(StoreError) in
+                    try store.updatePhoneTopics(lockTimeout: lockTimeout) { $0.responders[contact.id] = topic }
+                }
+            }
+            changes.append(.buttonTopic(topic, inbox: inbox))
+        }
+        return (contact, changes)
     }
 
     private static func editMember(
@@ -256,7 +285,7 @@ extension App {
     /// between us; returns it and how many pings were cancelled.
     public func removeContact(_ text: String) throws(AppError) -> (contact: Contact, cancelledPings: Int) {
         let now = self.now
-        return try write { transaction throws(AppError) in
+        let (store, removed) = try write { transaction throws(AppError) in
             let me = transaction.member
             let circle = transaction.circle
             let contact = try Self.find(text, in: circle.contacts(of: me))
@@ -273,8 +302,13 @@ extension App {
             case .external:
                 transaction.record(ExternalSet(id: contact.id, contact: nil), at: now)
             }
-            return (contact, cancelled)
+            return (transaction.store, (contact: contact, cancelledPings: cancelled))
         }
+        if removed.contact.kind == .external, !dryRun {
+            // Her button topic on this device goes with her.
+            try? store.updatePhoneTopics(lockTimeout: lockTimeout) { $0.responders[removed.contact.id] = nil }
+        }
+        return removed
     }
 }
 

@@ -207,10 +207,10 @@ extension App {
         let me = transaction.member
         let device = transaction.store.identity.device
         let mail = circle.members[me]?.mail?.value
-        let phone = (try? transaction.store.phoneTopic()) ?? nil
+        let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
         let plan = DeliveryRules.plan(
             feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync,
-            local: phone == nil ? [] : [DeliveryRules.phoneChannel])
+            local: topics.phone == nil ? [] : [DeliveryRules.phoneChannel])
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
             let telling = Messages.Telling(
                 me: me, device: device, confirmed: planned.confirmed, evidence: planned.evidence, sync: sync)
@@ -222,9 +222,11 @@ extension App {
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
         return plan.jobs.map { planned in
             var made = job(planned)
-            if planned.channel == DeliveryRules.phoneChannel { made.address = phone.map { "ntfy:" + $0 } }
+            if planned.channel == DeliveryRules.phoneChannel { made.address = topics.phone.map { "ntfy:" + $0 } }
+            let buttonTopic = Self.buttonTopic(of: planned, me: me, circle: circle, topics)
+            if let buttonTopic { made.address = "ntfy:" + buttonTopic }
             if let button = okButton(for: planned, in: &transaction, now: now)
-                ?? onItButton(for: planned, in: &transaction, now: now)
+                ?? (buttonTopic == nil ? nil : onItButton(for: planned, in: &transaction, now: now))
             {
                 made.message.buttons = [button]
             }

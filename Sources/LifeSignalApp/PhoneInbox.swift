@@ -113,8 +113,8 @@ extension App {
     }
 
     /// A message of `member`'s inbox: a tap of their "I'm OK" (a token of theirs), or of an
-    /// external responder's "I'm on it" (a token of the device that sent them the alarm: theirs
-    /// or a watcher's); the member whose token it is, and what it does. Nil: not a tap of ours.
+    /// external responder's "I'm on it" (a token of the member's own device, which sent her the
+    /// alarm); the member whose token it is, and what it does. Nil: not a tap of ours.
     static func judge(_ message: Inbox.Message, inboxOf member: String, readFor: [String], _ circle: CircleState)
         -> (committer: String, token: String, verdict: PhoneCheckIns.Verdict)?
     {
@@ -126,22 +126,32 @@ extension App {
             return (owner, token, verdict)
         }
         guard let token = PhoneCheckIns.ackToken(inMessage: message.text) else { return nil }
-        let senders =
-            [member]
-            + circle.linkedMembers(of: member).filter { circle.roles(of: $0, toward: member)?.dependent ?? false }
-        let found = PhoneCheckIns.ackVerdict(of: token, at: message.time, among: senders, in: circle)
-        return (found?.committer ?? member, token, found?.verdict ?? .unknown)
+        return (member, token, PhoneCheckIns.ackVerdict(of: token, at: message.time, committedBy: member, in: circle))
     }
 
-    /// The "I'm on it" button of an alarm sent to an external responder through ntfy, when the
-    /// person it is about has an inbox: a fresh token, committed to in my records first, that
-    /// the button posts to their inbox.
+    /// Where this device sends `planned` instead of its ntfy channel: the button topic kept on
+    /// this machine for one of my external responders (`contacts edit NAME --button-topic`),
+    /// which takes what would go to her first ntfy channel. Her shared channel is in the circle,
+    /// where anyone could read a button's token; what my watchers relay to her goes there,
+    /// without a button.
+    static func buttonTopic(of planned: DeliveryRules.Job, me: String, circle: CircleState, _ topics: PhoneTopics)
+        -> String?
+    {
+        guard case .external(let owner, let id) = planned.notification.recipient, owner == me,
+            let topic = topics.responders[id],
+            circle.externals[me]?[id]?.value?.channels.first(where: { $0.hasPrefix("ntfy:") }) == planned.channel
+        else { return nil }
+        return topic
+    }
+
+    /// The "I'm on it" button of an alarm about me sent to an external responder's button
+    /// topic, when I have an inbox: a fresh token, committed to in my records first, that the
+    /// button posts to my inbox.
     static func onItButton(for planned: DeliveryRules.Job, in transaction: inout Transaction, now: Timestamp)
         -> Message.Button?
     {
         let n = planned.notification
-        guard case .external(let owner, let contact) = n.recipient, owner == n.subject,
-            planned.channel.hasPrefix("ntfy:"),
+        guard case .external(let owner, let contact) = n.recipient, owner == n.subject, owner == transaction.member,
             [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(n.kind), let thread = n.thread,
             let inbox = transaction.circle.members[n.subject]?.inbox?.value ?? nil
         else { return nil }

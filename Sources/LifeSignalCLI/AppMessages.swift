@@ -159,7 +159,14 @@ extension ContactRefusal {
         case .memberNamesThemselves(let name):
             return "--name is for external contacts; \(name) names themselves in their own lifesignal."
         case .addressesAreForExternals(let name):
-            return "--notify, --email and --phone are for external contacts; \(name) is a member of your circle."
+            return
+                "--notify, --email, --phone and --button-topic are for external contacts; \(name) is a member of your circle."
+        case .buttonTopicWithoutNtfy(let name):
+            return
+                "\(name) has no ntfy channel: a button topic takes the alarms this device would send to her ntfy channel. Give her one too: 'lifesignal contacts edit \(name) --notify ntfy:https://HOST/TOPIC --button-topic ntfy:https://HOST/ANOTHER-TOPIC'."
+        case .notAButtonTopic(let url, let problem):
+            return
+                "'\(TerminalText.safeLine(url))' cannot be a button topic: \(problem). Give an ntfy topic URL with a long, secret topic name that only she subscribes to, e.g. ntfy:https://ntfy.sh/sis-7f3k9q2m"
         case .tierOutOfRange(let tier): return "a tier is 1 to 9, not \(tier)."
         case .tierIsForResponders(let name):
             return

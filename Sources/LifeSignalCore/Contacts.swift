@@ -66,6 +66,11 @@ public enum ContactLookup {
 /// Checks of the addresses an external contact is reached at. Each returns nil when the
 /// value is acceptable, or what is wrong with it.
 public enum Address {
+    /// An ntfy topic URL as a person gives it: with or without the channel's `ntfy:`.
+    public static func ntfyTopic(_ text: String) -> String {
+        text.hasPrefix("ntfy:") ? String(text.dropFirst(5)) : text
+    }
+
     /// A channel URI: `desktop:`, `mailto:ADDR`, `ntfy:https://HOST/TOPIC`, `https://…` (a
     /// webhook), `apprise:URL` (any Apprise URL), or `exec:COMMAND`. Plain http is accepted only
     /// for this machine (localhost, 127.x, ::1), so nothing personal crosses a network unencrypted.

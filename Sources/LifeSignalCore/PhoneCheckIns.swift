@@ -327,49 +327,41 @@ extension PhoneCheckIns {
         return isToken(token) ? token : nil
     }
 
-    /// The member among `candidates` who committed to an "I'm on it" `token`, and what a tap of
-    /// it at `at` would do.
-    public static func ackVerdict(of token: String, at: Timestamp, among candidates: [String], in circle: CircleState)
-        -> (committer: String, verdict: Verdict)?
+    /// What a tap at `at` of an "I'm on it" `token` would do, when `member`'s own devices
+    /// committed to it. Only theirs count: the button goes out only from the devices of the
+    /// person the alarm is about, through a topic kept on that device (see `Outbox`), so a
+    /// watcher — who reads the circle, and could commit tokens of their own — cannot say a
+    /// responder is on it.
+    public static func ackVerdict(of token: String, at: Timestamp, committedBy member: String, in circle: CircleState)
+        -> Verdict
     {
         let hash = commitment(of: token)
-        for member in candidates {
-            guard let state = circle.members[member], let commitment = state.ackTokens[hash] else { continue }
-            if let tap = state.phoneTaps[hash], tap.at != at { return (member, .used(at: tap.at)) }
-            guard at >= commitment.issued - MemberState.clockTolerance, at <= commitment.issued + validity else {
-                return (member, .expired(issued: commitment.issued))
-            }
-            return (member, .counts)
+        guard let state = circle.members[member], let commitment = state.ackTokens[hash] else { return .unknown }
+        if let tap = state.phoneTaps[hash], tap.at != at { return .used(at: tap.at) }
+        guard at >= commitment.issued - MemberState.clockTolerance, at <= commitment.issued + validity else {
+            return .expired(issued: commitment.issued)
         }
-        return nil
+        return .counts
     }
 }
 
 extension CircleState {
     /// The "I'm on it" taps of external responders that count for `thread`: each on a token
-    /// committed by `subject`'s own device or a device of someone who watches over them (those
-    /// who send them alarms), used once, within `PhoneCheckIns.validity`.
+    /// committed by `subject`'s own device (see `ackVerdict`), used once, within
+    /// `PhoneCheckIns.validity`.
     func phoneAcknowledgements(of thread: Notification.Thread, subject: String) -> [Acknowledgement] {
-        var found: [Acknowledgement] = []
-        let senders =
-            [subject] + linkedMembers(of: subject).filter { roles(of: $0, toward: subject)?.dependent ?? false }
-        for sender in senders {
-            guard let state = members[sender], !state.ackTokens.isEmpty else { continue }
-            for (hash, tap) in state.phoneTaps {
-                guard let commitment = state.ackTokens[hash], commitment.thread == thread.key,
-                    commitment.owner == subject,
-                    tap.at >= commitment.issued - MemberState.clockTolerance,
-                    tap.at <= commitment.issued + PhoneCheckIns.validity
-                else { continue }
-                var ack = Acknowledgement(
-                    by: sender,
-                    stamp: Stamp(
-                        clock: tap.recorded.clock, at: tap.at, device: tap.recorded.device, seq: tap.recorded.seq))
-                ack.external = commitment.contact
-                found.append(ack)
-            }
+        guard let state = members[subject], !state.ackTokens.isEmpty else { return [] }
+        return state.phoneTaps.compactMap { hash, tap in
+            guard let commitment = state.ackTokens[hash], commitment.thread == thread.key, commitment.owner == subject,
+                tap.at >= commitment.issued - MemberState.clockTolerance,
+                tap.at <= commitment.issued + PhoneCheckIns.validity
+            else { return nil }
+            var ack = Acknowledgement(
+                by: subject,
+                stamp: Stamp(clock: tap.recorded.clock, at: tap.at, device: tap.recorded.device, seq: tap.recorded.seq))
+            ack.external = commitment.contact
+            return ack
         }
-        return found
     }
 }
 

@@ -1,36 +1,62 @@
 import LifeSignalCore
 
-/// `phone.json` in the data directory, private to this machine like `identity.json`: the ntfy
-/// topic this device sends its member's reminders and missed check-in notices to with an "I'm
-/// OK" button (see `PhoneCheckIns`). Never in the circle: a button's token is good only where
-/// nobody else can read it, and everything in the circle is read by every member.
+/// The ntfy topics this device sends buttons to, kept in `phone.json` in the data directory,
+/// private to this machine like `identity.json`: the member's phone topic (reminders and missed
+/// check-in notices with an "I'm OK" button) and, per external responder, the topic her phone
+/// subscribes to for alarms with an "I'm on it" button (see `PhoneCheckIns`). Never in the
+/// circle: a button's token is good only where nobody else can read it, and everything in the
+/// circle is read by every member.
+public struct PhoneTopics: Equatable, Sendable {
+    /// The member's phone topic (an https URL).
+    public var phone: String?
+    /// The button topics of the member's external responders, by contact id.
+    public var responders: [String: String] = [:]
+
+    public init(phone: String? = nil, responders: [String: String] = [:]) {
+        self.phone = phone
+        self.responders = responders
+    }
+}
+
 extension Store {
     static let phoneSchemaVersion: Int64 = 1
     var phoneTopicPath: String { Paths.join(dataDirectory, "phone.json") }
 
-    /// This device's phone topic (an https URL), if it has one.
-    public func phoneTopic() throws(StoreError) -> String? {
+    /// This device's button topics (none when it has no `phone.json`).
+    public func phoneTopics() throws(StoreError) -> PhoneTopics {
         var key = Posix.FileKey.missing
-        guard case .contents(let bytes) = try readFile(phoneTopicPath, key: &key) else { return nil }
+        guard case .contents(let bytes) = try readFile(phoneTopicPath, key: &key) else { return PhoneTopics() }
         let backup = phoneTopicPath + ".bak"
         let root = try Files.parse(
             bytes, path: phoneTopicPath, backup: Posix.exists(backup) ? backup : nil, supported: Self.phoneSchemaVersion
         )
         do throws(JSONShapeError) {
+            func topic(_ cursor: JSONCursor) throws(JSONShapeError) -> String {
+                let url = try cursor.string()
+                guard Address.problem(withChannel: "ntfy:" + url) == nil else {
+                    throw cursor.fail("is not an ntfy topic URL")
+                }
+                return url
+            }
             let o = try JSONCursor(root).object()
             try Files.checkVersion(o)
-            let cursor = try o.required("ntfy")
-            let url = try cursor.string()
-            guard Address.problem(withChannel: "ntfy:" + url) == nil else {
-                throw cursor.fail("is not an ntfy topic URL")
+            var topics = PhoneTopics()
+            if let phone = o.optional("ntfy") { topics.phone = try topic(phone) }
+            if let responders = try o.optional("responders")?.object() {
+                for id in responders.object.keys {
+                    topics.responders[id] = try topic(responders.required(id))
+                }
             }
-            return url
+            return topics
         } catch {
             throw .damaged(
                 path: phoneTopicPath, problem: "at \(error.path): \(error.message)",
                 backup: Posix.exists(backup) ? backup : nil)
         }
     }
+
+    /// This device's phone topic (an https URL), if it has one.
+    public func phoneTopic() throws(StoreError) -> String? { try phoneTopics().phone }
 
     /// The channels of this device alone: its phone topic's, when it has one.
     public var localChannels: [String] {
@@ -39,17 +65,33 @@ extension Store {
 
     /// Sets (nil: removes) this device's phone topic, under the data directory's lock.
     public func setPhoneTopic(_ url: String?, lockTimeout: Int) throws(StoreError) {
+        try updatePhoneTopics(lockTimeout: lockTimeout) { $0.phone = url }
+    }
+
+    /// Changes this device's button topics under the data directory's lock; with none left,
+    /// `phone.json` is removed.
+    public func updatePhoneTopics(lockTimeout: Int, _ change: (inout PhoneTopics) -> Void) throws(StoreError) {
         let result = try Store.holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
             Result { () throws(StoreError) in
-                guard let url else {
+                // A damaged file is being set again: what could be read of it is gone anyway (doctor said so).
+                var topics = (try? phoneTopics()) ?? PhoneTopics()
+                change(&topics)
+                guard topics != PhoneTopics() else {
                     Posix.remove(phoneTopicPath)
                     Posix.remove(phoneTopicPath + ".bak")
                     return
                 }
-                let json: JSON = .object(
-                    JSONObject([("schemaVersion", .int(Self.phoneSchemaVersion)), ("ntfy", .string(url))]))
+                var pairs: [(key: String, value: JSON)] = [("schemaVersion", .int(Self.phoneSchemaVersion))]
+                if let phone = topics.phone { pairs.append(("ntfy", .string(phone))) }
+                if !topics.responders.isEmpty {
+                    let responders = topics.responders.sorted { $0.key < $1.key }.map {
+                        ($0.key, JSON.string($0.value))
+                    }
+                    pairs.append(("responders", .object(JSONObject(responders))))
+                }
                 try Store.write(
-                    json.serializedBytes() + [0x0A], to: phoneTopicPath, backup: Posix.exists(phoneTopicPath))
+                    JSON.object(JSONObject(pairs)).serializedBytes() + [0x0A], to: phoneTopicPath,
+                    backup: Posix.exists(phoneTopicPath))
             }
         }
         try result.get()

@@ -81,7 +81,7 @@ import Testing
         #expect(address.code == 64)
         #expect(
             address.stderr.hasPrefix(
-                "lifesignal: error: --notify, --email and --phone are for external contacts; Bea is a member of your circle.\n"
+                "lifesignal: error: --notify, --email, --phone and --button-topic are for external contacts; Bea is a member of your circle.\n"
             ))
         let both = run("ana", ["contacts", "edit", "Bea", "--dependent", "--no-dependent"])
         #expect(both.code == 64)

@@ -94,4 +94,31 @@ import Testing
         #expect(phone.ackTokens.count == PhoneCheckIns.tokenLimit)
         #expect(phone.ackTokens["p99"] != nil && phone.ackTokens["p0"] == nil, "the newest are kept")
     }
+    /// An "I'm on it" counts only on a token the person's own device committed to: a watcher
+    /// reads the circle and could commit and tap tokens of its own, which would let it say a
+    /// responder is on it.
+    @Test func onlyThePersonsOwnDevicesCommitToImOnIt() {
+        let deadline = Self.issued + .hours(1)
+        let thread = Notification.Thread.deadline(member: "alice", at: deadline)
+        let tapped = deadline + .minutes(30)
+        func circle(committedBy member: String, device: String) -> CircleState {
+            var circle = CircleState()
+            // Bob watches over Alice: he would relay her alarms to Sis.
+            RelationSet(member: "alice", roles: Roles(responder: false, dependent: true)).fold(
+                into: &circle, member: "bob", stamp: Stamp(clock: 1, at: Self.issued, device: "b1", seq: 1))
+            AckTokenIssued(
+                hash: PhoneCheckIns.commitment(of: Self.token), thread: thread.key, owner: "alice", contact: "sis"
+            )
+            .fold(into: &circle, member: member, stamp: Stamp(clock: 1, at: deadline, device: device, seq: 2))
+            PhoneTapped(member: member, token: Self.token, at: tapped).fold(
+                into: &circle, member: "bob", stamp: Stamp(clock: 2, at: tapped, device: "b1", seq: 3))
+            return circle
+        }
+        let alices = circle(committedBy: "alice", device: "a1")
+        #expect(alices.acknowledgement(of: thread)?.external == "sis")
+        #expect(PhoneCheckIns.ackVerdict(of: Self.token, at: tapped, committedBy: "alice", in: alices) == .counts)
+        let bobs = circle(committedBy: "bob", device: "b1")
+        #expect(bobs.acknowledgement(of: thread) == nil, "a watcher's own token says nothing for Sis")
+        #expect(PhoneCheckIns.ackVerdict(of: Self.token, at: tapped, committedBy: "alice", in: bobs) == .unknown)
+    }
 }

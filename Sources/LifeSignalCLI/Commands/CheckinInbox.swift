@@ -21,16 +21,14 @@ enum InboxCommand {
         options: [phone],
         run: inbox)
 
-    static func topic(_ text: String) -> String { text.hasPrefix("ntfy:") ? String(text.dropFirst(5)) : text }
-
     static func inbox(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         guard let text = line.text(argument: 0) else {
             let setting = try session.call(line.path) { app throws(AppError) in try app.inbox() }
             try show(setting, session: &session, changed: false)
             return .ok
         }
-        let wanted: String? = text == "off" ? nil : topic(text)
-        let phone: String?? = line.text(Self.phone).map { .some(topic($0)) }
+        let wanted: String? = text == "off" ? nil : Address.ntfyTopic(text)
+        let phone: String?? = line.text(Self.phone).map { .some(Address.ntfyTopic($0)) }
         let setting = try session.call(line.path) { app throws(AppError) in try app.setInbox(wanted, phone: phone) }
         try show(setting, session: &session, changed: true)
         return .ok

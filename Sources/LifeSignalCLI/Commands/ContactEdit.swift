@@ -19,6 +19,10 @@ enum ContactEditCommands {
         "email", "address", .email, "An e-mail address; alerts are mailed to it (repeatable).")
     static let phone = OptionSpec.values(
         "phone", "number", .phone, "A phone number in international form, e.g. +44 20 7946 0958 (repeatable).")
+    static let buttonTopic = OptionSpec.value(
+        "button-topic", "topic", .text,
+        "An ntfy topic only this responder subscribes to (ntfy:https://HOST/TOPIC), kept on this machine only: this device sends her the alarms about you there, instead of to her first ntfy channel, with an \"I'm on it\" button. 'off' removes it."
+    )
 
     static let addSpec = CommandSpec(
         name: "add",
@@ -51,9 +55,9 @@ enum ContactEditCommands {
         name: "edit",
         abstract: "Change a contact's roles, or an external contact's name and addresses.",
         discussion:
-            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.",
+            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): her tap stops the repeats and the further tiers, and everyone told hears she is on it. Her ntfy channel is in the circle folder, where anyone in your circle could read a button's token, so the button goes only to a topic kept on this machine; set it on each of your devices that should send it. What your watchers relay to her goes to her ntfy channel, without a button.",
         arguments: [ContactsCommand.contactArgument],
-        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone, tier],
+        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone, tier, buttonTopic],
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
         run: edit)
 
@@ -148,6 +152,8 @@ enum ContactEditCommands {
         edit.email = line.texts(email)
         edit.phone = line.texts(phone)
         edit.tier = line.value(tier)?.count.map(Int64.init)
+        edit.buttonTopic = line.text(buttonTopic).map { text -> String? in text == "off" ? nil : Address.ntfyTopic(text)
+        }
         let text = line.text(argument: 0) ?? ""
         let (contact, changes) = try session.call(line.path) { app throws(AppError) in
             try app.editContact(text, edit)
@@ -166,6 +172,12 @@ enum ContactEditCommands {
                 return tier == 1
                     ? "tier 1: told when your grace ends"
                     : "tier \(tier): told if nobody acknowledges your missed check-in \(tier - 1) escalation delay(s) after tier 1"
+            case .buttonTopic(nil, _):
+                return "no button topic on this device: her alarms go to her ntfy channel, without a button"
+            case .buttonTopic(let topic?, let inbox):
+                return
+                    "this device sends her the alarms about you at ntfy:\(TerminalText.safeLine(topic)) (kept on this machine only) with an \"I'm on it\" button"
+                    + (inbox ? "" : ", once you have an inbox ('lifesignal checkin inbox ntfy:https://HOST/TOPIC')")
             }
         }
         try session.output.line(

@@ -98,6 +98,10 @@ enum ContactsCommand {
             object["emergencyNote"] = .optional(details.emergencyNote)
             json = .object(object)
         }
+        if case .object(var object) = json, let topic = view.buttonTopic {
+            object["buttonTopic"] = .string("ntfy:" + topic)
+            json = .object(object)
+        }
         try session.output.json(["contact": json])
         var rows: [(String, String)] = [
             ("Name", contact.name), ("Id", contact.id),
@@ -107,6 +111,10 @@ enum ContactsCommand {
         if let external = contact.external {
             rows.append(("Notify", external.channels.joined(separator: ", ")))
             if !external.phone.isEmpty { rows.append(("Phone", external.phone.joined(separator: ", "))) }
+            if let topic = view.buttonTopic {
+                rows.append(
+                    ("Button topic", "ntfy:\(TerminalText.safeLine(topic)) (this device only, with \"I'm on it\")"))
+            }
         } else if let checkIn = view.checkIn {
             if contact.roles.dependent, let status = view.status {
                 rows.append(("Status", Render.colored(status, session.output)))

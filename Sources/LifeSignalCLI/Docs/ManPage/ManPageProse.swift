@@ -84,7 +84,9 @@ extension ManPage {
         .It Pa phone.json
         The ntfy topic this device sends your reminders and missed check-in notices to
         with an "I'm OK" button
-        .Pq Cm checkin inbox --phone .
+        .Pq Cm checkin inbox --phone ,
+        and the topics it sends your external responders' alarms to with an "I'm on it" button
+        .Pq Cm contacts edit --button-topic .
         Kept on this machine only, never in the circle.
         .It Pa health.json
         How each channel, heartbeat URL and inbox has been doing on this machine, for
