@@ -31,16 +31,21 @@ let package = Package(
             dependencies: ["LifeSignalCore", "LifeSignalStore"],
             path: "Benchmarks/Seed"),
         // Vectors/ holds published test vectors (Wycheproof), read through #filePath.
-        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"], exclude: ["Vectors"]),
+        // The integration trait, shared by the test targets (see Tests/TestSupport).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "TestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore"]),
-        .testTarget(name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore"]),
+        .testTarget(
+            name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore", "TestSupport"]),
         // The rules of each use case, in-process against a temporary directory and a fixed clock.
         .testTarget(name: "LifeSignalAppTests", dependencies: ["LifeSignalApp", "LifeSignalCore"]),
         // Each test target names every module it imports: a change to a module imported only
         // transitively did not rebuild the tests, which then ran against a stale layout.
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.
         .testTarget(
-            name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI", "LifeSignalCore"], exclude: ["Golden"]),
+            name: "LifeSignalCLITests", dependencies: ["LifeSignalCLI", "LifeSignalCore", "TestSupport"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // The manual emergency alert: confirmation (refused without a terminal, asked on one), raising
@@ -211,7 +212,7 @@ import Testing
 
     // MARK: - On a real terminal
 
-    @Test(.enabled(if: hasScript, "needs util-linux script for a pseudo-terminal"))
+    @Test(.integration, .enabled(if: hasScript, "needs util-linux script for a pseudo-terminal"))
     func theTerminalAsksBeforeRaising() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])
@@ -232,7 +233,7 @@ import Testing
         #expect(status.stdout.hasPrefix("Emergency alert active since 2026-03-01 09:00 UTC (now): “On the trail”\n"))
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux script for a pseudo-terminal"))
+    @Test(.integration, .enabled(if: hasScript, "needs util-linux script for a pseudo-terminal"))
     func theTerminalAsksBeforeEndingWithTheAppsText() {
         let home = TempHome()
         home.run(["checkin", "--quiet"])

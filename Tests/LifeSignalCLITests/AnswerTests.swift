@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // Alarms that keep trying until a human answers: a missed check-in is told again, at the
@@ -6,7 +7,7 @@ import Testing
 // first, until someone acknowledges. Real processes, a real HTTP listener behind curl, two data
 // directories on one circle folder.
 
-@Suite struct AnswerTests {
+@Suite(.integration) struct AnswerTests {
     static func received(_ recorder: HTTPRecorder, _ path: String) -> [[String: Any]] {
         recorder.requests().filter { $0.path == path }.compactMap(\.json)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // Believable alarms: a watcher relays a dependent's miss to her sister as confirmed only when
@@ -6,7 +7,7 @@ import Testing
 // own user, holds, and after the hold relays marked unconfirmed — never silence, never a false
 // certainty. Real git with a bare remote, a real Syncthing pair, a real HTTP listener.
 
-@Suite struct BelievableAlarmTests {
+@Suite(.integration) struct BelievableAlarmTests {
     static let env = ["PATH": DeliveryTests.path()]
 
     /// The relays the sister received at `path`: each document as JSON.
@@ -121,7 +122,9 @@ import Testing
 /// The scenario of the report, over git: Bob's remote becomes unreachable (his laptop is
 /// offline) while Alice checks in on time on her own machine. Bob's device must not tell her
 /// sister anything; it tells Bob; and once his sync works again, still nothing goes out.
-@Suite(.enabled(if: GitCircle.git != nil && HTTPRecorder.isAvailable, DeliveryTools.missing("git or python3")))
+@Suite(
+    .integration,
+    .enabled(if: GitCircle.git != nil && HTTPRecorder.isAvailable, DeliveryTools.missing("git or python3")))
 struct BelievableGitAlarmTests {
     @Test func aWatcherWhoseRemoteIsDownTellsTheSisterNothing() throws {
         let recorder = try HTTPRecorder()

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalCLI
@@ -118,7 +119,7 @@ let shellCompletionCases: [ShellCompletionCase] = {
 private let intervalPresetWords = Rules.intervalPresets.map { $0.description.filter { $0 != " " } }
 private let reminderPresetWords = Rules.reminderPresets.map { $0.description.filter { $0 != " " } }
 
-@Suite struct CompletionTests {
+@Suite(.integration) struct CompletionTests {
     // MARK: - The command
 
     @Test(arguments: Completions.Shell.allCases)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// Concurrent invocations (cron and a shell in the same second) lose nothing, a kill at any
 /// instant leaves a readable store, a held lock is reported, and files stay private whatever
 /// the umask (reliability.md §2, T1–T4, T10). Serialized: each test alone loads both cores.
-@Suite(.serialized) struct ConcurrencyTests {
+@Suite(.integration, .serialized) struct ConcurrencyTests {
     /// So that a slow, shared CI machine never turns a wait into a failure.
     static let patient = ["LIFESIGNAL_LOCK_TIMEOUT": "120"]
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// /usr/bin:/bin, and the mailer (msmtp-mta, postfix, exim) lives in /usr/sbin. Real msmtp as
 /// /usr/sbin/sendmail against the harness's SMTP server, configured as the README's "E-mail"
 /// section shows (~/.msmtprc).
-@Suite struct CronMailTests {
+@Suite(.integration) struct CronMailTests {
     /// msmtp installed as the system's sendmail (Debian's msmtp-mta; `.ci/run` installs it).
     static let systemSendmailIsMSMTP: Bool = {
         guard let real = try? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/sbin/sendmail") else {

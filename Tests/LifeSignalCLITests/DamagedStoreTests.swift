@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 /// that needs it with exit 65 and a message that names the file, the position of a syntax
 /// error and the backup — and must leave the store exactly as it was (reliability.md §3, T8).
 /// Every case runs the built binary against a real store it wrote itself.
-@Suite struct DamagedStoreTests {
+@Suite(.integration) struct DamagedStoreTests {
     /// The commands that read (and for the last two, would write) the identity and the log.
     static let commands: [[String]] = [["status"], ["checkin", "status"], ["checkin"], ["checkin", "interval", "8h"]]
 

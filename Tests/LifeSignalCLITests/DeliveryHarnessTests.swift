@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// Smoke tests of the delivery harness: each real program (msmtp as sendmail, curl, apprise)
 /// against the harness's own servers on 127.0.0.1, so later delivery tests can trust both.
-@Suite("DeliveryHarness")
+@Suite("DeliveryHarness", .integration)
 struct DeliveryHarnessTests {
     static let hasMail = DeliveryTools.msmtp != nil && DeliveryTools.pythonWithAiosmtpd != nil
     static let hasCurl = DeliveryTools.curl != nil && DeliveryTools.python3 != nil

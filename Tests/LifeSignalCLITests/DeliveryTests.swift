@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 // Delivery end to end: the real lifesignal binary runs the real programs (msmtp as sendmail,
@@ -8,7 +9,7 @@ import Testing
 // are reported and retried, that a hanging channel is ended after 10 s without holding the
 // store's lock, and that repeated runs never send a delivered notification again.
 
-@Suite("DeliveryTests")
+@Suite("DeliveryTests", .integration)
 struct DeliveryTests {
     static let hasMail = DeliveryTools.msmtp != nil && DeliveryTools.pythonWithAiosmtpd != nil
     static let hasCurl = DeliveryTools.curl != nil && DeliveryTools.python3 != nil
@@ -572,7 +573,7 @@ struct DeliveryTests {
 
     // MARK: - 6. Timing: a hanging channel
 
-    /// The recorder's `slow` path answers after 30 s: lifesignal ends curl after its 10 s
+    /// The recorder's `slow` path answers after 120 s: lifesignal ends curl after its 10 s
     /// channel timeout, and meanwhile a check-in in the same data directory is not blocked.
     @Test(.enabled(if: hasCurl, DeliveryTools.missing("curl or python3")))
     func aHangingChannelIsEndedAfterTenSecondsWithoutBlockingACheckIn() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -58,7 +59,7 @@ final class GitCircle {
     }
 }
 
-@Suite(.enabled(if: GitCircle.git != nil, DeliveryTools.missing("git")))
+@Suite(.integration, .enabled(if: GitCircle.git != nil, DeliveryTools.missing("git")))
 struct GitSyncTests {
     /// Ana and Bea, each on a clone; Ana watches over Bea; both synced once.
     static func anaAndBea() -> (circle: GitCircle, a: String, b: String) {

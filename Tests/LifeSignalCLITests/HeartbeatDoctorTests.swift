@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 // The remote fail-safe (heartbeat URLs requested by curl from a real local listener), the
 // "nobody is watching" warnings of `status --json`, and `doctor`, each in the situation that
 // causes it.
 
-@Suite struct HeartbeatDoctorTests {
+@Suite(.integration) struct HeartbeatDoctorTests {
     static let env = ["PATH": DeliveryTests.path()]
 
     func codes(_ run: Run) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCLI
@@ -39,7 +40,7 @@ import Testing
         #expect(Self.page.hasPrefix(".\\\" Generated"))
     }
 
-    @Test(.enabled(if: DocTools.exists("mandoc"), "mandoc is not installed"))
+    @Test(.integration, .enabled(if: DocTools.exists("mandoc"), "mandoc is not installed"))
     func mandocLintFindsNothing() {
         let home = TempHome()
         let file = Binary.packageRoot.appendingPathComponent("man/lifesignal.1").path
@@ -48,7 +49,7 @@ import Testing
         #expect(run.stdout + run.stderr == "", "mandoc -T lint -W warning:\n\(run.stdout)\(run.stderr)")
     }
 
-    @Test(.enabled(if: DocTools.exists("mandoc"), "mandoc is not installed"))
+    @Test(.integration, .enabled(if: DocTools.exists("mandoc"), "mandoc is not installed"))
     func pageRendersWithEverySection() {
         let home = TempHome()
         let file = Binary.packageRoot.appendingPathComponent("man/lifesignal.1").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -147,7 +148,7 @@ struct Family {
 
     /// Over git: a pushed folder under Ana's member id, taken by `circle sync`, does not make
     /// her next delivery run its command.
-    @Test(.enabled(if: DeliveryTools.which("git") != nil, DeliveryTools.missing("git")))
+    @Test(.integration, .enabled(if: DeliveryTools.which("git") != nil, DeliveryTools.missing("git")))
     func aPushedForgedDeviceRunsNoCommandAfterASync() throws {
         let remote = family.root.path + "/remote.git"
         let git = { (arguments: [String], directory: String) -> Run in

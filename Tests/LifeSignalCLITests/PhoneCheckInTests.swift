@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // "I'm OK" from the phone, through ntfy: the reminder carries the button; doing what the ntfy
@@ -6,7 +7,7 @@ import Testing
 // `notify deliver` and no alarm; a forged token and the same tap replayed a day later give
 // nothing. Real curl for every request, against NtfyServer (ntfy's formats, on loopback).
 
-@Suite struct PhoneCheckInTests {
+@Suite(.integration) struct PhoneCheckInTests {
     static let env = ["PATH": DeliveryTests.path()]
 
     /// Alice and Bob as in SafetyNetTests (Bob watches Alice, her sister is reached by a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCLI
@@ -47,10 +48,15 @@ import Testing
         }
     }
 
-    @Test func ciRunsTheReadmeTestCommand() throws {
-        #expect(Self.readme.contains("```sh\nswift test\n```"))
+    /// Both of the README's test commands, the unit suite and everything with the integration
+    /// tests, are what CI runs.
+    @Test func ciRunsTheReadmeTestCommands() throws {
+        let commands = ["swift test", "LIFESIGNAL_INTEGRATION=1 swift test"]
+        #expect(Self.readme.contains("```sh\n\(commands.joined(separator: "\n"))\n```"))
         let ci = try String(contentsOf: Binary.packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
-        #expect(ci.split(separator: "\n").contains("swift test"))
+        let lines = ci.split(separator: "\n")
+        #expect(lines.contains("swift test"))
+        #expect(lines.contains { $0.hasPrefix(commands[1]) })
     }
 
     /// The crontab line, run the way cron runs it: `/bin/sh -c` with only HOME, LOGNAME,
@@ -140,7 +146,7 @@ import Testing
 
 /// The README's commands that install the completions, run as written in a fresh HOME: each
 /// shell's file lands where that shell looks, under the name it looks for.
-@Suite struct ReadmeCompletionInstallTests {
+@Suite(.integration) struct ReadmeCompletionInstallTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
     func theCompletionInstallCommandsWorkAsWritten() throws {
         let readme = ReadmeTests.readme

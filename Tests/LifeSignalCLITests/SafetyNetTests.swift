@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // The safety net: the circle tells a dependent's external responders when the dependent's own
@@ -6,7 +7,7 @@ import Testing
 // causes through a channel outage, and a late-synced on-time check-in is corrected. Real
 // processes, a real HTTP listener behind curl, two data directories on one circle folder.
 
-@Suite struct SafetyNetTests {
+@Suite(.integration) struct SafetyNetTests {
     /// The types of the notifications a recorder received at `path`, in arrival order.
     static func types(_ recorder: HTTPRecorder, _ path: String) -> [String] {
         recorder.requests().filter { $0.path == path }.compactMap { $0.json?["type"] as? String }

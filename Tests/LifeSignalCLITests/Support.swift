@@ -3,9 +3,10 @@ import LifeSignalCLI
 import LifeSignalCore
 import Testing
 
-/// Runs the built `lifesignal` binary as a user would: a fresh process with a controlled
-/// environment (a temporary `LIFESIGNAL_HOME`, a fixed `LIFESIGNAL_NOW`, `TZ=UTC`,
-/// `COLUMNS=80`) and captured stdout, stderr and exit code.
+/// What one run of lifesignal showed: stdout, stderr and the exit code. Runs are in this process
+/// through `LifeSignal.run` with a controlled environment (a temporary `LIFESIGNAL_HOME`, a fixed
+/// `LIFESIGNAL_NOW`, `TZ=UTC`, `COLUMNS=80`), or a fresh process of the built binary where only
+/// a process can show it (see `lifesignal(_:environment:…)`).
 struct Run {
     var stdout: String
     var stderr: String

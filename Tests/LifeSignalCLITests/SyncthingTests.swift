@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -137,6 +138,7 @@ final class SyncthingPair {
 }
 
 @Suite(
+    .integration,
     .serialized,
     .enabled(
         if: SyncthingPair.syncthing != nil && DeliveryTools.curl != nil && DeliveryTools.python3 != nil,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCore
@@ -7,7 +8,7 @@ import Testing
 // from the one description of its fields, and every document lifesignal really sends is
 // validated against it by an independent validator (Python's jsonschema).
 
-@Suite struct WebhookSchemaTests {
+@Suite(.integration) struct WebhookSchemaTests {
     static let schemaPath = Binary.packageRoot.appendingPathComponent("man/lifesignal-notification.schema.json").path
     static let validator: String? = {
         guard let python = DeliveryTools.python3 else { return nil }
@@ -94,7 +95,7 @@ import Testing
 
 /// The README's example e-mail is a real one: the same profile, sent through msmtp to a real
 /// SMTP server in London's zone, gives the README's headers and body line for line.
-@Suite struct ReadmeMailTests {
+@Suite(.integration) struct ReadmeMailTests {
     @Test(.enabled(if: DeliveryTests.hasMail, DeliveryTools.missing("msmtp or python3-aiosmtpd")))
     func theReadmesEmailIsWhatArrives() throws {
         let server = try SMTPServer()

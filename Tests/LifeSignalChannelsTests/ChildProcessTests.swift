@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalChannels
@@ -16,7 +17,7 @@ import Testing
 /// backgrounding commands are ended with their whole session, output is capped, statuses and
 /// signals are reported, and data reaches the child byte-exact through env and stdin only.
 // Serialized: one test sets the process-wide SIGPIPE disposition, another relies on its default.
-@Suite(.serialized) struct ChildProcessTests {
+@Suite(.integration, .serialized) struct ChildProcessTests {
     static let path = "/usr/bin:/bin"
     static let env = ["PATH": path]
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCore
@@ -106,7 +107,7 @@ enum PythonEd25519 {
     }
 }
 
-@Suite struct Ed25519DifferentialTests {
+@Suite(.integration) struct Ed25519DifferentialTests {
     static let signedHere = 2_000
     static let signedThere = 500
     static let tampered = 400

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCore
@@ -20,7 +21,7 @@ struct ZoneRulesTests {
             "\(line.zone) at \(time): \(found) but zdump says \(line.offset) \(line.abbreviation) dst=\(line.isDST)")
     }
 
-    @Test(.enabled(if: ZoneSupport.zdump != nil, "\(ZoneSupport.noZdump)"), arguments: zones)
+    @Test(.integration, .enabled(if: ZoneSupport.zdump != nil, "\(ZoneSupport.noZdump)"), arguments: zones)
     func agreesWithZdump(zone: String) throws {
         let rules = try ZoneSupport.rules(zone)
         let lines = try ZoneSupport.zdump([zone], years: 1970...2045)
@@ -37,7 +38,7 @@ struct ZoneRulesTests {
 
     /// Every zone of the system, 2024–2045: past the 2037 end of the tables in "fat" files, so
     /// each zone's footer is read and applied.
-    @Test(.enabled(if: ZoneSupport.zdump != nil, "\(ZoneSupport.noZdump)"))
+    @Test(.integration, .enabled(if: ZoneSupport.zdump != nil, "\(ZoneSupport.noZdump)"))
     func everyZoneAgreesWithZdumpIntoTheFooterYears() throws {
         let zones = try ZoneSupport.allZones()
         #expect(zones.count > 300)
