@@ -44,31 +44,18 @@ extension Store {
         throws(StoreError) -> (log: DeviceLog, bytes: [UInt8])?
     {
         let path = logPath(member: member, device: device)
+        guard case .contents(let bytes) = try readFile(path, key: &key) else { return nil }
+        // The backup is looked for only when the log turns out damaged, to be named then.
         let backup = path + ".bak"
-        let result: Posix.ReadResult
         do {
-            result = try Posix.read(path, key: &key)
-        } catch {
-            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
-        }
-        switch result {
-        case .missing:
-            if Posix.exists(backup) {
-                throw .damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+            if stateOnly {
+                return (
+                    try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil), bytes
+                )
             }
-            return nil
-        case .contents(let bytes):
-            // The backup is looked for only when the log turns out damaged, to be named then.
-            do {
-                if stateOnly {
-                    return (
-                        try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil), bytes
-                    )
-                }
-                return (try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil), bytes)
-            } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
-                throw .damaged(path: path, problem: problem, backup: backup)
-            }
+            return (try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil), bytes)
+        } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
+            throw .damaged(path: path, problem: problem, backup: backup)
         }
     }
 

@@ -55,17 +55,7 @@ extension Store {
     /// is none), checking that it is the identity's.
     func readOwnLog(key: inout Posix.FileKey) throws(StoreError) -> OwnLog {
         let path = ownLogPath
-        let result: Posix.ReadResult
-        do {
-            result = try Posix.read(path, key: &key)
-        } catch {
-            throw error.asReadError(backup: bestBackup(of: path))
-        }
-        guard case .contents(let bytes) = result else {
-            if Posix.exists(path + ".bak") {
-                throw .damaged(
-                    path: path, problem: "it is missing although its backup exists", backup: bestBackup(of: path))
-            }
+        guard case .contents(let bytes) = try readFile(path, key: &key, restoreFrom: bestBackup(of:)) else {
             var circleKey = Posix.FileKey.missing
             let published = try readLog(member: identity.member, device: identity.device, key: &circleKey)
             return OwnLog(log: published, bytes: nil, adopted: published != nil)
@@ -85,17 +75,22 @@ extension Store {
         return OwnLog(log: log, bytes: bytes, adopted: false)
     }
 
-    /// A file's bytes or `.missing`; a missing file whose backup exists is damage, not absence.
-    func readFile(_ path: String, key: inout Posix.FileKey) throws(StoreError) -> Posix.ReadResult {
+    /// A file's bytes or `.missing`; a missing file whose backup (`.bak`) exists is damage, not
+    /// absence. An error names the copy to restore from: `restoreFrom`'s choice, or the backup
+    /// when there is one.
+    func readFile(_ path: String, key: inout Posix.FileKey, restoreFrom: ((String) -> String?)? = nil)
+        throws(StoreError) -> Posix.ReadResult
+    {
         let backup = path + ".bak"
+        func restore() -> String? { restoreFrom.map { $0(path) } ?? (Posix.exists(backup) ? backup : nil) }
         let result: Posix.ReadResult
         do {
             result = try Posix.read(path, key: &key)
         } catch {
-            throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
+            throw error.asReadError(backup: restore())
         }
         if case .missing = result, Posix.exists(backup) {
-            throw .damaged(path: path, problem: "it is missing although its backup exists", backup: backup)
+            throw .damaged(path: path, problem: "it is missing although its backup exists", backup: restore())
         }
         return result
     }
