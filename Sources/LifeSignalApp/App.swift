@@ -16,6 +16,8 @@ public final class App {
     public let lockTimeout: Int
     /// The environment channel programs start from (each channel passes on only what it needs).
     public let environment: [String: String]
+    /// What sends, pings and polls (see `Channels`).
+    let channels: Channels
     /// The name for a profile created without one; asked only when one is created, since it
     /// may mean a password-database lookup.
     let defaultName: () -> String
@@ -30,12 +32,13 @@ public final class App {
 
     public init(
         dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
-        defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil
+        defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil, channels: Channels = .real
     ) {
         self.dataDirectory = dataDirectory
         self.now = now
         self.lockTimeout = lockTimeout
         self.environment = environment
+        self.channels = channels
         self.defaultName = defaultName
         self.crashAfterSend = crashAfterSend
         newID = {

@@ -127,7 +127,7 @@ extension App {
             inbox: (state.inbox?.value ?? nil).map { url in
                 // One read of what came last: whether the topic answers, as the delivery runs will.
                 let phone = Result { () throws(StoreError) in try store.phoneTopic() }
-                switch Inbox.poll(url, since: "latest", environment: environment) {
+                switch channels.poll(url, "latest", environment) {
                 case .success: return (url, nil, phone)
                 case .failure(let failure): return (url, failure.message, phone)
                 }

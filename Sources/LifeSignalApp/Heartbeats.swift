@@ -52,7 +52,7 @@ extension App {
     func pulse(_ trigger: Heartbeats.Trigger, heartbeats: Heartbeats?) -> [Warning] {
         guard !dryRun, let urls = heartbeats?.urls(on: trigger), !urls.isEmpty else { return [] }
         let environment = self.environment
-        let results = urls.map { ($0, Heartbeat.send($0, environment: environment)) }
+        let results = urls.map { ($0, channels.heartbeat($0, environment)) }
         let now = self.now
         var warnings: [Warning] = []
         Store.updateHealth(dataDirectory: dataDirectory) { health in

@@ -186,9 +186,8 @@ extension App {
                     ))
                 continue
             }
-            var attempt = Delivery.send(
-                job.notification, as: job.message, through: job.address ?? job.channel, mail: job.mail,
-                environment: environment, timeout: Self.channelTimeout)
+            var attempt = channels.send(
+                job.notification, job.message, job.address ?? job.channel, job.mail, environment, channels.timeout)
             attempt.channel = job.channel
             if !attempt.succeeded { failed[job.channel] = attempt.error ?? "failed" }
             attempts.append((job, attempt))
@@ -297,9 +296,7 @@ extension App {
         message.title = "Test from \(name)'s lifesignal"
         let mail = circle.members[me]?.mail?.value
         return channels.map { channel in
-            let attempt = Delivery.send(
-                notification, as: message, through: channel, mail: mail, environment: environment,
-                timeout: Self.channelTimeout)
+            let attempt = self.channels.send(notification, message, channel, mail, environment, self.channels.timeout)
             return ChannelTest(channel: channel, succeeded: attempt.succeeded, error: attempt.error)
         }
     }

@@ -58,7 +58,7 @@ extension App {
     /// all without an inbox).
     func readInboxes() -> [InboxRead] {
         Store.health(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in
-            InboxRead(url: url, before: inbox, result: Inbox.poll(url, since: inbox.lastSeen, environment: environment))
+            InboxRead(url: url, before: inbox, result: channels.poll(url, inbox.lastSeen, environment))
         }
     }
 

@@ -40,5 +40,7 @@ public enum HTTP {
     /// What went wrong with a request, as a person reads it.
     public struct Failure: Error, Equatable, Sendable {
         public var message: String
+
+        public init(message: String) { self.message = message }
     }
 }

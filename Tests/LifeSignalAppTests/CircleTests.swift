@@ -126,18 +126,18 @@ import Testing
 
     @Test func anAlertIsRaisedOnceDeliveredAtOnceAndEnded() throws {
         let box = Sandbox()
-        let log = box.root.appendingPathComponent("delivered.log").path
+        let channel = "ntfy:https://ntfy.example/ana-notes"
         _ = try box.app("ana", at: t0).checkIn(note: nil)
         var change = App.PreferencesChange()
-        change.channels = ["exec:cat >> '\(log)'"]
+        change.channels = [channel]
         _ = try box.app("ana", at: t0).preferences(change)
         let raised = try box.app("ana", at: t0).raiseAlert(message: "fell on the stairs")
         #expect(raised.kind == .raised)
         #expect(raised.warnings == [.noResponders])
         #expect(raised.delivery?.delivered.map(\.notification.kind) == [.alertActivated])
-        let delivered = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(delivered.contains("send_manual_alert_active"))
-        #expect(delivered.contains("fell on the stairs"))
+        let delivered = try #require(box.wire.sent(to: channel).first?.message)
+        #expect(delivered.type == "send_manual_alert_active")
+        #expect(delivered.summary.contains("fell on the stairs"))
         let same = try box.app("ana", at: "2026-03-01T09:05:00Z").raiseAlert(message: nil)
         #expect(same.kind == .unchanged)
         #expect(same.delivery == nil)
@@ -147,7 +147,7 @@ import Testing
         #expect(again.alert.id == raised.alert.id)
         #expect(again.alert.currentMessage == "at the bridge now")
         #expect(again.delivery?.delivered.map(\.notification.kind) == [.alertUpdated])
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("at the bridge now"))
+        #expect(box.wire.sent(to: channel).last?.message.summary.contains("at the bridge now") == true)
         let ended = try box.app("ana", at: "2026-03-01T09:30:00Z").endAlert()
         #expect(ended?.alert.end?.at == Timestamp(rfc3339: "2026-03-01T09:30:00Z"))
         #expect(try box.app("ana", at: "2026-03-01T09:31:00Z").endAlert() == nil)

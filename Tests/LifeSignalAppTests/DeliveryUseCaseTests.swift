@@ -1,0 +1,162 @@
+import Foundation
+import LifeSignalApp
+import LifeSignalCore
+import Testing
+
+/// Delivery, repeats, the phone's buttons, heartbeats, channel tests and the inbox check, as the
+/// use cases decide them, in this process: the channels are a `Wire` that records what each run
+/// sent, through which address and with which timeout, and answers as a server would. The real
+/// programs behind the same seam are the integration suite's (DeliveryTests, PhoneCheckInTests).
+@Suite struct DeliveryUseCaseTests {
+    static let sam = "ntfy:https://ntfy.example/sam-alarms"
+    static let inbox = "https://ntfy.example/ana-inbox-7f3k9q2m"
+    static let phone = "https://ntfy.example/ana-phone-2m8qk4"
+    /// Ana checked in at t0 (deadline 2026-03-02 09:00); Sam, who has no lifesignal, watches
+    /// over her through ntfy.
+    static func anaWithSam() throws -> Sandbox {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        _ = try box.app("ana", at: t0).addExternal(
+            ExternalContact(name: "Sam", notify: [sam], email: [], phone: []))
+        return box
+    }
+
+    static func time(_ text: String) -> Timestamp { Timestamp(rfc3339: text) ?? Timestamp(seconds: 0) }
+
+    @Test func aMissedCheckInReachesTheResponderOnceWithTheRunsTimeout() throws {
+        let box = try Self.anaWithSam()
+        let report = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        let told = box.wire.sent(to: Self.sam)
+        #expect(told.count == 1)
+        #expect(told.first?.notification.kind == .dependentNonResponsive)
+        #expect(told.first?.message.title.hasPrefix("Ana missed") == true, "\(told.first?.message.title ?? "")")
+        #expect(told.first?.timeout == box.wire.timeout)
+        #expect(report.isComplete && report.delivered.map(\.channel) == [Self.sam])
+        _ = try box.app("ana", at: "2026-03-02T09:10:00Z").deliver()
+        #expect(box.wire.sent(to: Self.sam).count == 1, "told once")
+    }
+
+    @Test func theAlarmRepeatsHourlyUntilSheChecksInAndThenTheAllClearGoes() throws {
+        let box = try Self.anaWithSam()
+        for now in ["2026-03-02T09:05:00Z", "2026-03-02T09:40:00Z", "2026-03-02T10:06:00Z"] {
+            _ = try box.app("ana", at: now).deliver()
+        }
+        let told = box.wire.sent(to: Self.sam)
+        #expect(told.map(\.notification.notice) == [1, 2])
+        #expect(told.last?.message.follows == told.first?.notification.id)
+        #expect(told.last?.notification.id != told.first?.notification.id)
+        _ = try box.app("ana", at: "2026-03-02T10:30:00Z").checkIn(note: nil)
+        _ = try box.app("ana", at: "2026-03-02T11:10:00Z").deliver()
+        let after = box.wire.sent(to: Self.sam).dropFirst(2)
+        #expect(after.map(\.notification.kind) == [.dependentCheckedIn], "the all-clear, and no third notice")
+    }
+
+    @Test func aFailingChannelWaitsForItsNextTryIsNamedAfterThreeAndWorksWhenAskedNow() throws {
+        let box = try Self.anaWithSam()
+        let error = "curl exited with status 7: Failed to connect"
+        box.wire.fail(Self.sam, saying: error)
+        let first = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        #expect(first.failures.map(\.error) == [error])
+        let waiting = try box.app("ana", at: "2026-03-02T09:05:30Z").deliver()
+        #expect(waiting.waiting.count == 1 && waiting.failures.isEmpty)
+        #expect(box.wire.sent(to: Self.sam).count == 1, "not tried again before its minute's pause is over")
+        for now in ["2026-03-02T09:06:00Z", "2026-03-02T09:11:00Z"] { _ = try box.app("ana", at: now).deliver() }
+        #expect(box.wire.sent(to: Self.sam).count == 3)
+        let feed = try box.app("ana", at: "2026-03-02T09:12:00Z").notifications(App.FeedFilter(everything: true))
+        #expect(
+            feed.entries.contains {
+                $0.message.hasPrefix("Delivery through \(Self.sam) has failed 3 times: \(error).")
+            },
+            "\(feed.entries.map(\.message))")
+        box.wire.fail(Self.sam, saying: nil)
+        let now = try box.app("ana", at: "2026-03-02T09:12:00Z").deliver(retryingNow: true)
+        #expect(now.isComplete && box.wire.sent(to: Self.sam).count == 4)
+    }
+
+    @Test func theImOKButtonGoesToThePhoneTopicAndATapIsACheckInFromThePhone() throws {
+        let box = try Self.anaWithSam()
+        _ = try box.app("ana", at: t0).setInbox(Self.inbox, phone: Self.phone)
+        _ = try box.app("ana", at: "2026-03-02T08:35:00Z").deliver()
+        let reminder = try #require(box.wire.sent(to: "ntfy:" + Self.phone).first)
+        #expect(reminder.notification.kind == .checkInReminder)
+        let button = try #require(reminder.message.buttons.first)
+        #expect(button.label == "I'm OK" && button.url == Self.inbox)
+        box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T08:50:00Z"))
+        _ = try box.app("ana", at: "2026-03-02T08:55:00Z").deliver()
+        let status = try box.app("ana", at: "2026-03-02T09:10:00Z").checkInStatus()
+        #expect(status.lastCheckIn?.at == Self.time("2026-03-02T08:50:00Z"))
+        #expect(status.lastCheckIn?.fromPhone == true)
+        _ = try box.app("ana", at: "2026-03-02T09:10:00Z").deliver()
+        #expect(box.wire.sent(to: Self.sam).isEmpty, "no alarm")
+    }
+
+    @Test func theImOnItButtonGoesOnlyToTheButtonTopicAndItsTapStopsTheRepeats() throws {
+        let box = try Self.anaWithSam()
+        let privateTopic = "https://ntfy.example/sam-private-4k7q9w2z"
+        _ = try box.app("ana", at: t0).setInbox(Self.inbox)
+        var edit = App.ContactEdit()
+        edit.buttonTopic = .some(privateTopic)
+        let (_, changes) = try box.app("ana", at: t0).editContact("Sam", edit)
+        #expect(changes == [.buttonTopic(privateTopic, inbox: true)])
+        _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        #expect(box.wire.sent(to: Self.sam).isEmpty, "her shared topic carries nothing from this device")
+        let alarm = try #require(box.wire.sent(to: "ntfy:" + privateTopic).first)
+        let button = try #require(alarm.message.buttons.first)
+        #expect(button.label == "I'm on it" && button.url == Self.inbox)
+        box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T09:20:00Z"))
+        for now in ["2026-03-02T09:25:00Z", "2026-03-02T10:10:00Z", "2026-03-02T11:10:00Z"] {
+            _ = try box.app("ana", at: now).deliver()
+        }
+        #expect(box.wire.sent(to: "ntfy:" + privateTopic).count == 1, "no repeat after she is on it")
+        let feed = try box.app("ana", at: "2026-03-02T11:10:00Z").notifications(App.FeedFilter(everything: true))
+        #expect(feed.entries.contains { $0.message.hasPrefix("Sam is on it") }, "\(feed.entries.map(\.message))")
+    }
+
+    @Test func aHeartbeatIsPingedOnCheckInAndItsFailureIsNamed() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let url = "https://hc.example/ping/5f1a"
+        _ = try box.app("ana", at: t0).addHeartbeat(url, on: .checkin)
+        box.wire.fail(url, saying: "HTTP 404")
+        let done = try box.app("ana", at: "2026-03-01T10:00:00Z").checkIn(note: nil)
+        #expect(box.wire.pinged == [url])
+        #expect(
+            done.warnings.contains {
+                if case .heartbeatFailing(url, _, "HTTP 404") = $0 { true } else { false }
+            }, "\(done.warnings)")
+    }
+
+    @Test func aChannelTestTriesEveryChannelAndSaysWhichFailed() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        var change = App.PreferencesChange()
+        change.channels = ["ntfy:https://ntfy.example/ana-notes", "https://hooks.example/ana"]
+        _ = try box.app("ana", at: t0).preferences(change)
+        box.wire.fail("https://hooks.example/ana", saying: "curl exited with status 22: 500")
+        let tests = try box.app("ana", at: t0).testChannels(of: nil)
+        #expect(tests.map(\.channel) == change.channels)
+        #expect(tests.map(\.succeeded) == [true, false])
+        #expect(tests.last?.error == "curl exited with status 22: 500")
+        #expect(box.wire.sent.allSatisfy { $0.message.title == "Test from Ana's lifesignal" })
+    }
+
+    @Test func doctorReadsTheInboxAndSaysWhatItAnswered() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        _ = try box.app("ana", at: t0).setInbox(Self.inbox, phone: Self.phone)
+        #expect(try box.app("ana", at: t0).checkup().inbox.map { $0.error == nil } == true)
+        box.wire.fail(Self.inbox, saying: "could not connect to ntfy.example")
+        let inbox = try box.app("ana", at: t0).checkup().inbox
+        #expect(inbox?.url == Self.inbox && inbox?.error == "could not connect to ntfy.example")
+    }
+
+    @Test func anAlertReachesTheResponderAtOnceAndItsEndFollows() throws {
+        let box = try Self.anaWithSam()
+        let raised = try box.app("ana", at: "2026-03-01T12:00:00Z").raiseAlert(message: "fell on the stairs")
+        #expect(raised.delivery?.isComplete == true)
+        #expect(box.wire.sent(to: Self.sam).map(\.notification.kind) == [.dependentAlert])
+        #expect(box.wire.sent(to: Self.sam).first?.message.summary.contains("fell on the stairs") == true)
+        _ = try box.app("ana", at: "2026-03-01T12:30:00Z").endAlert()
+        #expect(box.wire.sent(to: Self.sam).map(\.notification.kind) == [.dependentAlert, .dependentAlertResolved])
+    }
+}
