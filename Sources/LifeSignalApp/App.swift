@@ -18,6 +18,9 @@ public final class App {
     public let environment: [String: String]
     /// What sends, pings and polls (see `Channels`).
     let channels: Channels
+    /// This machine's clock, which `now` may stand in for (a test, `LIFESIGNAL_NOW`): a check-in
+    /// written ahead of it does not count until then, and is said so.
+    let clock: () -> Timestamp
     /// The name for a profile created without one; asked only when one is created, since it
     /// may mean a password-database lookup.
     let defaultName: () -> String
@@ -32,8 +35,10 @@ public final class App {
 
     public init(
         dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
-        defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil, channels: Channels = .real
+        defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil, channels: Channels = .real,
+        clock: (() -> Timestamp)? = nil
     ) {
+        self.clock = clock ?? { now }
         self.dataDirectory = dataDirectory
         self.now = now
         self.lockTimeout = lockTimeout

@@ -31,13 +31,30 @@ extension App {
         // Recorded first; then the remote fail-safe hears of it (bounded by a short timeout).
         let failing = pulse(.checkin, heartbeats: heartbeats)
         receipt.warnings = receipt.warnings.filter { if case .heartbeatFailing = $0 { false } else { true } } + failing
+        let clock = self.clock()
+        if receipt.at > clock + MemberState.clockTolerance {
+            notice(.warning(.checkInAheadOfClock(at: receipt.at, clock: clock)))
+        }
+        noticeFutureCheckIn(receipt.status)
         return receipt
     }
 
     /// Where I stand against my deadline.
     public func checkInStatus() throws(AppError) -> CheckInStatus {
         let (store, snapshot) = try read()
-        return snapshot.state.status(of: store.identity.member, now: now)
+        let status = snapshot.state.status(of: store.identity.member, now: now)
+        noticeFutureCheckIn(status)
+        return status
+    }
+
+    /// Says so when one of my check-ins is stamped later than now: it does not count yet, so
+    /// the deadline shown is the one before it.
+    func noticeFutureCheckIn(_ status: CheckInStatus) {
+        guard let future = status.futureCheckIn else { return }
+        notice(
+            .warning(
+                .futureCheckIn(
+                    at: future.at, device: future.stamp.device, now: now, counting: status.lastCheckIn?.at)))
     }
 
     /// Sets the interval; the deadline moves to my last check-in + the new interval. Like a

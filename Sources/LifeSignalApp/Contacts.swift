@@ -76,7 +76,7 @@ extension App {
     public func addExternal(_ external: ExternalContact) throws(AppError) -> Contact {
         let now = self.now
         let id = newID()
-        return try write { transaction throws(AppError) in
+        let contact = try write { transaction throws(AppError) in
             let me = transaction.member
             if transaction.circle.contacts(of: me).contains(where: {
                 $0.name.lowercased() == external.name.lowercased()
@@ -86,6 +86,17 @@ extension App {
             transaction.record(ExternalSet(id: id, contact: external), at: now)
             return try Self.contact(id, of: transaction)
         }
+        noticeIfToldOnlyHere(external)
+        return contact
+    }
+
+    /// Says so when an external contact can be told only by this device: `exec:` and
+    /// `desktop:` run only on the device that set them, so when it is dark they hear nothing.
+    func noticeIfToldOnlyHere(_ external: ExternalContact) {
+        guard !external.channels.isEmpty, !external.channels.contains(where: DeliveryRules.runsForOthers) else {
+            return
+        }
+        notice(.warning(.toldOnlyByThisDevice(name: external.name)))
     }
 
     /// The contact with this id as the transaction now sees it.
@@ -233,6 +244,9 @@ extension App {
             }
             let inbox = transaction.memberState.inbox?.value ?? nil
             return (transaction.store, updated ?? contact, changes, inbox != nil)
+        }
+        if let external = contact.external, !edit.notify.isEmpty || !edit.email.isEmpty {
+            noticeIfToldOnlyHere(external)
         }
         if let topic = edit.buttonTopic {
             if !dryRun {

@@ -50,6 +50,7 @@ extension App {
                 + Self.circleWarnings(
                     of: me, in: circle, device: store.identity.device,
                     sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))
+        noticeFutureCheckIn(board.checkIn)
         // Said among the notices of the read (see `read`).
         board.recordsIgnored = notices.contains { notice in
             guard case .warning(let warning) = notice else { return false }

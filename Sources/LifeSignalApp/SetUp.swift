@@ -51,7 +51,7 @@ extension App {
         public var circle: String
         public var status: CheckInStatus
         /// This device's records moved to another circle folder.
-        public var moved: Store.CircleMove?
+        public var moved: CircleMoved?
         /// The circle folder given did not exist and was made, private to this account.
         public var createdCircle = false
         /// A new member's recovery code, shown this once.
@@ -154,16 +154,26 @@ extension App {
         }
     }
 
+    /// This device's records, moved from one circle folder to another.
+    public struct CircleMoved: Equatable, Sendable {
+        public var from: String
+        public var to: String
+        /// The old folder was the data directory's private one, and this device's records were
+        /// removed from it (otherwise the copy stays for whoever still reads that folder).
+        public var cleanedUp: Bool
+    }
+
     /// `init --circle DIR` on an existing profile whose records are elsewhere: moves them.
-    private func moveIfAsked(_ circle: String?, joining: String?) throws(AppError) -> Store.CircleMove? {
+    private func moveIfAsked(_ circle: String?, joining: String?) throws(AppError) -> CircleMoved? {
         guard let circle, joining == nil, Store.hasProfile(dataDirectory), !dryRun else { return nil }
         let store = try openStore()
         guard store.circleDirectory != circle else { return nil }
         let directory = dataDirectory
         let timeout = lockTimeout
-        return try AppError.wrap { () throws(StoreError) in
+        let move = try AppError.wrap { () throws(StoreError) in
             try Store.moveCircle(dataDirectory: directory, to: circle, lockTimeout: timeout)
         }
+        return CircleMoved(from: move.from, to: move.to, cleanedUp: move.cleanedUp)
     }
 
     /// My phone and emergency note as the request leaves them, when that changes them.

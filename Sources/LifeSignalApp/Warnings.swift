@@ -76,6 +76,9 @@ public enum Warning: Equatable, Sendable {
     case futureCheckIn(at: Timestamp, device: String, now: Timestamp, counting: Timestamp?)
     /// A commit from the git remote had changed this device's own records: put back as written.
     case ownRecordsRestored([String])
+    /// An external contact whose every channel runs only on the device that set it (`exec:`,
+    /// `desktop:`): when that device is dark, they hear nothing.
+    case toldOnlyByThisDevice(name: String)
 
     /// Whether it says that records in the circle are ignored as not their member's: while it
     /// lasts, `status` exits 6.
@@ -86,7 +89,7 @@ public enum Warning: Equatable, Sendable {
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
-            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored:
+            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .toldOnlyByThisDevice:
             return false
         }
     }
@@ -119,6 +122,7 @@ public enum Warning: Equatable, Sendable {
         case .checkInAheadOfClock: return "check-in-ahead-of-clock"
         case .futureCheckIn: return "check-in-from-the-future"
         case .ownRecordsRestored: return "own-records-restored"
+        case .toldOnlyByThisDevice: return "told-only-by-this-device"
         }
     }
 }

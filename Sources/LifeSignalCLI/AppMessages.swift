@@ -259,6 +259,9 @@ extension Warning {
             let from = counting.map { "the check-in of \(Self.utc($0))" } ?? "no check-in"
             return
                 "a check-in stamped \(Self.utc(at)) by device \(device.prefix(8)) is \((at - now).short) ahead of this clock (\(Self.utc(now))); it does not count until then, so your deadline counts from \(from). Check that device's clock (or LIFESIGNAL_NOW)."
+        case .toldOnlyByThisDevice(let name):
+            return
+                "\(name) can be told only by this device: exec: and desktop: channels run only on the device that set them, never on your other devices or your responders' machines, so when this one is off, \(name) hears nothing. Add an e-mail, ntfy, https or apprise: channel with 'lifesignal contacts edit \(name) --notify URI …'."
         case .ownRecordsRestored(let paths):
             return
                 "a commit from the remote had changed this device's own records (\(paths.joined(separator: ", "))); they were put back as this device wrote them. Find out which machine wrote them: another data directory may be using this device's identity."

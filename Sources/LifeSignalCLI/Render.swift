@@ -182,13 +182,6 @@ enum Render {
         }
     }
 
-    /// A warning for a check-in stamped later than this clock, which does not count yet.
-    static func clockWarning(_ status: CheckInStatus, session: Session) {
-        guard let future = status.futureCheckIn else { return }
-        session.output.warn(
-            .futureCheckIn(
-                at: future.at, device: future.stamp.device, now: session.now, counting: status.lastCheckIn?.at))
-    }
 }
 
 extension Render {

@@ -61,7 +61,8 @@ struct Session {
         let app = App(
             dataDirectory: try dataDirectory(), now: now, lockTimeout: lockTimeout, environment: context.environment,
             defaultName: { Session.displayName(context) },
-            crashAfterSend: context.environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] == "1" ? context.crash : nil)
+            crashAfterSend: context.environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] == "1" ? context.crash : nil,
+            clock: context.clock)
         madeApp = app
         return app
     }

@@ -150,4 +150,28 @@ import Testing
         #expect(error == .store(.notInitialized(dataDirectory: box.directory("ana"))))
         #expect(!FileManager.default.fileExists(atPath: box.directory("ana") + "/identity.json"))
     }
+    /// A check-in written with `now` ahead of this machine's clock does not count until then:
+    /// the check-in says so, and so does every read of the status before that time.
+    @Test func aCheckInAheadOfTheClockIsSaidWhenWrittenAndWhenRead() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let clock = Timestamp(rfc3339: "2026-03-01T10:00:00Z") ?? Timestamp(seconds: 0)
+        let ahead = "2026-03-03T09:00:00Z"
+        let app = App(
+            dataDirectory: box.directory("ana"), now: Timestamp(rfc3339: ahead) ?? clock, lockTimeout: 5,
+            environment: [:], defaultName: { "Ana" }, channels: box.wire.channels, clock: { clock })
+        _ = try app.checkIn(note: nil)
+        #expect(app.notices == [.warning(.checkInAheadOfClock(at: Timestamp(rfc3339: ahead) ?? clock, clock: clock))])
+        let reader = box.app("ana", at: "2026-03-01T10:00:00Z")
+        let status = try reader.checkInStatus()
+        #expect(status.lastCheckIn?.at == Timestamp(rfc3339: t0), "the future check-in does not count yet")
+        #expect(
+            reader.notices.contains {
+                if case .warning(.futureCheckIn(let at, _, _, _)) = $0 {
+                    at == Timestamp(rfc3339: ahead)
+                } else {
+                    false
+                }
+            }, "\(reader.notices)")
+    }
 }

@@ -174,4 +174,19 @@ import Testing
                 == .refused(.feed(.noChannels(contactName: nil))))
         #expect(try box.app("bea", at: t0).history(limit: 1, since: nil).total == before)
     }
+    /// An external contact reached only through channels that run on this device alone is
+    /// said to be so, with a stable code, when added and when their channels change.
+    @Test func anExternalToldOnlyByThisDeviceIsSaid() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let adding = box.app("ana", at: t0)
+        _ = try adding.addExternal(ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: []))
+        #expect(adding.notices == [.warning(.toldOnlyByThisDevice(name: "Sam"))])
+        #expect(Warning.toldOnlyByThisDevice(name: "Sam").code == "told-only-by-this-device")
+        var edit = App.ContactEdit()
+        edit.notify = ["exec:true", "ntfy:https://ntfy.example/sam"]
+        let editing = box.app("ana", at: t0)
+        _ = try editing.editContact("Sam", edit)
+        #expect(editing.notices.isEmpty, "an ntfy channel reaches Sam from any device")
+    }
 }

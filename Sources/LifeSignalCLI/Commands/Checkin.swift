@@ -42,11 +42,6 @@ enum CheckinCommand {
             app.dryRun = dry
             return try app.checkIn(note: note)
         }
-        let clock = session.context.clock()
-        if done.at > clock + MemberState.clockTolerance {
-            session.output.warn(.checkInAheadOfClock(at: done.at, clock: clock))
-        }
-        Render.clockWarning(done.status, session: session)
         session.output.warn(listed: done.warnings)
         try session.output.json(
             .object(
@@ -77,7 +72,6 @@ enum CheckinCommand {
 
     static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
-        Render.clockWarning(status, session: session)
         try session.output.json(Render.checkInJSON(status))
         for text in Render.checkInLines(status, session: session) { try session.output.line(text) }
         return Render.exitCode(for: status.phase)

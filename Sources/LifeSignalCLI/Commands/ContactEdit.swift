@@ -114,19 +114,7 @@ enum ContactEditCommands {
         try session.output.line("\(contact.name) has been added to your contacts as an external responder.")
         try session.output.line(
             "Your alerts and missed check-ins will go to: \(external.channels.joined(separator: ", ")).")
-        onlyYourDevices(external, session: session)
         return .ok
-    }
-
-    /// Says so when an external contact can be told only by this device: `exec:` and
-    /// `desktop:` run only on the device that set them, so when it is dark they hear nothing.
-    static func onlyYourDevices(_ external: ExternalContact, session: Session) {
-        guard !external.channels.isEmpty, !external.channels.contains(where: DeliveryRules.runsForOthers) else {
-            return
-        }
-        session.output.note(
-            "\(external.name) can be told only by this device: exec: and desktop: channels run only on the device that set them, never on your other devices or your responders' machines, so when this one is off, \(external.name) hears nothing. Add an e-mail, ntfy, https or apprise: channel with 'lifesignal contacts edit \(external.name) --notify URI …'."
-        )
     }
 
     static func reciprocalSentence(_ name: String, _ roles: Roles) -> String {
@@ -159,9 +147,6 @@ enum ContactEditCommands {
             try app.editContact(text, edit)
         }
         try session.output.json(["contact": Render.contactJSON(contact), "changed": .bool(!changes.isEmpty)])
-        if let external = contact.external, !edit.notify.isEmpty || !edit.email.isEmpty {
-            onlyYourDevices(external, session: session)
-        }
         let said = changes.map { change in
             switch change {
             case .roles(let roles): return "roles are now \(roles.text)"

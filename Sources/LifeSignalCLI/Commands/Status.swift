@@ -13,7 +13,6 @@ enum StatusCommand {
 
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let board = try session.call(line.path) { app throws(AppError) in try app.dashboard() }
-        Render.clockWarning(board.checkIn, session: session)
         session.output.warn(listed: board.warnings)
         try session.output.json(json(board, now: session.now))
         try render(board, session: &session)
