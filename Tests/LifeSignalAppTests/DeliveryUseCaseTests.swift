@@ -146,8 +146,33 @@ import Testing
         _ = try box.app("ana", at: t0).setInbox(Self.inbox, phone: Self.phone)
         #expect(try box.app("ana", at: t0).checkup().inbox.map { $0.error == nil } == true)
         box.wire.fail(Self.inbox, saying: "could not connect to ntfy.example")
-        let inbox = try box.app("ana", at: t0).checkup().inbox
-        #expect(inbox?.url == Self.inbox && inbox?.error == "could not connect to ntfy.example")
+        let checkup = try box.app("ana", at: t0).checkup()
+        #expect(checkup.inbox?.url == Self.inbox && checkup.inbox?.error == "could not connect to ntfy.example")
+        #expect(checkup.inboxFails == "inbox-unreadable")
+    }
+
+    /// Doctor's verdicts are the checkup's: what fails, with its code, decided in one place.
+    @Test func theCheckupSaysWhatFailsWithItsCode() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let alone = try box.app("ana", at: t0).checkup()
+        #expect(alone.respondersFail == "no-responders")
+        #expect(alone.countdownFails == nil && alone.clockFails == nil && alone.writableFails == nil)
+        #expect(alone.deliveryFails == nil, "nobody to deliver to yet")
+        _ = try box.app("ana", at: t0).addExternal(
+            ExternalContact(name: "Sam", notify: [Self.sam], email: [], phone: []))
+        box.wire.fail(Self.sam, saying: "HTTP 500")
+        for now in ["2026-03-02T09:05:00Z", "2026-03-02T09:06:00Z", "2026-03-02T09:11:00Z"] {
+            _ = try box.app("ana", at: now).deliver()
+        }
+        let soon = box.app("ana", at: "2026-03-02T09:12:00Z")
+        let early = try soon.checkup().channels.first { $0.channel == Self.sam }
+        #expect(early?.fails(now: soon.now) == nil, "failing for minutes is not yet a failed check")
+        let later = box.app("ana", at: "2026-03-02T10:12:00Z")
+        let late = try later.checkup()
+        #expect(late.respondersFail == nil && late.deliveryFails == nil)
+        #expect(try box.app("ana", at: "2026-03-05T10:00:00Z").checkup().deliveryFails == "no-delivery-runs")
+        #expect(late.channels.first { $0.channel == Self.sam }?.fails(now: later.now) == "channel-failing")
     }
 
     @Test func anAlertReachesTheResponderAtOnceAndItsEndFollows() throws {

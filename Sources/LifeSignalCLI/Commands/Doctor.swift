@@ -75,13 +75,14 @@ struct DoctorFindings {
     var inbox: [Finding] {
         guard let inbox = checkup.inbox else { return [] }
         let what = "inbox ntfy:\(TerminalText.safeLine(inbox.url))"
+        let code = checkup.inboxFails
         if let error = inbox.error {
             return [
                 Finding(
                     check: "inbox", ok: false, message: "\(what) cannot be read: \(error)",
                     fix:
-                        "check the URL and this machine's network; set it again with 'lifesignal checkin inbox ntfy:URL'"
-                )
+                        "check the URL and this machine's network; set it again with 'lifesignal checkin inbox ntfy:URL'",
+                    code: code)
             ]
         }
         if case .failure(let problem) = inbox.phone {
@@ -89,18 +90,18 @@ struct DoctorFindings {
                 Finding(
                     check: "inbox", ok: false,
                     message: "\(what) answers, but this device's phone topic cannot be read: \(problem.message)",
-                    fix:
-                        "set it again: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC")
+                    fix: "set it again: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC",
+                    code: code)
             ]
         }
-        guard case .success(.some) = inbox.phone else {
+        guard code == nil else {
             return [
                 Finding(
                     check: "inbox", ok: false,
                     message: "\(what) answers, but this device has no phone topic, so it sends no \"I'm OK\" button",
                     fix:
-                        "give it your phone's topic: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC"
-                )
+                        "give it your phone's topic: lifesignal checkin inbox ntfy:\(inbox.url) --phone ntfy:https://HOST/TOPIC",
+                    code: code)
             ]
         }
         return [Finding(check: "inbox", ok: true, message: "\(what) answers; every device of your circle reads it")]
@@ -110,33 +111,30 @@ struct DoctorFindings {
     var sync: Finding {
         let view = checkup.sync
         let text = "circle sync: " + CircleCommand.describe(view, session: session)
-        guard view.problem != nil, view.engine != .other else { return Finding(check: "sync", ok: true, message: text) }
+        guard let code = checkup.syncFails else { return Finding(check: "sync", ok: true, message: text) }
         return Finding(
             check: "sync", ok: false, message: text,
             fix: view.engine == .git
                 ? "check the remote and run 'lifesignal circle sync' (it runs from cron: */5 * * * * lifesignal circle sync && lifesignal notify deliver)"
-                : "check that Syncthing runs here ('lifesignal circle syncthing' to give its API)", code: "sync-failing"
-        )
+                : "check that Syncthing runs here ('lifesignal circle syncthing' to give its API)", code: code)
     }
 
     /// Misses of dependents that this copy cannot confirm.
     var unconfirmed: [Finding] {
-        checkup.warnings.filter { $0.code == "cannot-confirm-miss" }.map {
-            Finding(
-                check: "circle", ok: false, message: $0.message, fix: "lifesignal circle status",
-                code: "cannot-confirm-miss")
+        checkup.unconfirmedMisses.map {
+            Finding(check: "circle", ok: false, message: $0.message, fix: "lifesignal circle status", code: $0.code)
         }
     }
 
     /// Whether a check-in here could be written at all (a read-only data directory reads fine).
     var writable: Finding {
-        guard let problem = checkup.writeProblem else {
+        guard let problem = checkup.writeProblem, let code = checkup.writableFails else {
             return Finding(
                 check: "writable", ok: true, message: "this data directory and its circle folder can be written")
         }
         return Finding(
             check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
-            fix: "make the data directory writable by the account cron runs lifesignal as", code: "not-writable")
+            fix: "make the data directory writable by the account cron runs lifesignal as", code: code)
     }
 
     /// Command channels set on another device of mine: they run there only, and this machine
@@ -152,8 +150,6 @@ struct DoctorFindings {
         }
     }
 
-    func warning(_ code: String) -> Warning? { checkup.warnings.first { $0.code == code } }
-
     var profile: Finding {
         Finding(
             check: "profile", ok: true,
@@ -166,7 +162,7 @@ struct DoctorFindings {
     /// code exists for when all are lost.
     var devices: Finding {
         let devices = checkup.devices
-        if let doubt = devices.doubts.first(where: \.ignoresRecords) {
+        if let doubt = checkup.devicesDoubt {
             return Finding(
                 check: "devices", ok: false, message: doubt.message, fix: "lifesignal circle devices", code: doubt.code)
         }
@@ -180,10 +176,12 @@ struct DoctorFindings {
     }
 
     var countdown: Finding {
-        guard let deadline = checkup.checkIn.deadline, let last = checkup.checkIn.lastCheckIn else {
+        guard checkup.countdownFails == nil, let deadline = checkup.checkIn.deadline,
+            let last = checkup.checkIn.lastCheckIn
+        else {
             return Finding(
                 check: "countdown", ok: false, message: "you have never checked in, so there is no deadline",
-                fix: "lifesignal checkin", code: "never-checked-in")
+                fix: "lifesignal checkin", code: checkup.countdownFails)
         }
         return Finding(
             check: "countdown", ok: true,
@@ -191,12 +189,12 @@ struct DoctorFindings {
     }
 
     var responders: [Finding] {
-        if checkup.responders.isEmpty {
+        if let code = checkup.respondersFail {
             return [
                 Finding(
                     check: "responders", ok: false, message: "nobody watches over you: you have no responders",
-                    fix: "lifesignal contacts add NAME --responder --notify URI (or a member's invite code)",
-                    code: "no-responders")
+                    fix: "lifesignal contacts add NAME --responder --notify URI (or a member's invite code)", code: code
+                )
             ]
         }
         return checkup.responders.map { responder in
@@ -205,18 +203,19 @@ struct DoctorFindings {
                     responder.lastDeliver.map { "'notify deliver' last ran on their devices \(session.when($0))" }
                     ?? "no device of theirs has recorded a 'notify deliver' run"
                 return Finding(
-                    check: "responders", ok: responder.reachable,
+                    check: "responders", ok: responder.fails == nil,
                     message: "responder \(responder.name) (member): \(last)",
-                    fix: responder.reachable ? nil : "ask \(responder.name) to add 'lifesignal notify deliver' to cron",
-                    code: responder.reachable ? nil : "responders-unreachable")
+                    fix: responder.fails == nil
+                        ? nil : "ask \(responder.name) to add 'lifesignal notify deliver' to cron",
+                    code: responder.fails)
             }
             let channels = responder.channels ?? []
             return Finding(
-                check: "responders", ok: !channels.isEmpty,
+                check: "responders", ok: responder.fails == nil,
                 message: "responder \(responder.name) (external): "
                     + (channels.isEmpty ? "no channel" : channels.joined(separator: ", ")),
-                fix: channels.isEmpty ? "lifesignal contacts edit '\(responder.name)' --notify URI" : nil,
-                code: channels.isEmpty ? "responders-unreachable" : nil)
+                fix: responder.fails == nil ? nil : "lifesignal contacts edit '\(responder.name)' --notify URI",
+                code: responder.fails)
         }
     }
 
@@ -226,7 +225,7 @@ struct DoctorFindings {
                 check: "own-channels", ok: true,
                 message: "your notifications go to \(checkup.ownChannels.joined(separator: ", "))")
         }
-        if checkup.dependents.isEmpty {
+        guard let code = checkup.ownChannelsFail else {
             return Finding(
                 check: "own-channels", ok: true,
                 message: "you have no channel of your own: your reminders show only in 'lifesignal notify list'")
@@ -236,18 +235,19 @@ struct DoctorFindings {
             message:
                 "you watch over \(checkup.dependents.joined(separator: ", ")) but have no channel: their alerts and missed check-ins reach you only when you run lifesignal",
             fix: "lifesignal notify prefs --channel URI (e.g. ntfy:https://ntfy.sh/TOPIC or mailto:you@example.org)",
-            code: "no-channels")
+            code: code)
     }
 
     var channels: [Finding] {
         checkup.channels.map { channel in
             let whose = channel.owner == "you" ? "your channel" : "channel of \(channel.owner)"
+            let code = channel.fails(now: session.now)
             if let problem = channel.cronProblem {
                 return Finding(
                     check: "channels", ok: false, message: "\(whose) \(channel.channel): \(problem)",
                     fix:
                         "then try it as cron would: env -i HOME=$HOME PATH=/usr/bin:/bin /usr/local/bin/lifesignal notify test",
-                    code: "channel-unusable-from-cron")
+                    code: code)
             }
             guard let health = channel.health else {
                 return Finding(
@@ -256,13 +256,11 @@ struct DoctorFindings {
                         "\(whose) \(channel.channel): not used from this machine yet (try 'lifesignal notify test')")
             }
             if let since = health.failingSince {
-                let long = session.now - since > LinkHealth.failingWarning
                 return Finding(
-                    check: "channels", ok: !long,
+                    check: "channels", ok: code == nil,
                     message:
                         "\(whose) \(channel.channel): failing since \(session.when(since)): \(health.lastError ?? "failed")",
-                    fix: "lifesignal notify test" + (channel.owner == "you" ? "" : " '\(channel.owner)'"),
-                    code: long ? "channel-failing" : nil)
+                    fix: "lifesignal notify test" + (channel.owner == "you" ? "" : " '\(channel.owner)'"), code: code)
             }
             let last = health.lastSuccess.map { "last success \(session.when($0))" } ?? "no success yet"
             return Finding(check: "channels", ok: true, message: "\(whose) \(channel.channel): \(last)")
@@ -272,12 +270,12 @@ struct DoctorFindings {
     var heartbeats: [Finding] {
         checkup.heartbeats.map { entry in
             let what = "heartbeat (\(entry.on.rawValue)) \(entry.url)"
-            if let since = entry.health?.failingSince {
+            if let since = entry.health?.failingSince, let code = entry.fails {
                 return Finding(
                     check: "heartbeats", ok: false,
                     message: "\(what): failing since \(session.when(since)): \(entry.health?.lastError ?? "failed")",
-                    fix: "check the URL; replace it with 'lifesignal notify heartbeat remove URL' and 'add'",
-                    code: "heartbeat-failing")
+                    fix: "check the URL; replace it with 'lifesignal notify heartbeat remove URL' and 'add'", code: code
+                )
             }
             let last =
                 entry.health?.lastSuccess.map { "last success \(session.when($0))" }
@@ -291,35 +289,33 @@ struct DoctorFindings {
             checkup.lastDeliverHere.map { "ran on this machine \(session.when($0))" }
             ?? "has not run on this machine yet"
         let anywhere = checkup.lastDeliverAnywhere.map { "; recorded on your devices \(session.when($0))" } ?? ""
-        let missing = warning("no-delivery-runs") != nil
+        let code = checkup.deliveryFails
         return Finding(
-            check: "delivery", ok: !missing, message: "'notify deliver' \(here)\(anywhere)",
-            fix: missing
-                ? "add '*/5 * * * * lifesignal notify deliver' to your crontab (with LIFESIGNAL_HOME if your data is not in the default place)"
-                : nil,
-            code: missing ? "no-delivery-runs" : nil)
+            check: "delivery", ok: code == nil, message: "'notify deliver' \(here)\(anywhere)",
+            fix: code == nil
+                ? nil
+                : "add '*/5 * * * * lifesignal notify deliver' to your crontab (with LIFESIGNAL_HOME if your data is not in the default place)",
+            code: code)
     }
 
     var members: [Finding] {
         checkup.members.filter { !$0.isMe }.map { member in
             let seen = member.lastChange.map { "last change seen \(session.when($0))" } ?? "no records seen"
-            let stale = checkup.warnings.contains {
-                $0 == .staleRecords(name: member.name, lastChange: member.lastChange ?? session.now)
-            }
+            let code = checkup.fails(member)
             return Finding(
-                check: "circle", ok: !stale, message: "member \(member.name): \(seen)",
-                fix: stale ? "check that the circle folder still syncs (lifesignal circle sync for git)" : nil,
-                code: stale ? "stale-records" : nil)
+                check: "circle", ok: code == nil, message: "member \(member.name): \(seen)",
+                fix: code == nil ? nil : "check that the circle folder still syncs (lifesignal circle sync for git)",
+                code: code)
         }
     }
 
     var clock: Finding {
-        if let future = checkup.checkIn.futureCheckIn {
+        if let future = checkup.checkIn.futureCheckIn, let code = checkup.clockFails {
             return Finding(
                 check: "clock", ok: false,
                 message:
                     "a check-in is stamped \(session.local(future.at)), ahead of this clock (\(session.local(session.now)))",
-                fix: "check the clocks of your devices (and LIFESIGNAL_NOW)", code: "clock-behind")
+                fix: "check the clocks of your devices (and LIFESIGNAL_NOW)", code: code)
         }
         return Finding(
             check: "clock", ok: true, message: "clock \(session.local(session.now)): no record is ahead of it")
