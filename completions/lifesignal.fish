@@ -447,7 +447,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -a 
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
-complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to (ntfy:https://HOST/TOPIC), kept on this machine only: this device sends her the alarms about you there, instead of to her first ntfy channel, with an "I\'m on it" button. \'off\' removes it.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to (ntfy:https://HOST/LONG-RANDOM-NAME), kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an "I\'m on it" button. \'off\' removes it.'
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts remove

@@ -99,8 +99,6 @@ public enum ContactRefusal: Equatable, Sendable {
     case addressesAreForExternals(name: String)
     /// A button topic that is not an ntfy topic URL.
     case notAButtonTopic(String, problem: String)
-    /// A button topic for an external contact with no ntfy channel for it to stand in for.
-    case buttonTopicWithoutNtfy(name: String)
     /// Making an external contact a dependent.
     case externalCannotBeDependent
     /// `--tier` for a contact who does not watch over me.

@@ -215,9 +215,6 @@ extension App {
     /// Changes the roles of the contact `text` names (seen by both sides), or an external
     /// contact's name and addresses.
     public func editContact(_ text: String, _ edit: ContactEdit) throws(AppError) -> (Contact, [EditChange]) {
-        if let topic = edit.buttonTopic ?? nil, let problem = Address.problem(withChannel: "ntfy:" + topic) {
-            throw .refused(.contact(.notAButtonTopic(topic, problem: problem)))
-        }
         let now = self.now
         var (store, contact, changes, inbox) = try write { transaction throws(AppError) in
             let contact = try Self.find(text, in: transaction.circle.contacts(of: transaction.member))
@@ -237,10 +234,10 @@ extension App {
                 changes.append(.tier(tier))
             }
             let updated = transaction.circle.contacts(of: transaction.member).first { $0.id == contact.id }
-            if edit.buttonTopic != nil && edit.buttonTopic != .some(nil),
-                !(updated?.external?.channels.contains { $0.hasPrefix("ntfy:") } ?? false)
+            if let topic = edit.buttonTopic ?? nil,
+                let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle)
             {
-                throw .refused(.contact(.buttonTopicWithoutNtfy(name: contact.name)))
+                throw .refused(.contact(.notAButtonTopic(topic, problem: problem)))
             }
             let inbox = transaction.memberState.inbox?.value ?? nil
             return (transaction.store, updated ?? contact, changes, inbox != nil)

@@ -43,6 +43,8 @@ extension App {
         /// it answered), and this device's phone topic to send buttons to (or why it cannot be
         /// read: a damaged `phone.json` must not quietly mean "no buttons").
         public var inbox: (url: String, error: String?, phone: Result<String?, StoreError>)? = nil
+        /// Why `phone.json` (this device's phone and button topics) cannot be read, if it cannot.
+        public var phoneFile: StoreError? = nil
     }
 
     public struct Devices: Sendable {
@@ -77,6 +79,9 @@ extension App {
         public var health: LinkHealth?
         /// Why its program would not work when cron runs `notify deliver` (see `Programs`).
         public var cronProblem: String? = nil
+        /// A phone or button topic of this device that is also in the circle, so it is sent
+        /// nothing (its button's token would be anyone's).
+        public var readByTheCircle = false
     }
 
     public struct MemberFreshness: Sendable {
@@ -107,11 +112,14 @@ extension App {
             checkIn: circle.status(of: me, now: now), responders: responders,
             ownChannels: state.effectivePreferences.channels,
             dependents: circle.contacts(of: me).filter { $0.kind == .member && $0.roles.dependent }.map(\.name),
-            channels: Self.channels(of: me, device: store.identity.device, in: circle, health: health).map {
-                var channel = $0
-                channel.cronProblem = Programs.cronProblem(of: channel.channel, environment: environment)
-                return channel
-            },
+            channels: (Self.channels(of: me, device: store.identity.device, in: circle, health: health)
+                + Self.privateChannels(store, circle: circle, health: health)).map {
+                    var channel = $0
+                    channel.cronProblem = Programs.cronProblem(
+                        of: channel.channel.split(separator: " ").first.map(String.init) ?? channel.channel,
+                        environment: environment)
+                    return channel
+                },
             heartbeats: (state.heartbeats?.value.all ?? []).map {
                 HeartbeatEntry(url: $0.url, on: $0.on, health: health.heartbeats[$0.url])
             },
@@ -131,7 +139,34 @@ extension App {
                 case .success: return (url, nil, phone)
                 case .failure(let failure): return (url, failure.message, phone)
                 }
-            })
+            },
+            phoneFile: { () -> StoreError? in
+                do throws(StoreError) {
+                    _ = try store.phoneTopics()
+                    return nil
+                } catch { return error }
+            }())
+    }
+
+    /// This device's phone topic and button topics, with their health here, and whether the
+    /// circle can read them (then they are sent nothing).
+    static func privateChannels(_ store: Store, circle: CircleState, health: Health) -> [ChannelHealth] {
+        let topics = (try? store.phoneTopics()) ?? PhoneTopics()
+        let known = Address.ntfyTopics(in: circle)
+        var found: [ChannelHealth] = []
+        func add(_ url: String, _ what: String, owner: String, key: String) {
+            var channel = ChannelHealth(
+                channel: "ntfy:\(url) (\(what), this device only)", owner: owner, health: health.channels[key])
+            channel.readByTheCircle = known.contains(Address.comparableTopic(url))
+            found.append(channel)
+        }
+        if let phone = topics.phone { add(phone, "phone topic", owner: "you", key: DeliveryRules.phoneChannel) }
+        let me = store.identity.member
+        for (id, url) in topics.responders.sorted(by: { $0.key < $1.key }) {
+            guard let contact = circle.externals[me]?[id]?.value else { continue }
+            add(url, "button topic", owner: contact.name, key: DeliveryRules.buttonChannel(id))
+        }
+        return found
     }
 
     /// My command channels whose setting another device of mine made: they run there, not here.

@@ -43,6 +43,9 @@ extension App.Checkup {
         }
     }
 
+    /// `phone.json` cannot be read (said with the inbox when there is one).
+    public var phoneFileFails: String? { phoneFile == nil || inbox != nil ? nil : "phone-topics-unreadable" }
+
     /// A member of the circle whose records have not changed for longer than they should.
     public func fails(_ member: App.MemberFreshness) -> String? {
         let stale = warnings.contains { warning in
@@ -60,6 +63,7 @@ extension App.ResponderReach {
 extension App.ChannelHealth {
     /// Its program cannot run from cron, or it has failed for longer than a warning allows.
     public func fails(now: Timestamp) -> String? {
+        if readByTheCircle { return "topic-read-by-circle" }
         if cronProblem != nil { return "channel-unusable-from-cron" }
         guard let since = health?.failingSince, now - since > LinkHealth.failingWarning else { return nil }
         return "channel-failing"

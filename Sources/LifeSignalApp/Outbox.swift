@@ -23,8 +23,18 @@ extension App {
         /// How this machine's member addresses e-mail.
         var mail: MailSettings?
         /// Where the channel really sends, when its name is not its address (this device's
-        /// phone topic, kept out of the circle: see `DeliveryRules.phoneChannel`).
+        /// phone and button topics, kept out of the circle: see `DeliveryRules.phoneChannel`).
         var address: String? = nil
+
+        /// The channel as a person knows it: its URI, or what a channel of this device alone is
+        /// (whose address is said nowhere that could reach the circle).
+        public var channelName: String {
+            if channel == DeliveryRules.phoneChannel { return "your phone topic on this device" }
+            if DeliveryRules.buttonContact(of: channel) != nil {
+                return "\(message.recipientName)'s button topic on this device"
+            }
+            return channel
+        }
     }
 
     /// How a channel changed in a delivery run.
@@ -59,6 +69,12 @@ extension App {
 
         /// Nothing failed and nothing waits: what cron reads as success.
         public var isComplete: Bool { failures.isEmpty && waiting.isEmpty }
+
+        /// A channel of this report as a person knows it (see `DeliveryJob.channelName`).
+        public func name(of channel: String) -> String {
+            let jobs = delivered + failures.map(\.job) + waiting.map(\.job) + planned
+            return jobs.first { $0.channel == channel }?.channelName ?? channel
+        }
     }
 
     /// Notices what is due and delivers what is pending: the cron entry point, and what the
@@ -206,10 +222,10 @@ extension App {
         let me = transaction.member
         let device = transaction.store.identity.device
         let mail = circle.members[me]?.mail?.value
-        let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+        let topics = Self.privateTopics(transaction.store, circle: circle)
         let plan = DeliveryRules.plan(
             feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync,
-            local: topics.phone == nil ? [] : [DeliveryRules.phoneChannel])
+            local: topics.channels)
         func job(_ planned: DeliveryRules.Job) -> DeliveryJob {
             let telling = Messages.Telling(
                 me: me, device: device, confirmed: planned.confirmed, evidence: planned.evidence, sync: sync)
@@ -221,11 +237,9 @@ extension App {
         report.waiting = plan.waiting.map { DeliveryProblem(job: job($0.job), error: $0.error, next: $0.next) }
         return plan.jobs.map { planned in
             var made = job(planned)
-            if planned.channel == DeliveryRules.phoneChannel { made.address = topics.phone.map { "ntfy:" + $0 } }
-            let buttonTopic = Self.buttonTopic(of: planned, me: me, circle: circle, topics)
-            if let buttonTopic { made.address = "ntfy:" + buttonTopic }
+            made.address = topics.address(of: planned.channel)
             if let button = okButton(for: planned, in: &transaction, now: now)
-                ?? (buttonTopic == nil ? nil : onItButton(for: planned, in: &transaction, now: now))
+                ?? onItButton(for: planned, in: &transaction, now: now)
             {
                 made.message.buttons = [button]
             }
@@ -256,7 +270,7 @@ extension App {
         if failures == DeliveryState.failuresBeforeWarning, job.notification.kind != .system {
             transaction.notice(
                 Notifications.channelFailing(
-                    job.channel, error: error, member: transaction.member, at: now, failures: failures))
+                    job.channelName, error: error, member: transaction.member, at: now, failures: failures))
         }
     }
 
@@ -287,6 +301,9 @@ extension App {
             }
         }
         guard !channels.isEmpty else { throw .refused(.feed(.noChannels(contactName: label))) }
+        // This device's phone topic, or the contact's button topic here, is tried too.
+        let topics = Self.privateTopics(store, circle: circle)
+        channels += DeliveryRules.localChannels(to: recipient, me: me, local: topics.channels)
         let name = circle.members[me]?.name?.value ?? "lifesignal"
         let notification = Notification(
             kind: .system, cause: "test|\(now.seconds)",
@@ -296,8 +313,11 @@ extension App {
         message.title = "Test from \(name)'s lifesignal"
         let mail = circle.members[me]?.mail?.value
         return channels.map { channel in
-            let attempt = self.channels.send(notification, message, channel, mail, environment, self.channels.timeout)
-            return ChannelTest(channel: channel, succeeded: attempt.succeeded, error: attempt.error)
+            let address = topics.address(of: channel)
+            let attempt = self.channels.send(
+                notification, message, address ?? channel, mail, environment, self.channels.timeout)
+            let shown = address.map { "\(label.map { "\($0)'s button" } ?? "your phone") topic on this device, \($0)" }
+            return ChannelTest(channel: shown ?? channel, succeeded: attempt.succeeded, error: attempt.error)
         }
     }
 }

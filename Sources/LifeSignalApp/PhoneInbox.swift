@@ -24,6 +24,10 @@ extension App {
         let now = self.now
         let (store, me) = try write(feed: .whole) { transaction throws(AppError) -> (Store, String) in
             transaction.record(InboxSet(url: url), at: now)
+            if let topic = phone ?? nil, let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle)
+            {
+                throw .refused(.setting(.notAPhoneTopic(topic, problem: problem)))
+            }
             return (transaction.store, transaction.member)
         }
         let keptPhone: String?? = url == nil ? .some(nil) : phone
@@ -126,32 +130,35 @@ extension App {
             return (owner, token, verdict)
         }
         guard let token = PhoneCheckIns.ackToken(inMessage: message.text) else { return nil }
-        return (member, token, PhoneCheckIns.ackVerdict(of: token, at: message.time, committedBy: member, in: circle))
+        // Whoever of those read for committed to it, about themselves (another member who set
+        // the same inbox URL cannot make a tap unknown by sorting first).
+        let hash = PhoneCheckIns.commitment(of: token)
+        let committer = readFor.first { circle.members[$0]?.ackTokens[hash]?.owner == $0 } ?? member
+        return (
+            committer, token, PhoneCheckIns.ackVerdict(of: token, at: message.time, committedBy: committer, in: circle)
+        )
     }
 
-    /// Where this device sends `planned` instead of its ntfy channel: the button topic kept on
-    /// this machine for one of my external responders (`contacts edit NAME --button-topic`),
-    /// which takes what would go to her first ntfy channel. Her shared channel is in the circle,
-    /// where anyone could read a button's token; what my watchers relay to her goes there,
-    /// without a button.
-    static func buttonTopic(of planned: DeliveryRules.Job, me: String, circle: CircleState, _ topics: PhoneTopics)
-        -> String?
-    {
-        guard case .external(let owner, let id) = planned.notification.recipient, owner == me,
-            let topic = topics.responders[id],
-            circle.externals[me]?[id]?.value?.channels.first(where: { $0.hasPrefix("ntfy:") }) == planned.channel
-        else { return nil }
-        return topic
+    /// This device's phone topic and button topics, less any a reader of the circle could
+    /// subscribe to (one that is also someone's channel or inbox there): a button sent there
+    /// would hand its token to the whole circle, so that topic gets no message at all.
+    static func privateTopics(_ store: Store, circle: CircleState) -> PhoneTopics {
+        var topics = (try? store.phoneTopics()) ?? PhoneTopics()
+        let known = Address.ntfyTopics(in: circle)
+        if let phone = topics.phone, known.contains(Address.comparableTopic(phone)) { topics.phone = nil }
+        topics.responders = topics.responders.filter { !known.contains(Address.comparableTopic($0.value)) }
+        return topics
     }
 
     /// The "I'm on it" button of an alarm about me sent to an external responder's button
-    /// topic, when I have an inbox: a fresh token, committed to in my records first, that the
-    /// button posts to my inbox.
+    /// topic (kept on this machine only: see `DeliveryRules.buttonChannel`), when I have an
+    /// inbox: a fresh token, committed to in my records first, that the button posts to my inbox.
     static func onItButton(for planned: DeliveryRules.Job, in transaction: inout Transaction, now: Timestamp)
         -> Message.Button?
     {
         let n = planned.notification
         guard case .external(let owner, let contact) = n.recipient, owner == n.subject, owner == transaction.member,
+            DeliveryRules.buttonContact(of: planned.channel) == contact,
             [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(n.kind), let thread = n.thread,
             let inbox = transaction.circle.members[n.subject]?.inbox?.value ?? nil
         else { return nil }

@@ -105,6 +105,9 @@ extension Rules.SettingError {
         case .emergencyNoteTooLong(let count):
             return
                 "the emergency note has \(count) characters; keep it to \(ProfileDetails.noteLimit), what a responder needs at a glance (e.g. \"diabetic; spare key with the neighbour at no. 12\")"
+        case .notAPhoneTopic(let url, let problem):
+            return
+                "'\(TerminalText.safeLine(url))' cannot be your phone topic: \(problem). Give an ntfy topic that only your phone subscribes to, with a long random name nobody else knows (ntfy:https://ntfy.sh/ followed by at least \(Address.privateTopicLength) random letters and digits)"
         case .notAnInbox(let url, let problem):
             return
                 "'\(TerminalText.safeLine(url))' cannot be your inbox: \(problem). Give an ntfy topic URL with a long, secret topic name, e.g. ntfy:https://ntfy.sh/alice-7f3k9q2m (anyone who knows it can post there, and only your one-time tokens count)"
@@ -161,12 +164,9 @@ extension ContactRefusal {
         case .addressesAreForExternals(let name):
             return
                 "--notify, --email, --phone and --button-topic are for external contacts; \(name) is a member of your circle."
-        case .buttonTopicWithoutNtfy(let name):
-            return
-                "\(name) has no ntfy channel: a button topic takes the alarms this device would send to her ntfy channel. Give her one too: 'lifesignal contacts edit \(name) --notify ntfy:https://HOST/TOPIC --button-topic ntfy:https://HOST/ANOTHER-TOPIC'."
         case .notAButtonTopic(let url, let problem):
             return
-                "'\(TerminalText.safeLine(url))' cannot be a button topic: \(problem). Give an ntfy topic URL with a long, secret topic name that only she subscribes to, e.g. ntfy:https://ntfy.sh/sis-7f3k9q2m"
+                "'\(TerminalText.safeLine(url))' cannot be a button topic: \(problem). Give an ntfy topic that only this person subscribes to, with a long random name nobody else knows (ntfy:https://ntfy.sh/ followed by at least \(Address.privateTopicLength) random letters and digits)"
         case .tierOutOfRange(let tier): return "a tier is 1 to 9, not \(tier)."
         case .tierIsForResponders(let name):
             return

@@ -205,7 +205,9 @@ enum Curl {
     static func maxTime(_ timeout: Double) -> String { String(Int(timeout) + 5) }
 
     static func config(_ options: [(String, String)]) -> String {
-        var text = "silent\nshow-error\nfail\n"
+        // globoff: a URL is an address, never a pattern (curl's glob errors repeat the whole URL,
+        // and a private topic's URL must never reach a record).
+        var text = "silent\nshow-error\nfail\ngloboff\n"
         for (name, value) in options { text += "\(name) = \"\(escape(value))\"\n" }
         return text
     }

@@ -71,6 +71,59 @@ public enum Address {
         text.hasPrefix("ntfy:") ? String(text.dropFirst(5)) : text
     }
 
+    /// A topic URL in the form two spellings of one topic share: lowercase (which makes more
+    /// URLs the same, never fewer, where sameness means "someone else can read it"), without
+    /// the default port or a trailing slash.
+    public static func comparableTopic(_ url: String) -> String {
+        var text = url.lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        for (scheme, port) in [("https://", ":443"), ("http://", ":80")] where text.hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            if rest[..<end].hasSuffix(port) {
+                text = scheme + rest[..<end].dropLast(port.count) + rest[end...]
+            }
+        }
+        return text
+    }
+
+    /// Every ntfy topic a reader of the circle folder finds there, as `comparableTopic`: the
+    /// ntfy channels of every member and of every external contact, and every inbox.
+    public static func ntfyTopics(in circle: CircleState) -> Set<String> {
+        var found = Set<String>()
+        func add(_ channels: [String]) {
+            for channel in channels where channel.hasPrefix("ntfy:") {
+                found.insert(comparableTopic(ntfyTopic(channel)))
+            }
+        }
+        for state in circle.members.values {
+            add(state.preferences?.value.channels ?? [])
+            if let inbox = state.inbox?.value ?? nil { found.insert(comparableTopic(inbox)) }
+        }
+        for contacts in circle.externals.values {
+            for contact in contacts.values { add(contact.value?.channels ?? []) }
+        }
+        return found
+    }
+
+    /// Why `url` cannot be a topic that must stay secret (a phone or button topic), or nil: it
+    /// must be an ntfy topic URL whose name is long enough not to be guessed, and no ntfy
+    /// channel or inbox in the circle, which every member can read.
+    public static func problem(withPrivateTopic url: String, in circle: CircleState) -> String? {
+        if let problem = problem(withChannel: "ntfy:" + url) { return problem }
+        if ntfyTopics(in: circle).contains(comparableTopic(url)) {
+            return "it is already a channel or an inbox in your circle folder, which everyone in your circle can read"
+        }
+        let name = url.split(separator: "/").last ?? ""
+        if name.count < privateTopicLength {
+            return "its topic name '\(name)' is shorter than \(privateTopicLength) characters, so it could be guessed"
+        }
+        return nil
+    }
+
+    /// The shortest topic name a phone or button topic may have.
+    public static let privateTopicLength = 12
+
     /// A channel URI: `desktop:`, `mailto:ADDR`, `ntfy:https://HOST/TOPIC`, `https://…` (a
     /// webhook), `apprise:URL` (any Apprise URL), or `exec:COMMAND`. Plain http is accepted only
     /// for this machine (localhost, 127.x, ::1), so nothing personal crosses a network unencrypted.

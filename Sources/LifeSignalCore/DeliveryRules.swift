@@ -70,14 +70,42 @@ public enum DeliveryRules {
     /// feed records deliveries through it under this name.
     public static let phoneChannel = "phone:"
 
+    /// The channel of this device's button topic for my external responder `id`, kept on this
+    /// machine only like the phone topic: the alarms about me that go to her go there too, as
+    /// a message of their own with an "I'm on it" button. Her own channels, in the circle, get
+    /// them as always, so a dead or mistyped button topic costs the button, never the alarm.
+    public static func buttonChannel(_ id: String) -> String { "button:" + id }
+
+    /// The external contact whose button topic `channel` is, if it is one.
+    public static func buttonContact(of channel: String) -> String? {
+        channel.hasPrefix("button:") ? String(channel.dropFirst(7)) : nil
+    }
+
     /// The channels `n` goes through from `me`'s device `device`; `local` are the channels of
-    /// this device alone (its phone topic), which take the member's reminders and misses.
+    /// this device alone (its phone topic, its responders' button topics).
     public static func channels(
         for n: Notification, me: String, device: String, circle: CircleState, local: [String] = []
     ) -> [String] {
         let shared = channels(to: n.recipient, me: me, device: device, circle: circle)
-        guard n.recipient == .member(me), n.kind == .checkInReminder || n.kind == .missedCheckIn else { return shared }
-        return shared + local
+        let mine = localChannels(to: n.recipient, me: me, local: local)
+        guard !mine.isEmpty else { return shared }
+        switch n.kind {
+        case .checkInReminder, .missedCheckIn: return n.recipient == .member(me) ? shared + mine : shared
+        case .dependentNonResponsive, .dependentAlert, .dependentAlertUpdated:
+            // The button posts to my inbox: without one, there is nothing to tap.
+            let inbox = circle.members[me]?.inbox?.value ?? nil
+            return inbox == nil || n.recipient == .member(me) ? shared : shared + mine
+        default: return shared
+        }
+    }
+
+    /// This device's own channels that may take something for `recipient`: the phone topic
+    /// for me, a button topic for an external responder of mine.
+    public static func localChannels(to recipient: Notification.Recipient, me: String, local: [String]) -> [String] {
+        switch recipient {
+        case .member(let id): return id == me ? local.filter { $0 == phoneChannel } : []
+        case .external(let owner, let id): return owner == me ? local.filter { $0 == buttonChannel(id) } : []
+        }
     }
 
     /// The channels that reach `recipient` from `me`'s device `device`.

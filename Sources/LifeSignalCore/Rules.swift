@@ -31,6 +31,8 @@ public enum Rules {
         case repeatOutOfRange(TimeSpan)
         /// An inbox that is not an ntfy topic URL, and why.
         case notAnInbox(String, problem: String)
+        /// A phone topic that is not an ntfy URL, has a guessable name, or is read by the circle.
+        case notAPhoneTopic(String, problem: String)
     }
 
     public static func check(interval: TimeSpan, reminder: TimeSpan?) throws(SettingError) {

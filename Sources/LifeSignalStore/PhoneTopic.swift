@@ -16,6 +16,17 @@ public struct PhoneTopics: Equatable, Sendable {
         self.phone = phone
         self.responders = responders
     }
+
+    /// Their delivery channels (see `DeliveryRules.phoneChannel` and `buttonChannel`).
+    public var channels: [String] {
+        (phone == nil ? [] : [DeliveryRules.phoneChannel]) + responders.keys.sorted().map(DeliveryRules.buttonChannel)
+    }
+
+    /// The address a channel of this device alone stands for.
+    public func address(of channel: String) -> String? {
+        if channel == DeliveryRules.phoneChannel { return phone.map { "ntfy:" + $0 } }
+        return DeliveryRules.buttonContact(of: channel).flatMap { responders[$0] }.map { "ntfy:" + $0 }
+    }
 }
 
 extension Store {
@@ -58,10 +69,9 @@ extension Store {
     /// This device's phone topic (an https URL), if it has one.
     public func phoneTopic() throws(StoreError) -> String? { try phoneTopics().phone }
 
-    /// The channels of this device alone: its phone topic's, when it has one.
-    public var localChannels: [String] {
-        ((try? phoneTopic()) ?? nil) == nil ? [] : [DeliveryRules.phoneChannel]
-    }
+    /// The channels of this device alone: its phone topic's, when it has one, and its
+    /// responders' button topics.
+    public var localChannels: [String] { ((try? phoneTopics()) ?? PhoneTopics()).channels }
 
     /// Sets (nil: removes) this device's phone topic, under the data directory's lock.
     public func setPhoneTopic(_ url: String?, lockTimeout: Int) throws(StoreError) {

@@ -90,26 +90,67 @@ import Testing
         #expect(box.wire.sent(to: Self.sam).isEmpty, "no alarm")
     }
 
-    @Test func theImOnItButtonGoesOnlyToTheButtonTopicAndItsTapStopsTheRepeats() throws {
-        let box = try Self.anaWithSam()
-        let privateTopic = "https://ntfy.example/sam-private-4k7q9w2z"
+    static let buttonTopic = "https://ntfy.example/sam-private-4k7q9w2z"
+
+    /// Ana with an inbox, and a button topic for Sam on her device.
+    static func anaWithSamsButton() throws -> Sandbox {
+        let box = try anaWithSam()
         _ = try box.app("ana", at: t0).setInbox(Self.inbox)
         var edit = App.ContactEdit()
-        edit.buttonTopic = .some(privateTopic)
+        edit.buttonTopic = .some(buttonTopic)
         let (_, changes) = try box.app("ana", at: t0).editContact("Sam", edit)
-        #expect(changes == [.buttonTopic(privateTopic, inbox: true)])
+        #expect(changes == [.buttonTopic(buttonTopic, inbox: true)])
+        return box
+    }
+
+    @Test func theImOnItButtonComesOnItsOwnTopicAndItsTapStopsTheRepeats() throws {
+        let box = try Self.anaWithSamsButton()
         _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
-        #expect(box.wire.sent(to: Self.sam).isEmpty, "her shared topic carries nothing from this device")
-        let alarm = try #require(box.wire.sent(to: "ntfy:" + privateTopic).first)
+        let plain = try #require(box.wire.sent(to: Self.sam).first)
+        #expect(plain.notification.kind == .dependentNonResponsive && plain.message.buttons.isEmpty)
+        let alarm = try #require(box.wire.sent(to: "ntfy:" + Self.buttonTopic).first)
+        #expect(alarm.notification.id == plain.notification.id, "the same alarm, with the button")
         let button = try #require(alarm.message.buttons.first)
         #expect(button.label == "I'm on it" && button.url == Self.inbox)
         box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T09:20:00Z"))
         for now in ["2026-03-02T09:25:00Z", "2026-03-02T10:10:00Z", "2026-03-02T11:10:00Z"] {
             _ = try box.app("ana", at: now).deliver()
         }
-        #expect(box.wire.sent(to: "ntfy:" + privateTopic).count == 1, "no repeat after she is on it")
+        #expect(box.wire.sent(to: "ntfy:" + Self.buttonTopic).count == 1, "no repeat after she is on it")
+        #expect(box.wire.sent(to: Self.sam).count == 1)
         let feed = try box.app("ana", at: "2026-03-02T11:10:00Z").notifications(App.FeedFilter(everything: true))
         #expect(feed.entries.contains { $0.message.hasPrefix("Sam is on it") }, "\(feed.entries.map(\.message))")
+    }
+
+    /// A dead or mistyped button topic costs the button, never the alarm: her own channel is
+    /// told as always, and the failure is named as the button topic, not her channel.
+    @Test func aDeadButtonTopicCostsOnlyTheButton() throws {
+        let box = try Self.anaWithSamsButton()
+        box.wire.fail("ntfy:" + Self.buttonTopic, saying: "curl exited with status 7: Failed to connect")
+        let report = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        #expect(box.wire.sent(to: Self.sam).count == 1, "the alarm reached her channel")
+        #expect(report.delivered.map(\.channel) == [Self.sam])
+        let failed = try #require(report.failures.first)
+        #expect(failed.job.channelName == "Sam's button topic on this device")
+        #expect(report.name(of: failed.job.channel) == "Sam's button topic on this device")
+        let tests = try box.app("ana", at: "2026-03-02T09:06:00Z").testChannels(of: "Sam")
+        #expect(tests.map(\.succeeded) == [true, false])
+        #expect(tests.last?.channel == "Sam's button topic on this device, ntfy:\(Self.buttonTopic)")
+    }
+
+    /// A button topic that became a channel in the circle (anyone there could take its
+    /// token) is sent nothing, and doctor fails it.
+    @Test func aButtonTopicTheCircleCanReadIsSentNothing() throws {
+        let box = try Self.anaWithSamsButton()
+        var edit = App.ContactEdit()
+        edit.notify = [Self.sam, "ntfy:" + Self.buttonTopic]
+        _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        #expect(box.wire.sent(to: "ntfy:" + Self.buttonTopic).allSatisfy { $0.message.buttons.isEmpty })
+        let app = box.app("ana", at: "2026-03-02T09:06:00Z")
+        let checkup = try app.checkup()
+        let topic = try #require(checkup.channels.first { $0.channel.hasSuffix("(button topic, this device only)") })
+        #expect(topic.readByTheCircle && topic.fails(now: app.now) == "topic-read-by-circle")
     }
 
     @Test func aHeartbeatIsPingedOnCheckInAndItsFailureIsNamed() throws {

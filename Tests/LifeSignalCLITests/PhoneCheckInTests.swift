@@ -183,32 +183,36 @@ import Testing
         let root = TempHome()
         let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
         // Her sister reads alarms in the ntfy app: the circle knows her channel (sis-alarms),
-        // Alice's laptop alone knows her button topic (sis-private); Sam, tier 2, gets a webhook.
+        // Alice's laptop alone knows her button topic; Sam, tier 2, gets a webhook.
+        let privateTopic = "sis-private-4k7q9w2z"
         let sis = h.run(
             "alice",
             [
                 "contacts", "edit", "Sis", "--notify", "ntfy:" + ntfy.url("sis-alarms"), "--button-topic",
-                "ntfy:" + ntfy.url("sis-private"),
+                "ntfy:" + ntfy.url(privateTopic),
             ], now: "2026-03-01T09:00:00Z", environment: Self.env)
         #expect(sis.code == 0, "\(sis.stderr)")
-        #expect(sis.stdout.contains("with an \"I'm on it\" button"), "\(sis.stdout)")
+        #expect(sis.stdout.contains("each with an \"I'm on it\" button"), "\(sis.stdout)")
         let shown = jsonObject(
             h.run("alice", ["contacts", "show", "Sis", "--json"], now: "2026-03-01T09:00:00Z").stdout)
-        #expect((shown["contact"] as? [String: Any])?["buttonTopic"] as? String == "ntfy:" + ntfy.url("sis-private"))
+        #expect((shown["contact"] as? [String: Any])?["buttonTopic"] as? String == "ntfy:" + ntfy.url(privateTopic))
         let sam = h.run(
             "alice", ["contacts", "add", "Sam", "--responder", "--notify", recorder.url("/sam")],
             now: "2026-03-01T09:00:00Z", environment: Self.env)
         #expect(sam.code == 0, "\(sam.stderr)")
         #expect(h.run("alice", ["contacts", "edit", "Sam", "--tier", "2"], now: "2026-03-01T09:00:00Z").code == 0)
         #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:05:00Z", environment: Self.env).code == 0)
-        // Alice's deadline (09:00) passes; her laptop is on, and tells her sister on the private
-        // topic, with the button. Bob's device, which relays for her, sends nothing more.
+        // Alice's deadline (09:00) passes; her laptop is on, and tells her sister on her channel,
+        // and on the private topic with the button. Bob's device, which relays for her, sends
+        // nothing more.
         for who in ["alice", "bob"] {
             let run = h.run(who, ["notify", "deliver"], now: "2026-03-02T09:15:00Z", environment: Self.env)
             #expect(run.code == 0, "\(run.stderr)")
         }
-        #expect(ntfy.published("sis-alarms").isEmpty, "\(ntfy.published("sis-alarms"))")
-        let alarm = try #require(ntfy.published("sis-private").last)
+        let plain = try #require(ntfy.published("sis-alarms").last)
+        #expect((plain["title"] as? String)?.hasPrefix("Alice missed") == true && plain["actions"] == nil, "\(plain)")
+        #expect(ntfy.published("sis-alarms").count == 1)
+        let alarm = try #require(ntfy.published(privateTopic).last)
         #expect((alarm["title"] as? String)?.hasPrefix("Alice missed") == true, "\(alarm)")
         let button = try #require(
             (alarm["actions"] as? [[String: Any]])?.first { $0["label"] as? String == "I'm on it" }, "\(alarm)")
@@ -224,8 +228,10 @@ import Testing
         #expect(
             SafetyNetTests.types(recorder, "/sam").filter { $0.contains("non_responsive") }.isEmpty,
             "tier 2 never woken")
-        let told = (ntfy.published("sis-private") + ntfy.published("sis-alarms"))
-        #expect(told.filter { ($0["title"] as? String)?.contains("missed") == true }.count == 1, "no repeat")
+        for topic in [privateTopic, "sis-alarms"] {
+            let told = ntfy.published(topic).filter { ($0["title"] as? String)?.contains("missed") == true }
+            #expect(told.count == 1, "no repeat on \(topic)")
+        }
         // Alice's machine wakes: she and Bob hear her sister is on it.
         let feed = notifications(h.run("alice", ["notify", "list", "--json"], now: "2026-03-02T11:40:00Z"))
         #expect(feed.contains { ($0["message"] as? String)?.hasPrefix("Sis is on it") == true }, "\(feed)")
@@ -238,18 +244,18 @@ import Testing
 
     /// What a watcher relays to the sister goes to the channel the circle knows for her, which
     /// anyone in the circle can read: it carries no button, so nobody can say she is on it.
+    /// A button topic is refused when anyone in the circle could read it or guess it.
     @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
-    func aWatchersRelayCarriesNoButton() throws {
+    func aWatchersRelayCarriesNoButtonAndAReadableTopicIsRefused() throws {
         let recorder = try HTTPRecorder()
         let ntfy = try NtfyServer()
         let root = TempHome()
         let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        let privateTopic = "ntfy:" + ntfy.url("sis-private-4k7q9w2z")
         let sis = h.run(
             "alice",
-            [
-                "contacts", "edit", "Sis", "--notify", "ntfy:" + ntfy.url("sis-alarms"), "--button-topic",
-                "ntfy:" + ntfy.url("sis-private"),
-            ], now: "2026-03-01T09:00:00Z", environment: Self.env)
+            ["contacts", "edit", "Sis", "--notify", "ntfy:" + ntfy.url("sis-alarms"), "--button-topic", privateTopic],
+            now: "2026-03-01T09:00:00Z", environment: Self.env)
         #expect(sis.code == 0, "\(sis.stderr)")
         #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:05:00Z", environment: Self.env).code == 0)
         // Alice's machines are dark past her deadline: Bob's device tells her sister.
@@ -257,25 +263,29 @@ import Testing
         let alarm = try #require(ntfy.published("sis-alarms").last)
         #expect((alarm["title"] as? String)?.hasPrefix("Alice missed") == true, "\(alarm)")
         #expect(alarm["actions"] == nil, "\(alarm)")
-        #expect(ntfy.published("sis-private").isEmpty)
-        // A member is no external contact; a topic must be an ntfy URL; an external contact
-        // needs an ntfy channel for it to stand in for; 'off' removes it.
-        let member = h.run(
-            "alice", ["contacts", "edit", "Bob", "--button-topic", "ntfy:" + ntfy.url("x")], now: "2026-03-02T10:00:00Z"
-        )
+        #expect(ntfy.published("sis-private-4k7q9w2z").isEmpty)
+        // A member is no external contact; a topic must be an ntfy URL with a name nobody
+        // guesses, and in no channel or inbox of the circle; 'off' removes it.
+        let now = "2026-03-02T10:00:00Z"
+        let member = h.run("alice", ["contacts", "edit", "Bob", "--button-topic", privateTopic], now: now)
         #expect(member.code == 64 && member.stderr.contains("are for external contacts"), "\(member.stderr)")
-        let bad = h.run(
-            "alice", ["contacts", "edit", "Sis", "--button-topic", "https://ntfy.sh/"], now: "2026-03-02T10:00:00Z")
-        #expect(bad.code != 0 && bad.stderr.contains("cannot be a button topic"), "\(bad.stderr)")
-        let noNtfy = h.run(
-            "alice",
-            ["contacts", "edit", "Sis", "--notify", recorder.url("/sis"), "--button-topic", "ntfy:" + ntfy.url("y")],
-            now: "2026-03-02T10:00:00Z")
-        #expect(noNtfy.code != 0 && noNtfy.stderr.contains("Sis has no ntfy channel"), "\(noNtfy.stderr)")
-        let off = h.run("alice", ["contacts", "edit", "Sis", "--button-topic", "off"], now: "2026-03-02T10:00:00Z")
+        let refusals = [
+            ("https://ntfy.sh/", "ends in one topic name"), ("ntfy:" + ntfy.url("sis"), "could be guessed"),
+            ("ntfy:" + ntfy.url("sis-alarms"), "already a channel or an inbox in your circle folder"),
+            ("ntfy:" + ntfy.url("alice-inbox-7f3k9q2m"), "already a channel or an inbox in your circle folder"),
+        ]
+        for (topic, problem) in refusals {
+            let bad = h.run("alice", ["contacts", "edit", "Sis", "--button-topic", topic], now: now)
+            #expect(bad.code != 0 && bad.stderr.contains("cannot be a button topic"), "\(bad.stderr)")
+            #expect(bad.stderr.contains(problem), "\(topic): \(bad.stderr)")
+        }
+        let inbox = "ntfy:" + ntfy.url("alice-inbox-7f3k9q2m")
+        let phone = h.run(
+            "alice", ["checkin", "inbox", inbox, "--phone", "ntfy:" + ntfy.url("sis-alarms")], now: now)
+        #expect(phone.code != 0 && phone.stderr.contains("cannot be your phone topic"), "\(phone.stderr)")
+        let off = h.run("alice", ["contacts", "edit", "Sis", "--button-topic", "off"], now: now)
         #expect(off.code == 0 && off.stdout.contains("no button topic on this device"), "\(off.stdout)")
-        let shown = jsonObject(
-            h.run("alice", ["contacts", "show", "Sis", "--json"], now: "2026-03-02T10:00:00Z").stdout)
+        let shown = jsonObject(h.run("alice", ["contacts", "show", "Sis", "--json"], now: now).stdout)
         #expect((shown["contact"] as? [String: Any])?["buttonTopic"] == nil, "\(shown)")
     }
 }

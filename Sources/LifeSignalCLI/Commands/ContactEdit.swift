@@ -21,7 +21,7 @@ enum ContactEditCommands {
         "phone", "number", .phone, "A phone number in international form, e.g. +44 20 7946 0958 (repeatable).")
     static let buttonTopic = OptionSpec.value(
         "button-topic", "topic", .text,
-        "An ntfy topic only this responder subscribes to (ntfy:https://HOST/TOPIC), kept on this machine only: this device sends her the alarms about you there, instead of to her first ntfy channel, with an \"I'm on it\" button. 'off' removes it."
+        "An ntfy topic only this responder subscribes to (ntfy:https://HOST/LONG-RANDOM-NAME), kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an \"I'm on it\" button. 'off' removes it."
     )
 
     static let addSpec = CommandSpec(
@@ -55,7 +55,7 @@ enum ContactEditCommands {
         name: "edit",
         abstract: "Change a contact's roles, or an external contact's name and addresses.",
         discussion:
-            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): her tap stops the repeats and the further tiers, and everyone told hears she is on it. Her ntfy channel is in the circle folder, where anyone in your circle could read a button's token, so the button goes only to a topic kept on this machine; set it on each of your devices that should send it. What your watchers relay to her goes to her ntfy channel, without a button.",
+            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): a tap stops the repeats and the further tiers, and everyone told hears they are on it. Their channels are in the circle folder, where anyone in your circle could read a button's token, so the button comes as a message of its own on a topic kept on this machine only, which must be in no channel or inbox of your circle; their channels get every alarm as before, so a wrong button topic costs only the button. Set it on each of your devices that should send it; 'lifesignal notify test NAME' tries it.",
         arguments: [ContactsCommand.contactArgument],
         options: [responder, dependent, noResponder, noDependent, name, notify, email, phone, tier, buttonTopic],
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
@@ -158,10 +158,10 @@ enum ContactEditCommands {
                     ? "tier 1: told when your grace ends"
                     : "tier \(tier): told if nobody acknowledges your missed check-in \(tier - 1) escalation delay(s) after tier 1"
             case .buttonTopic(nil, _):
-                return "no button topic on this device: her alarms go to her ntfy channel, without a button"
+                return "no button topic on this device: the alarms about you reach them without a button"
             case .buttonTopic(let topic?, let inbox):
                 return
-                    "this device sends her the alarms about you at ntfy:\(TerminalText.safeLine(topic)) (kept on this machine only) with an \"I'm on it\" button"
+                    "this device also sends them the alarms about you at ntfy:\(TerminalText.safeLine(topic)) (kept on this machine only), each with an \"I'm on it\" button"
                     + (inbox ? "" : ", once you have an inbox ('lifesignal checkin inbox ntfy:https://HOST/TOPIC')")
             }
         }

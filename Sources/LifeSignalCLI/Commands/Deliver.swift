@@ -35,22 +35,24 @@ enum DeliverCommand {
             let what = count == 1 ? "1 notification is" : "\(count) notifications are"
             if report.changes[channel] == .startedFailing {
                 session.output.note(
-                    "delivery through \(channel) is failing (\(error)); \(what) pending, next try after \(next). You will be told here when it works again."
+                    "delivery through \(report.name(of: channel)) is failing (\(error)); \(what) pending, next try after \(next). You will be told here when it works again."
                 )
             } else if verbose {
                 session.output.note(
-                    "delivery through \(channel) is still failing (\(error)); \(what) pending, next try after \(next).")
+                    "delivery through \(report.name(of: channel)) is still failing (\(error)); \(what) pending, next try after \(next)."
+                )
             }
         }
         for (channel, change) in report.changes.sorted(by: { $0.key < $1.key }) {
             guard case .recovered(let since) = change else { continue }
             let sent = report.delivered.filter { $0.channel == channel }.count
             session.output.note(
-                "delivery through \(channel) works again (failing since \(session.local(since))): \(sent) sent.")
+                "delivery through \(report.name(of: channel)) works again (failing since \(session.local(since))): \(sent) sent."
+            )
         }
         if verbose {
             for job in report.delivered {
-                session.output.note("sent “\(job.notification.title)” through \(job.channel).")
+                session.output.note("sent “\(job.notification.title)” through \(job.channelName).")
             }
         }
     }

@@ -68,7 +68,21 @@ struct DoctorFindings {
 
     var all: [Finding] {
         [profile, writable, countdown, devices] + responders + [ownChannels] + channels + commandsElsewhere
-            + heartbeats + inbox + [delivery, sync] + unconfirmed + members + [clock]
+            + heartbeats + inbox + phoneFile + [delivery, sync] + unconfirmed + members + [clock]
+    }
+
+    /// This device's phone and button topics, when they cannot be read (without an inbox: with
+    /// one, `inbox` says it).
+    var phoneFile: [Finding] {
+        guard let code = checkup.phoneFileFails, let problem = checkup.phoneFile else { return [] }
+        return [
+            Finding(
+                check: "inbox", ok: false,
+                message: "this device's phone and button topics cannot be read: \(problem.message)",
+                fix:
+                    "set them again: lifesignal checkin inbox ntfy:URL --phone ntfy:URL, lifesignal contacts edit NAME --button-topic ntfy:URL",
+                code: code)
+        ]
     }
 
     /// My inbox for check-ins from the phone: it answers, and my ntfy messages carry its button.
@@ -242,6 +256,13 @@ struct DoctorFindings {
         checkup.channels.map { channel in
             let whose = channel.owner == "you" ? "your channel" : "channel of \(channel.owner)"
             let code = channel.fails(now: session.now)
+            if channel.readByTheCircle {
+                return Finding(
+                    check: "channels", ok: false,
+                    message:
+                        "\(whose) \(channel.channel): it is also a channel or an inbox in your circle folder, which everyone in your circle reads, so this device sends it nothing (a button's token there would be anyone's)",
+                    fix: "give a topic only they subscribe to, with a long random name", code: code)
+            }
             if let problem = channel.cronProblem {
                 return Finding(
                     check: "channels", ok: false, message: "\(whose) \(channel.channel): \(problem)",
