@@ -43,7 +43,10 @@ import Testing
         home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:true", "--quiet"])
         home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T09:30:00Z")
         home.run(["checkin", "--quiet"], now: "2026-03-02T10:00:00Z")
-        home.run(["checkin", "inbox", "ntfy:https://ntfy.sh/ann-inbox-5k", "--phone", "ntfy:https://ntfy.sh/ann-phone-7q4k9m2x"])
+        home.run([
+            "checkin", "inbox", "ntfy:https://ntfy.sh/ann-inbox-5k", "--phone",
+            "ntfy:https://ntfy.sh/ann-phone-7q4k9m2x",
+        ])
         let files = Self.section("FILES")
         let written = FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? []
         #expect(written.contains("health.json") && written.contains("cache.bin") && written.contains("own/log.json"))
