@@ -140,6 +140,8 @@ def main():
         "status cold 1k": Case("status (cold)", "circle-1000", [ls, "status"], store("circle-1000"), 40,
                                cold=True, separate=True),
         "status warm 1k": Case("status (warm)", "circle-1000", [ls, "status"], store("circle-1000"), R),
+        "status warm coord": Case("status (warm)", "coordinator-1000", [ls, "status"], store("coordinator-1000"), R),
+        "checkin 1k": Case("checkin", "circle-1000", [ls, "checkin"], store("circle-1000-write"), R),
         "history 1": Case("checkin history", "typical", [ls, "checkin", "history"], store("typical"), R),
         "history 1k": Case("checkin history", "circle-1000", [ls, "checkin", "history"], store("circle-1000"), R),
         "deliver 1y": Case("notify deliver", "one-year", [ls, "notify", "deliver"], store("one-year"), R),
@@ -219,12 +221,20 @@ def main():
     mib = lambda key: c[key].peak_kib / 1024  # noqa: E731
     row("status, one person, a year of history", f"{m('status 1y') / f:.2f}× floor ({m('status 1y') / hs:.2f}× hello-s)",
         "≤ 1.0× floor", m("status 1y") / f <= 1.0)
-    row("checkin", f"{m('checkin') / ph:.2f}× physical limit", "≤ 1.6× physical", m("checkin") / ph <= 1.6)
+    # Issue #28: a check-in is a process start and a durable write; its limit is the static
+    # hello-world plus the C program's crash-safe replace, both measured here.
+    limit = hs + ph
+    row("checkin", f"{m('checkin') / limit:.2f}× (hello-s + physical) ({m('checkin') / ph:.2f}× physical)",
+        "≤ 1.25× hello-s + phys", m("checkin") / limit <= 1.25)
+    row("checkin, 1,000 members", f"{m('checkin 1k') / m('checkin'):.2f}× one person", "≤ 1.5× one person",
+        m("checkin 1k") / m("checkin") <= 1.5)
     # Issue #26: a cold read checks the signatures of the 100 linked members' logs.
     row("status cold, 1,000 members", f"{m('status cold 1k') / f:.1f}× floor, {mib('status cold 1k'):.1f} MiB",
         "≤ 12× floor, ≤ 12 MiB", m("status cold 1k") / f <= 12 and mib("status cold 1k") <= 12)
     row("status warm, 1,000 members", f"{m('status warm 1k') / f:.2f}× floor", "≤ 1.5× floor",
         m("status warm 1k") / f <= 1.5)
+    row("status warm, coordinator of 100 in 1,000", f"{m('status warm coord') / f:.2f}× floor", "≤ 1.5× floor",
+        m("status warm coord") / f <= 1.5)
     row("checkin history, 1,000 members", f"{m('history 1k') / m('history 1'):.2f}× one person", "≤ 1.2× one person",
         m("history 1k") / m("history 1") <= 1.2)
     slope = math.log(m("deliver 10y") / m("deliver 1y")) / math.log(10)
@@ -243,7 +253,7 @@ def main():
             "(side by side)", None)
     print()
     width = max(len(r[0]) for r in rows)
-    print(f"{'issue #16 target':{width}}  {'measured':58} {'target':24} result")
+    print(f"{'target (issues #16, #26, #28)':{width}}  {'measured':58} {'target':24} result")
     failed = 0
     for what, figure, target, ok in rows:
         result = "" if ok is None else ("met" if ok else "NOT MET")

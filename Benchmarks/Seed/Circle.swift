@@ -20,10 +20,13 @@ enum BulkCircle {
     /// How many of the added members the benchmarked member watches over.
     static let watched = 100
 
+    /// With `linkedBack`, each watched member names the benchmarked one as their responder in
+    /// their own records, as a team would after exchanging codes.
     static func add(
-        _ count: Int, to dataDirectory: String, peerRoot: String, now: Timestamp
+        _ count: Int, to dataDirectory: String, peerRoot: String, now: Timestamp, linkedBack: Bool = false
     ) throws {
-        let circle = try Store.open(dataDirectory: dataDirectory).circleDirectory
+        let coordinator = try Store.open(dataDirectory: dataDirectory)
+        let circle = coordinator.circleDirectory
         var added: [String] = []
         for index in 0..<count {
             let peerData = Paths.join(peerRoot, "bulk-\(index)")
@@ -33,6 +36,12 @@ enum BulkCircle {
             let first = Timestamp(seconds: now.seconds - 365 * 86_400 + Int64(index % 1_440) * 60)
             _ = try Store.update(dataDirectory: peerData, lockTimeout: 5, creation: .ifMissing(profile), now: first) {
                 transaction in
+                if linkedBack && index < watched {
+                    transaction.record(
+                        RelationSet(
+                            member: coordinator.identity.member, roles: Roles(responder: true, dependent: false)),
+                        at: first)
+                }
                 for day in 0..<365 {
                     transaction.record(
                         CheckedIn(note: day % 7 == 0 ? "weekly note \(day)" : nil),

@@ -10,6 +10,8 @@ import LifeSignalStore
 // ten-year   ten years of hourly check-ins (87,600); 10,000 notifications
 // circle-N   a circle of N members, each with a year of daily check-ins: the typical member
 //            (whose data directory this is) is a responder of 100 of the others (see Circle.swift)
+// coordinator-N  the same circle, where the 100 watched members have linked back (each names
+//            the typical member as their responder in their own records): a team's coordinator
 //
 //     lifesignal-bench-seed --signature-cost
 //
@@ -122,11 +124,14 @@ if arguments == ["--signature-cost"] {
     print(String(Double(times[times.count / 2]) / 1_000))
     exit(0)
 }
-let circleSize = arguments.count == 2 && arguments[1].hasPrefix("circle-") ? Int(arguments[1].dropFirst(7)) : nil
-guard arguments.count == 2, let shape = Seed.shapes[circleSize == nil ? arguments[1] : "typical"],
+let kind = arguments.count == 2 ? arguments[1] : ""
+let linkedBack = kind.hasPrefix("coordinator-")
+let circleSize =
+    kind.hasPrefix("circle-") ? Int(kind.dropFirst(7)) : linkedBack ? Int(kind.dropFirst(12)) : nil
+guard arguments.count == 2, let shape = Seed.shapes[circleSize == nil ? kind : "typical"],
     arguments[0].hasPrefix("/")
 else {
-    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|one-year|ten-year|circle-<N>")
+    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|one-year|ten-year|circle-<N>|coordinator-<N>")
 }
 let dataDirectory = arguments[0]
 guard let now = Timestamp(rfc3339: Seed.nowText) else { fail("bad built-in now") }
@@ -210,7 +215,8 @@ do {
 // circle-N: the rest of the N members, in the same circle folder.
 if let circleSize {
     do {
-        try BulkCircle.add(max(circleSize - 11, 0), to: dataDirectory, peerRoot: peerRoot, now: now)
+        try BulkCircle.add(
+            max(circleSize - 11, 0), to: dataDirectory, peerRoot: peerRoot, now: now, linkedBack: linkedBack)
     } catch {
         fail("adding the circle's members failed: \(error)")
     }
