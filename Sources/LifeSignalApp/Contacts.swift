@@ -83,6 +83,9 @@ extension App {
             }) {
                 throw .refused(.contact(.duplicateExternalName(external.name)))
             }
+            // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
+            let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+            try Self.refusePrivate(external.notify, topics: topics)
             transaction.record(ExternalSet(id: id, contact: external), at: now)
             return try Self.contact(id, of: transaction)
         }
@@ -119,8 +122,16 @@ extension App {
         public var pingedMe: Stamp?
         /// Their phone and emergency note: only for someone I watch over.
         public var details: ProfileDetails?
-        /// An external responder's button topic on this device (see `buttonTopic(of:…)`).
+        /// An external responder's button topic on this device (see `DeliveryRules.buttonChannel`),
+        /// and whether the alarms about me go there.
         public var buttonTopic: String? = nil
+        public var buttonTopicUse: ButtonTopicUse = .sent
+    }
+
+    /// Whether a button topic is sent the alarms: not without an inbox (nothing to tap), nor
+    /// while the circle can read it (anyone could take its tokens).
+    public enum ButtonTopicUse: Sendable {
+        case sent, noInbox, readByTheCircle
     }
 
     /// My contacts, dependents first in the app's priority order, then everyone else by name.
@@ -147,6 +158,12 @@ extension App {
         let contact = try Self.find(text, in: circle.contacts(of: me))
         var view = Self.view(contact, circle: circle, me: me, now: now, unreadable: snapshot.unreadable)
         view.buttonTopic = try AppError.wrap { () throws(StoreError) in try store.phoneTopics() }.responders[contact.id]
+        if let topic = view.buttonTopic {
+            if (circle.members[me]?.inbox?.value ?? nil) == nil { view.buttonTopicUse = .noInbox }
+            if Address.ntfyTopics(in: circle).contains(Address.comparableTopic(topic)) {
+                view.buttonTopicUse = .readByTheCircle
+            }
+        }
         return view
     }
 
@@ -234,8 +251,12 @@ extension App {
                 changes.append(.tier(tier))
             }
             let updated = transaction.circle.contacts(of: transaction.member).first { $0.id == contact.id }
+            // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
+            let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+            try Self.refusePrivate(edit.notify, topics: topics)
+            let taken = [topics.phone].compactMap { $0 } + topics.responders.filter { $0.key != contact.id }.values
             if let topic = edit.buttonTopic ?? nil,
-                let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle)
+                let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle, taken: taken)
             {
                 throw .refused(.contact(.notAButtonTopic(topic, problem: problem)))
             }

@@ -124,7 +124,12 @@ extension App {
             var p = current
             if let category = change.category { p.category = category }
             if let unreadOnly = change.unreadOnly { p.unreadOnly = unreadOnly }
-            if let channels = change.channels { p.channels = channels }
+            if let channels = change.channels {
+                // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
+                let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+                try Self.refusePrivate(channels, topics: topics)
+                p.channels = channels
+            }
             if !change.isEmpty, p != current { transaction.record(PreferencesSet(preferences: p), at: now) }
             let mailNow = transaction.memberState.mail?.value ?? MailSettings(from: nil, replyTo: nil)
             var mail = mailNow

@@ -222,7 +222,7 @@ extension App {
         let me = transaction.member
         let device = transaction.store.identity.device
         let mail = circle.members[me]?.mail?.value
-        let topics = Self.privateTopics(transaction.store, circle: circle)
+        let topics = transaction.store.privateTopics(circle: circle)
         let plan = DeliveryRules.plan(
             feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync,
             local: topics.channels)
@@ -238,10 +238,12 @@ extension App {
         return plan.jobs.map { planned in
             var made = job(planned)
             made.address = topics.address(of: planned.channel)
-            if let button = okButton(for: planned, in: &transaction, now: now)
-                ?? onItButton(for: planned, in: &transaction, now: now)
-            {
+            if let button = okButton(for: planned, in: &transaction, now: now) {
                 made.message.buttons = [button]
+            } else if let button = onItButton(for: planned, in: &transaction, now: now) {
+                // Her channels got the same alarm: this one is told apart by what it asks.
+                made.message.buttons = [button]
+                made.message.title = "Are you on it? " + made.message.title
             }
             return made
         }
@@ -302,8 +304,8 @@ extension App {
         }
         guard !channels.isEmpty else { throw .refused(.feed(.noChannels(contactName: label))) }
         // This device's phone topic, or the contact's button topic here, is tried too.
-        let topics = Self.privateTopics(store, circle: circle)
-        channels += DeliveryRules.localChannels(to: recipient, me: me, local: topics.channels)
+        let topics = store.privateTopics(circle: circle)
+        channels += DeliveryRules.localChannels(to: recipient, me: me, circle: circle, local: topics.channels)
         let name = circle.members[me]?.name?.value ?? "lifesignal"
         let notification = Notification(
             kind: .system, cause: "test|\(now.seconds)",

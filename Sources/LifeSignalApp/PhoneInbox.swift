@@ -23,8 +23,13 @@ extension App {
         }
         let now = self.now
         let (store, me) = try write(feed: .whole) { transaction throws(AppError) -> (Store, String) in
+            // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
+            let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+            if let url { try Self.refusePrivate([url], topics: topics, except: phone == nil ? nil : topics.phone) }
             transaction.record(InboxSet(url: url), at: now)
-            if let topic = phone ?? nil, let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle)
+            if let topic = phone ?? nil,
+                let problem = Address.problem(
+                    withPrivateTopic: topic, in: transaction.circle, taken: Array(topics.responders.values))
             {
                 throw .refused(.setting(.notAPhoneTopic(topic, problem: problem)))
             }
@@ -41,6 +46,16 @@ extension App {
             }
         }
         return InboxSetting(inbox: url, phone: (try? store.phoneTopic()) ?? nil)
+    }
+
+    /// Refuses `urls` — channels or an inbox about to go into the circle folder — that are one of
+    /// this device's private topics (`except` one being replaced in the same change): there,
+    /// anyone in the circle could read the tokens of its buttons.
+    static func refusePrivate(_ urls: [String], topics: PhoneTopics, except: String? = nil) throws(AppError) {
+        let mine = ([topics.phone].compactMap { $0 } + topics.responders.values).filter { $0 != except }
+        for url in urls where mine.contains(where: { Address.comparableTopic($0) == Address.comparableTopic(url) }) {
+            throw .refused(.setting(.privateTopicInCircle(url)))
+        }
     }
 
     /// My inbox, if I set one, and this device's phone topic.
@@ -137,17 +152,6 @@ extension App {
         return (
             committer, token, PhoneCheckIns.ackVerdict(of: token, at: message.time, committedBy: committer, in: circle)
         )
-    }
-
-    /// This device's phone topic and button topics, less any a reader of the circle could
-    /// subscribe to (one that is also someone's channel or inbox there): a button sent there
-    /// would hand its token to the whole circle, so that topic gets no message at all.
-    static func privateTopics(_ store: Store, circle: CircleState) -> PhoneTopics {
-        var topics = (try? store.phoneTopics()) ?? PhoneTopics()
-        let known = Address.ntfyTopics(in: circle)
-        if let phone = topics.phone, known.contains(Address.comparableTopic(phone)) { topics.phone = nil }
-        topics.responders = topics.responders.filter { !known.contains(Address.comparableTopic($0.value)) }
-        return topics
     }
 
     /// The "I'm on it" button of an alarm about me sent to an external responder's button

@@ -105,6 +105,9 @@ extension Rules.SettingError {
         case .emergencyNoteTooLong(let count):
             return
                 "the emergency note has \(count) characters; keep it to \(ProfileDetails.noteLimit), what a responder needs at a glance (e.g. \"diabetic; spare key with the neighbour at no. 12\")"
+        case .privateTopicInCircle(let url):
+            return
+                "'\(TerminalText.safeLine(url))' is a phone or button topic of this device: in the circle folder, everyone in your circle could read the tokens of its buttons. Use another topic here, or first remove that one ('lifesignal checkin inbox …' without --phone, or 'lifesignal contacts edit NAME --button-topic off')"
         case .notAPhoneTopic(let url, let problem):
             return
                 "'\(TerminalText.safeLine(url))' cannot be your phone topic: \(problem). Give an ntfy topic that only your phone subscribes to, with a long random name nobody else knows (ntfy:https://ntfy.sh/ followed by at least \(Address.privateTopicLength) random letters and digits)"

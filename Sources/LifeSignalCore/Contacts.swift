@@ -71,29 +71,33 @@ public enum Address {
         text.hasPrefix("ntfy:") ? String(text.dropFirst(5)) : text
     }
 
-    /// A topic URL in the form two spellings of one topic share: lowercase (which makes more
-    /// URLs the same, never fewer, where sameness means "someone else can read it"), without
-    /// the default port or a trailing slash.
+    /// What two spellings of one ntfy topic share: the host (lowercase, without a port, user
+    /// or trailing dot) and the last segment of the path (lowercase), whatever the scheme —
+    /// `ntfy:https://…`, a webhook's `https://…`, Apprise's `ntfys://…`. Two addresses that
+    /// match may still be different topics; where sameness means "someone else can read it",
+    /// erring towards "same" is the safe side.
     public static func comparableTopic(_ url: String) -> String {
         var text = url.lowercased()
-        while text.hasSuffix("/") { text.removeLast() }
-        for (scheme, port) in [("https://", ":443"), ("http://", ":80")] where text.hasPrefix(scheme) {
-            let rest = text.dropFirst(scheme.count)
-            let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            if rest[..<end].hasSuffix(port) {
-                text = scheme + rest[..<end].dropLast(port.count) + rest[end...]
-            }
-        }
-        return text
+        for prefix in ["ntfy:", "apprise:"] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
+        let parts = text.split(separator: "/")
+        guard parts.count >= 3, parts[0].hasSuffix(":"), let topic = parts.last else { return text }
+        var host = parts[1]
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = host[..<colon] }
+        while host.hasSuffix(".") { host = host.dropLast() }
+        return host + "/" + topic
     }
 
-    /// Every ntfy topic a reader of the circle folder finds there, as `comparableTopic`: the
-    /// ntfy channels of every member and of every external contact, and every inbox.
+    /// Every topic a reader of the circle folder finds there, as `comparableTopic`: every
+    /// network channel of every member and of every external contact (ntfy, webhooks, Apprise
+    /// URLs), and every inbox.
     public static func ntfyTopics(in circle: CircleState) -> Set<String> {
         var found = Set<String>()
         func add(_ channels: [String]) {
-            for channel in channels where channel.hasPrefix("ntfy:") {
-                found.insert(comparableTopic(ntfyTopic(channel)))
+            for channel in channels
+            where ["ntfy:", "https://", "http://", "apprise:"].contains(where: channel.hasPrefix) {
+                found.insert(comparableTopic(channel))
             }
         }
         for state in circle.members.values {
@@ -109,10 +113,15 @@ public enum Address {
     /// Why `url` cannot be a topic that must stay secret (a phone or button topic), or nil: it
     /// must be an ntfy topic URL whose name is long enough not to be guessed, and no ntfy
     /// channel or inbox in the circle, which every member can read.
-    public static func problem(withPrivateTopic url: String, in circle: CircleState) -> String? {
+    /// `taken` are this device's other private topics: one topic for two purposes would let
+    /// the one who reads it press the other's buttons.
+    public static func problem(withPrivateTopic url: String, in circle: CircleState, taken: [String] = []) -> String? {
         if let problem = problem(withChannel: "ntfy:" + url) { return problem }
         if ntfyTopics(in: circle).contains(comparableTopic(url)) {
             return "it is already a channel or an inbox in your circle folder, which everyone in your circle can read"
+        }
+        if taken.contains(where: { comparableTopic($0) == comparableTopic(url) }) {
+            return "this device already uses it as your phone topic or another responder's button topic"
         }
         let name = url.split(separator: "/").last ?? ""
         if name.count < privateTopicLength {

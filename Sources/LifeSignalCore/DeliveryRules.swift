@@ -87,26 +87,33 @@ public enum DeliveryRules {
         for n: Notification, me: String, device: String, circle: CircleState, local: [String] = []
     ) -> [String] {
         let shared = channels(to: n.recipient, me: me, device: device, circle: circle)
-        let mine = localChannels(to: n.recipient, me: me, local: local)
+        let mine = localChannels(to: n.recipient, me: me, circle: circle, local: local)
         guard !mine.isEmpty else { return shared }
         switch n.kind {
         case .checkInReminder, .missedCheckIn: return n.recipient == .member(me) ? shared + mine : shared
         case .dependentNonResponsive, .dependentAlert, .dependentAlertUpdated:
-            // The button posts to my inbox: without one, there is nothing to tap.
-            let inbox = circle.members[me]?.inbox?.value ?? nil
-            return inbox == nil || n.recipient == .member(me) ? shared : shared + mine
+            return n.recipient == .member(me) ? shared : shared + mine
         default: return shared
         }
     }
 
     /// This device's own channels that may take something for `recipient`: the phone topic
-    /// for me, a button topic for an external responder of mine.
-    public static func localChannels(to recipient: Notification.Recipient, me: String, local: [String]) -> [String] {
+    /// for me, a button topic for an external responder of mine while I have an inbox (the
+    /// button posts there: without one, there is nothing to tap).
+    public static func localChannels(
+        to recipient: Notification.Recipient, me: String, circle: CircleState, local: [String]
+    ) -> [String] {
         switch recipient {
         case .member(let id): return id == me ? local.filter { $0 == phoneChannel } : []
-        case .external(let owner, let id): return owner == me ? local.filter { $0 == buttonChannel(id) } : []
+        case .external(let owner, let id):
+            guard owner == me, (circle.members[me]?.inbox?.value ?? nil) != nil else { return [] }
+            return local.filter { $0 == buttonChannel(id) }
         }
     }
+
+    /// Whether `channel` is one of a device alone (a phone or button topic), which only that
+    /// device sends through.
+    static func isLocal(_ channel: String) -> Bool { channel == phoneChannel || buttonContact(of: channel) != nil }
 
     /// The channels that reach `recipient` from `me`'s device `device`.
     static func channels(to recipient: Notification.Recipient, me: String, device: String, circle: CircleState)
@@ -246,7 +253,9 @@ public enum DeliveryRules {
         -> Bool
     {
         if feed.deliveries[key]?.isDelivered ?? false { return true }
-        guard let record = circle.deliveries[key] else { return false }
+        // A channel of one device alone is sent only by that device: anyone else's record of a
+        // delivery through it is a claim, and would only take the button away.
+        guard !isLocal(key.channel), let record = circle.deliveries[key] else { return false }
         switch recipient {
         case .member(let id): return record.by == id
         case .external(let owner, _):
@@ -263,6 +272,11 @@ public enum DeliveryRules {
         guard let key = n.thread, let thread = Notification.Thread(key: key) else {
             // Standing alone (a ping, a contact change): recent, and not older than the channel.
             return n.at >= now - horizon && n.at >= channelSince(n.recipient, circle: circle)
+        }
+        // A button is worth something only while the alarm is unanswered: one held back by a
+        // failure never goes after the all-clear or an acknowledgement.
+        if buttonContact(of: job.channel) != nil {
+            return Repeats.isUnanswered(thread, of: n.subject, circle: circle, now: now)
         }
         if ends(n.kind) {
             return pending.contains { $0.notification.thread == key && $0.notification.recipient == n.recipient }

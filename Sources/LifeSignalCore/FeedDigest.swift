@@ -33,7 +33,7 @@ public struct FeedDigest: Equatable, Sendable {
             self.recipient = recipient
             channels =
                 DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle)
-                + DeliveryRules.localChannels(to: recipient, me: me, local: local)
+                + DeliveryRules.localChannels(to: recipient, me: me, circle: circle, local: local)
             relays = DeliveryRules.relays(to: recipient, me: me, circle: circle)
         }
     }

@@ -33,6 +33,8 @@ public enum Rules {
         case notAnInbox(String, problem: String)
         /// A phone topic that is not an ntfy URL, has a guessable name, or is read by the circle.
         case notAPhoneTopic(String, problem: String)
+        /// A channel or inbox for the circle folder that is one of this device's private topics.
+        case privateTopicInCircle(String)
     }
 
     public static func check(interval: TimeSpan, reminder: TimeSpan?) throws(SettingError) {

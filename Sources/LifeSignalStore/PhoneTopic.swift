@@ -69,9 +69,22 @@ extension Store {
     /// This device's phone topic (an https URL), if it has one.
     public func phoneTopic() throws(StoreError) -> String? { try phoneTopics().phone }
 
-    /// The channels of this device alone: its phone topic's, when it has one, and its
-    /// responders' button topics.
-    public var localChannels: [String] { ((try? phoneTopics()) ?? PhoneTopics()).channels }
+    /// This device's phone topic and button topics, less any a reader of the circle could
+    /// subscribe to (one that is also someone's channel or inbox there): a button sent there
+    /// would hand its token to the whole circle, so that topic gets no message at all. A
+    /// damaged `phone.json` means none (doctor says it is damaged).
+    public func privateTopics(circle: CircleState) -> PhoneTopics {
+        var topics = (try? phoneTopics()) ?? PhoneTopics()
+        guard topics != PhoneTopics() else { return topics }
+        let known = Address.ntfyTopics(in: circle)
+        if let phone = topics.phone, known.contains(Address.comparableTopic(phone)) { topics.phone = nil }
+        topics.responders = topics.responders.filter { !known.contains(Address.comparableTopic($0.value)) }
+        return topics
+    }
+
+    /// The channels of this device alone: its phone topic's and its responders' button
+    /// topics', as `privateTopics` keeps them.
+    public func localChannels(circle: CircleState) -> [String] { privateTopics(circle: circle).channels }
 
     /// Sets (nil: removes) this device's phone topic, under the data directory's lock.
     public func setPhoneTopic(_ url: String?, lockTimeout: Int) throws(StoreError) {
@@ -83,8 +96,17 @@ extension Store {
     public func updatePhoneTopics(lockTimeout: Int, _ change: (inout PhoneTopics) -> Void) throws(StoreError) {
         let result = try Store.holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
             Result { () throws(StoreError) in
-                // A damaged file is being set again: what could be read of it is gone anyway (doctor said so).
-                var topics = (try? phoneTopics()) ?? PhoneTopics()
+                var topics: PhoneTopics
+                do throws(StoreError) {
+                    topics = try phoneTopics()
+                } catch {
+                    // A damaged file is only ever removed (when the change leaves nothing), never
+                    // written over: what it held, and its backup, stay for the person to restore.
+                    var rest = PhoneTopics()
+                    change(&rest)
+                    guard rest == PhoneTopics() else { throw error }
+                    topics = rest
+                }
                 change(&topics)
                 guard topics != PhoneTopics() else {
                     Posix.remove(phoneTopicPath)

@@ -202,7 +202,8 @@ extension Store {
             if let digest = others.digest,
                 digest.showsNothingToDo(
                     me: store.identity.member, device: store.identity.device, circle: transaction.circle, now: now,
-                    unreadable: transaction.unreadable, sync: sync, local: store.localChannels)
+                    unreadable: transaction.unreadable, sync: sync,
+                    local: store.localChannels(circle: transaction.circle))
             {
                 transaction.feed = digest.part
                 transaction.digest = digest

@@ -83,7 +83,7 @@ extension Store {
             cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
             cache.digest = FeedDigest(
                 of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now,
-                local: localChannels)
+                local: localChannels(circle: transaction.circle))
             cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
         } else if !transaction.feedChanged {
             cache.unread = others.unread

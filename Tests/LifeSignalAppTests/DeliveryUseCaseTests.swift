@@ -110,6 +110,7 @@ import Testing
         #expect(plain.notification.kind == .dependentNonResponsive && plain.message.buttons.isEmpty)
         let alarm = try #require(box.wire.sent(to: "ntfy:" + Self.buttonTopic).first)
         #expect(alarm.notification.id == plain.notification.id, "the same alarm, with the button")
+        #expect(alarm.message.title == "Are you on it? " + plain.message.title)
         let button = try #require(alarm.message.buttons.first)
         #expect(button.label == "I'm on it" && button.url == Self.inbox)
         box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T09:20:00Z"))
@@ -138,19 +139,87 @@ import Testing
         #expect(tests.last?.channel == "Sam's button topic on this device, ntfy:\(Self.buttonTopic)")
     }
 
+    /// A button held back by a failure is worth nothing once the alarm is answered: it never
+    /// goes after the check-in.
+    @Test func aButtonHeldBackNeverGoesAfterTheAllClear() throws {
+        let box = try Self.anaWithSamsButton()
+        let topic = "ntfy:" + Self.buttonTopic
+        box.wire.fail(topic, saying: "curl exited with status 7: Failed to connect")
+        _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        _ = try box.app("ana", at: "2026-03-02T09:30:00Z").checkIn(note: nil)
+        _ = try box.app("ana", at: "2026-03-02T09:31:00Z").deliver()
+        box.wire.fail(topic, saying: nil)
+        for now in ["2026-03-02T10:30:00Z", "2026-03-02T12:00:00Z"] {
+            _ = try box.app("ana", at: now).deliver(retryingNow: true)
+        }
+        #expect(box.wire.sent(to: topic).count == 1, "only the failed try, never after the all-clear")
+        #expect(box.wire.sent(to: Self.sam).map(\.notification.kind) == [.dependentNonResponsive, .dependentCheckedIn])
+    }
+
+    /// A private topic never goes into the circle, nor serves two purposes; the same topic in
+    /// another spelling (a webhook, Apprise's) is the same topic.
+    @Test func aPrivateTopicStaysPrivateAndSingle() throws {
+        let box = try Self.anaWithSamsButton()
+        let app = box.app("ana", at: t0)
+        #expect(
+            refusal { () throws(AppError) in try app.setInbox(Self.buttonTopic) }
+                == .refused(.setting(.privateTopicInCircle(Self.buttonTopic))))
+        var change = App.PreferencesChange()
+        change.channels = ["ntfy:" + Self.buttonTopic]
+        #expect(
+            refusal { () throws(AppError) in try app.preferences(change) }
+                == .refused(.setting(.privateTopicInCircle("ntfy:" + Self.buttonTopic))))
+        guard
+            case .refused(.setting(.notAPhoneTopic(_, let problem)))? = refusal({ () throws(AppError) in
+                try app.setInbox(Self.inbox, phone: "https://ntfy.example/SAM-PRIVATE-4K7Q9W2Z")
+            })
+        else {
+            Issue.record("a phone topic equal to a button topic was not refused")
+            return
+        }
+        #expect(problem.contains("already uses it"))
+        _ = try app.addExternal(
+            ExternalContact(
+                name: "Kim", notify: ["apprise:ntfys://ntfy.example/kim-private-8h3j5l1p"], email: [], phone: []))
+        for topic in ["https://ntfy.example./kim-private-8h3j5l1p", Self.buttonTopic] {
+            var edit = App.ContactEdit()
+            edit.buttonTopic = .some(topic)
+            guard
+                case .refused(.contact(.notAButtonTopic))? = refusal({ () throws(AppError) in
+                    try app.editContact("Kim", edit)
+                })
+            else {
+                Issue.record("\(topic) was taken as Kim's button topic")
+                continue
+            }
+        }
+    }
+
     /// A button topic that became a channel in the circle (anyone there could take its
     /// token) is sent nothing, and doctor fails it.
     @Test func aButtonTopicTheCircleCanReadIsSentNothing() throws {
-        let box = try Self.anaWithSamsButton()
+        let box = Sandbox()
+        try box.join("ana", at: t0)
+        try box.join("bea", at: t0)
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        _ = try box.app("ana", at: t0).addExternal(
+            ExternalContact(name: "Sam", notify: [Self.sam], email: [], phone: []))
+        _ = try box.app("ana", at: t0).setInbox(Self.inbox)
         var edit = App.ContactEdit()
-        edit.notify = [Self.sam, "ntfy:" + Self.buttonTopic]
+        edit.buttonTopic = .some(Self.buttonTopic)
         _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        // Bea, who reads the circle, makes it one of her channels.
+        var change = App.PreferencesChange()
+        change.channels = ["ntfy:" + Self.buttonTopic]
+        _ = try box.app("bea", at: t0).preferences(change)
         _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        #expect(box.wire.sent(to: Self.sam).count == 1)
         #expect(box.wire.sent(to: "ntfy:" + Self.buttonTopic).allSatisfy { $0.message.buttons.isEmpty })
         let app = box.app("ana", at: "2026-03-02T09:06:00Z")
         let checkup = try app.checkup()
         let topic = try #require(checkup.channels.first { $0.channel.hasSuffix("(button topic, this device only)") })
         #expect(topic.readByTheCircle && topic.fails(now: app.now) == "topic-read-by-circle")
+        #expect(try app.contact("Sam").buttonTopicUse == .readByTheCircle)
     }
 
     @Test func aHeartbeatIsPingedOnCheckInAndItsFailureIsNamed() throws {

@@ -213,7 +213,7 @@ import Testing
         #expect((plain["title"] as? String)?.hasPrefix("Alice missed") == true && plain["actions"] == nil, "\(plain)")
         #expect(ntfy.published("sis-alarms").count == 1)
         let alarm = try #require(ntfy.published(privateTopic).last)
-        #expect((alarm["title"] as? String)?.hasPrefix("Alice missed") == true, "\(alarm)")
+        #expect((alarm["title"] as? String)?.hasPrefix("Are you on it? Alice missed") == true, "\(alarm)")
         let button = try #require(
             (alarm["actions"] as? [[String: Any]])?.first { $0["label"] as? String == "I'm on it" }, "\(alarm)")
         #expect(button["url"] as? String == ntfy.url("alice-inbox-7f3k9q2m"))

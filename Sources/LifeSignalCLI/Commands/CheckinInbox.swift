@@ -42,7 +42,7 @@ enum InboxCommand {
         guard let inbox = setting.inbox else {
             try session.output.line(
                 changed
-                    ? "Inbox off: check-ins from the phone are no longer read, and this device sends no \"I'm OK\" button."
+                    ? "Inbox off: check-ins from the phone are no longer read, and this device sends no \"I'm OK\" or \"I'm on it\" button. Buttons sent before now post to an inbox nobody reads: a tap on one does nothing."
                     : "No inbox: set one with 'lifesignal checkin inbox ntfy:https://ntfy.sh/A-LONG-SECRET-NAME --phone ntfy:https://ntfy.sh/ANOTHER-SECRET-NAME'."
             )
             return

@@ -112,8 +112,13 @@ enum ContactsCommand {
             rows.append(("Notify", external.channels.joined(separator: ", ")))
             if !external.phone.isEmpty { rows.append(("Phone", external.phone.joined(separator: ", "))) }
             if let topic = view.buttonTopic {
-                rows.append(
-                    ("Button topic", "ntfy:\(TerminalText.safeLine(topic)) (this device only, with \"I'm on it\")"))
+                let use =
+                    switch view.buttonTopicUse {
+                    case .sent: "this device only, with \"I'm on it\""
+                    case .noInbox: "unused: you have no inbox for the button to post to"
+                    case .readByTheCircle: "sent nothing: it is a channel or an inbox in your circle folder"
+                    }
+                rows.append(("Button topic", "ntfy:\(TerminalText.safeLine(topic)) (\(use))"))
             }
         } else if let checkIn = view.checkIn {
             if contact.roles.dependent, let status = view.status {
