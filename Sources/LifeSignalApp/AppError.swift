@@ -29,7 +29,9 @@ extension StoreError {
     var isDiskTrouble: Bool {
         switch self {
         case .io, .cannotCreate, .notDurable: return true
-        default: return false
+        case .notInitialized, .damaged, .newerSchema, .unreadable, .lockBusy, .circleMissing, .identityMismatch,
+            .notPublished, .circleRefused, .heldElsewhere, .deviceKey:
+            return false
         }
     }
 }

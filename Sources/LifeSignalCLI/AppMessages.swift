@@ -20,7 +20,7 @@ extension AppError {
             switch refusal {
             case .contact(.memberNamesThemselves), .contact(.addressesAreForExternals):
                 return .usage(message: refusal.message(now: now), command: path)
-            default:
+            case .setting, .setUp, .contact, .ping, .feed, .sync, .devices:
                 return .invalidValue(refusal.message(now: now))
             }
         }

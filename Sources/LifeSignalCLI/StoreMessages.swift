@@ -86,7 +86,9 @@ extension StoreError {
             return
                 "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
         case .unreadable(let path, let reason, _): return "\(path): \(reason)"
-        default: return message
+        case .notInitialized, .cannotCreate, .io, .lockBusy, .notDurable, .circleMissing, .identityMismatch,
+            .notPublished, .circleRefused, .heldElsewhere, .deviceKey:
+            return message
         }
     }
 

@@ -93,7 +93,10 @@ public enum DeliveryRules {
         case .checkInReminder, .missedCheckIn: return n.recipient == .member(me) ? shared + mine : shared
         case .dependentNonResponsive, .dependentAlert, .dependentAlertUpdated:
             return n.recipient == .member(me) ? shared : shared + mine
-        default: return shared
+        case .alertActivated, .alertDeactivated, .alertUpdated, .dependentAlertResolved, .dependentCheckedIn,
+            .dependentUnreadable, .dependentPaused, .dependentResumed, .acknowledged, .contactAdded, .contactRemoved,
+            .roleChanged, .pingSent, .pingReceived, .pingCanceled, .pingResponded, .allPingsCleared, .system:
+            return shared
         }
     }
 

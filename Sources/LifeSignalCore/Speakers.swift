@@ -290,7 +290,8 @@ extension Speakers {
         guard let me, devices[me] != nil else { return }
         switch devices[me] {
         case .revoked?, .retired?: return
-        default: break
+        case .trusted?, .olderVersion?, .notSigned?, .badSignature?, .notEnrolled?, .undecided?, .rolledBack?, nil:
+            break
         }
         devices[me] = signed ? .trusted : .olderVersion
     }

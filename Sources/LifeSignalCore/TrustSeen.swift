@@ -30,7 +30,8 @@ public struct TrustSeen: Equatable, Sendable {
                 if devices[voice.device]?.key == key || devices[voice.device] == nil {
                     devices[voice.device] = Verified(key: key, seq: seq)
                 }
-            default: break
+            case .olderVersion?, .notSigned?, .badSignature?, .notEnrolled?, .revoked?, .undecided?, .rolledBack?, nil:
+                break
             }
             if let revocation = speakers.revocations[voice.device], let fingerprint = KeyText.fingerprint(ofKey: key),
                 revoked[fingerprint] == nil

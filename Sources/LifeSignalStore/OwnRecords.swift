@@ -25,7 +25,12 @@ extension StoreError {
         switch self {
         case .damaged(let path, let problem, _): return .damaged(path: path, problem: problem, backup: backup)
         case .unreadable(let path, let reason, _): return .unreadable(path: path, reason: reason, backup: backup)
-        default: return self
+        case .identityMismatch(let identity, let records, let expected, let found, _):
+            return .identityMismatch(
+                identity: identity, records: records, expected: expected, found: found, recordsBackup: backup)
+        case .notInitialized, .newerSchema, .cannotCreate, .io, .lockBusy, .notDurable, .circleMissing, .notPublished,
+            .circleRefused, .heldElsewhere, .deviceKey:
+            return self
         }
     }
 }
