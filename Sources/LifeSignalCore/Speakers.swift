@@ -326,7 +326,7 @@ extension Speakers {
                         reached[other] = .trusted
                     case .unsigned where entry.key == nil:
                         reached[other] = .olderVersion
-                    default:
+                    case .valid, .unsigned, .invalid:
                         continue
                     }
                     queue.append(other)
