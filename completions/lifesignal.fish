@@ -382,7 +382,7 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin repeat\' 1' -a '30m 1
 complete -c lifesignal -n '__lifesignal_argument \'checkin pause-limit\' 1' -a '8h 16h 24h 48h' -d 'e.g. 30d or 60d.'
 
 # lifesignal checkin inbox
-complete -c lifesignal -n '__lifesignal_at \'checkin inbox\'' -l 'phone' -x -d 'The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC): this device sends your reminders and missed check-in notices there with the "I\'m OK" button. Kept on this machine only.'
+complete -c lifesignal -n '__lifesignal_at \'checkin inbox\'' -l 'phone' -x -d 'The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC, or \'new\' for one with a random name on your inbox\'s server): this device sends your reminders and missed check-in notices there with the "I\'m OK" button. Kept on this machine only.'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
@@ -447,7 +447,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'notify' -x -a 
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d 'An e-mail address; alerts are mailed to it (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
-complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to (ntfy:https://HOST/LONG-RANDOM-NAME), kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an "I\'m on it" button. \'off\' removes it.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to: \'new\' makes one with a random name (or give ntfy:https://HOST/LONG-RANDOM-NAME). Kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an "I\'m on it" button. \'off\' removes it.'
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts remove

@@ -231,7 +231,8 @@ extension App {
 
     /// Changes the roles of the contact `text` names (seen by both sides), or an external
     /// contact's name and addresses.
-    public func editContact(_ text: String, _ edit: ContactEdit) throws(AppError) -> (Contact, [EditChange]) {
+    public func editContact(_ text: String, _ asked: ContactEdit) throws(AppError) -> (Contact, [EditChange]) {
+        var edit = asked
         let now = self.now
         var (store, contact, changes, inbox) = try write { transaction throws(AppError) in
             let contact = try Self.find(text, in: transaction.circle.contacts(of: transaction.member))
@@ -255,6 +256,12 @@ extension App {
             let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
             try Self.refusePrivate(edit.notify, topics: topics)
             let taken = [topics.phone].compactMap { $0 } + topics.responders.filter { $0.key != contact.id }.values
+            if edit.buttonTopic == .some(Self.newTopic) {
+                let beside =
+                    (transaction.memberState.inbox?.value ?? nil)
+                    ?? updated?.external?.channels.first { $0.hasPrefix("ntfy:") }
+                edit.buttonTopic = .some(Self.privateTopic(beside: beside))
+            }
             if let topic = edit.buttonTopic ?? nil,
                 let problem = Address.problem(withPrivateTopic: topic, in: transaction.circle, taken: taken)
             {

@@ -15,7 +15,8 @@ extension App {
 
     /// Sets my inbox, an ntfy topic URL (nil: none), and with `phone` this device's phone topic
     /// (`.some(nil)`: none; removing the inbox removes it too).
-    public func setInbox(_ url: String?, phone: String?? = nil) throws(AppError) -> InboxSetting {
+    public func setInbox(_ url: String?, phone asked: String?? = nil) throws(AppError) -> InboxSetting {
+        let phone = asked.map { $0 == Self.newTopic ? Self.privateTopic(beside: url) : $0 }
         for topic in [url, phone ?? nil].compactMap({ $0 }) {
             if let problem = Address.problem(withChannel: "ntfy:" + topic) {
                 throw .refused(.setting(.notAnInbox(topic, problem: problem)))
@@ -171,6 +172,17 @@ extension App {
             AckTokenIssued(hash: PhoneCheckIns.commitment(of: token), thread: thread, owner: owner, contact: contact),
             at: now)
         return Message.Button(label: "I'm on it", url: inbox, body: PhoneCheckIns.ackPrefix + token)
+    }
+
+    /// What asks for a new private topic instead of naming one (`--phone new`,
+    /// `--button-topic new`).
+    public static let newTopic = "new"
+
+    /// A new private topic with a random name on the server of `url`.
+    static func privateTopic(beside url: String?) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Address.newPrivateTopic(
+            beside: url, random: (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     static func freshToken() -> String {

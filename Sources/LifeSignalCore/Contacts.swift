@@ -133,6 +133,19 @@ public enum Address {
     /// The shortest topic name a phone or button topic may have.
     public static let privateTopicLength = 12
 
+    /// A new private topic on the ntfy server of `beside` (an https URL; ntfy.sh without one),
+    /// named from `random` bytes: what nobody copies from an example or guesses.
+    public static func newPrivateTopic(beside url: String?, random: [UInt8]) -> String {
+        var server = "https://ntfy.sh"
+        if let url, let parts = Optional(ntfyTopic(url).split(separator: "/")), parts.count >= 2,
+            parts[0] == "https:" || parts[0] == "http:"
+        {
+            server = parts[0] + "//" + parts[1]
+        }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz234567")
+        return server + "/ls-" + String(random.map { letters[Int($0) % letters.count] })
+    }
+
     /// A channel URI: `desktop:`, `mailto:ADDR`, `ntfy:https://HOST/TOPIC`, `https://…` (a
     /// webhook), `apprise:URL` (any Apprise URL), or `exec:COMMAND`. Plain http is accepted only
     /// for this machine (localhost, 127.x, ::1), so nothing personal crosses a network unencrypted.

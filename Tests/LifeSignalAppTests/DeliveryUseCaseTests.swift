@@ -195,6 +195,24 @@ import Testing
         }
     }
 
+    /// 'new' makes a private topic with a random name on the inbox's server, for the phone
+    /// and for a responder's button: nothing to copy from an example, nothing to guess.
+    @Test func aNewTopicHasARandomNameOnTheInboxServer() throws {
+        let box = try Self.anaWithSam()
+        let setting = try box.app("ana", at: t0).setInbox(Self.inbox, phone: App.newTopic)
+        let phone = try #require(setting.phone)
+        #expect(phone.hasPrefix("https://ntfy.example/ls-") && phone.count == "https://ntfy.example/ls-".count + 20)
+        var edit = App.ContactEdit()
+        edit.buttonTopic = .some(App.newTopic)
+        let (_, changes) = try box.app("ana", at: t0).editContact("Sam", edit)
+        guard case .buttonTopic(let topic?, inbox: true)? = changes.first else {
+            Issue.record("no new button topic: \(changes)")
+            return
+        }
+        #expect(topic.hasPrefix("https://ntfy.example/ls-") && topic != phone)
+        #expect(try box.app("ana", at: t0).contact("Sam").buttonTopic == topic)
+    }
+
     /// A button topic that became a channel in the circle (anyone there could take its
     /// token) is sent nothing, and doctor fails it.
     @Test func aButtonTopicTheCircleCanReadIsSentNothing() throws {

@@ -6,7 +6,7 @@ import LifeSignalCore
 enum InboxCommand {
     static let phone = OptionSpec.value(
         "phone", "topic", .text,
-        "The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC): this device sends your reminders and missed check-in notices there with the \"I'm OK\" button. Kept on this machine only."
+        "The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC, or 'new' for one with a random name on your inbox's server): this device sends your reminders and missed check-in notices there with the \"I'm OK\" button. Kept on this machine only."
     )
 
     static let spec = CommandSpec(

@@ -21,7 +21,7 @@ enum ContactEditCommands {
         "phone", "number", .phone, "A phone number in international form, e.g. +44 20 7946 0958 (repeatable).")
     static let buttonTopic = OptionSpec.value(
         "button-topic", "topic", .text,
-        "An ntfy topic only this responder subscribes to (ntfy:https://HOST/LONG-RANDOM-NAME), kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an \"I'm on it\" button. 'off' removes it."
+        "An ntfy topic only this responder subscribes to: 'new' makes one with a random name (or give ntfy:https://HOST/LONG-RANDOM-NAME). Kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an \"I'm on it\" button. 'off' removes it."
     )
 
     static let addSpec = CommandSpec(
