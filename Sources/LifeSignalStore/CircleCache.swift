@@ -198,7 +198,7 @@ struct CircleCache: Sendable {
             let foreign = try r.foreignRecords()
             let speakers = try r.speakers()
             let unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
-            let digest = try r.digest()
+            let digest = try r.digest(decoding: !dashboardOnly)
             let feedEntries = try r.entries()
             // Everyone else's state: the rest of the file, with a string table of its own.
             guard try r.count() == bytes.count - r.offset else { return nil }
