@@ -267,6 +267,10 @@ extension App {
             {
                 throw .refused(.contact(.notAButtonTopic(topic, problem: problem)))
             }
+            // A button topic replaced or removed takes its buttons with it.
+            if let topic = edit.buttonTopic, topic != topics.responders[contact.id] {
+                Self.withdrawButtons(of: [contact.id], in: &transaction, now: now)
+            }
             let inbox = transaction.memberState.inbox?.value ?? nil
             return (transaction.store, updated ?? contact, changes, inbox != nil)
         }
@@ -340,6 +344,7 @@ extension App {
                 transaction.record(RelationSet(member: contact.id, roles: nil), at: now)
             case .external:
                 transaction.record(ExternalSet(id: contact.id, contact: nil), at: now)
+                Self.withdrawButtons(of: [contact.id], in: &transaction, now: now)
             }
             return (transaction.store, (contact: contact, cancelledPings: cancelled))
         }
@@ -353,46 +358,4 @@ extension App {
 
 extension App.ContactView {
     init(contact: Contact) { self.init(contact: contact, status: nil, checkIn: nil, pingedByMe: nil, pingedMe: nil) }
-}
-
-extension App {
-    /// What a vouch did: whom it was for, the miss it ended, and their next deadline.
-    public struct VouchResult: Sendable {
-        public var name: String
-        public var missed: Timestamp
-        public var status: CheckInStatus
-        public var delivery: DeliveryReport?
-    }
-
-    /// Vouches for `text`, someone I watch over, during their miss: "I have seen them and they
-    /// are fine" (see `Vouching`).
-    public func vouch(for text: String, note: String?) throws(AppError) -> VouchResult {
-        let now = self.now
-        let result = try write(feed: .whole) { transaction throws(AppError) -> VouchResult in
-            let me = transaction.member
-            let circle = transaction.circle
-            let contact = try Self.find(text, in: circle.contacts(of: me))
-            guard contact.kind == .member, circle.roles(of: me, toward: contact.id)?.dependent ?? false else {
-                throw .refused(.contact(.vouchIsForDependents(name: contact.name)))
-            }
-            let status = circle.status(of: contact.id, now: now)
-            guard status.phase == .overdue, let deadline = status.deadline else {
-                throw .refused(.contact(.notMissed(name: contact.name, deadline: status.deadline)))
-            }
-            guard status.vouchedInARow < Vouching.inARow else {
-                throw .refused(.contact(.vouchedTooOften(name: contact.name, count: status.vouchedInARow)))
-            }
-            let window = Vouching.window(for: status.interval)
-            guard now <= deadline + window else {
-                throw .refused(.contact(.vouchTooLate(name: contact.name, deadline: deadline, window: window)))
-            }
-            transaction.record(Vouched(member: contact.id, deadline: deadline, note: note), at: now)
-            transaction.noticeDue(now: now)
-            return VouchResult(
-                name: contact.name, missed: deadline, status: transaction.circle.status(of: contact.id, now: now))
-        }
-        var done = result
-        done.delivery = dryRun ? nil : try deliver()
-        return done
-    }
 }

@@ -28,6 +28,11 @@ extension App {
             let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
             if let url { try Self.refusePrivate([url], topics: topics, except: phone == nil ? nil : topics.phone) }
             transaction.record(InboxSet(url: url), at: now)
+            // A phone topic replaced or removed takes its buttons with it.
+            let keptPhone = url == nil ? .some(nil) : phone
+            if let keptPhone, keptPhone != topics.phone {
+                Self.withdrawButtons(of: [PhoneCheckIns.phone], in: &transaction, now: now)
+            }
             if let topic = phone ?? nil,
                 let problem = Address.problem(
                     withPrivateTopic: topic, in: transaction.circle, taken: Array(topics.responders.values))
@@ -172,6 +177,24 @@ extension App {
             AckTokenIssued(hash: PhoneCheckIns.commitment(of: token), thread: thread, owner: owner, contact: contact),
             at: now)
         return Message.Button(label: "I'm on it", url: inbox, body: PhoneCheckIns.ackPrefix + token)
+    }
+
+    /// Withdraws the buttons handed out through a topic of this device that the circle can now
+    /// read (it became someone's channel or inbox there): their unused tokens could be taken by
+    /// anyone in the circle, so they stop counting (see `ButtonsWithdrawn`).
+    static func withdrawReadableButtons(_ transaction: inout Transaction, now: Timestamp) {
+        let all = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
+        let kept = transaction.store.privateTopics(circle: transaction.circle)
+        var keys = all.responders.keys.filter { kept.responders[$0] == nil }.sorted()
+        if all.phone != nil && kept.phone == nil { keys.insert(PhoneCheckIns.phone, at: 0) }
+        withdrawButtons(of: keys, in: &transaction, now: now)
+    }
+
+    /// Withdraws the buttons still out for each of `keys` (see `ButtonsWithdrawn.of`).
+    static func withdrawButtons(of keys: [String], in transaction: inout Transaction, now: Timestamp) {
+        for key in keys where transaction.memberState.hasButtonsOut(for: key) {
+            transaction.record(ButtonsWithdrawn(of: key), at: now)
+        }
     }
 
     /// What asks for a new private topic instead of naming one (`--phone new`,

@@ -44,6 +44,9 @@ extension Warning {
             case .used(let first): why = "its token was used already, at \(Self.utc(first))"
             case .expired(let issued):
                 why = "its token was handed out on \(Self.utc(issued)) and was good for \(PhoneCheckIns.validity.short)"
+            case .withdrawn(let at):
+                why =
+                    "its button was withdrawn at \(Self.utc(at)), when the topic it was sent to changed or became readable by the circle"
             }
             return
                 "a check-in posted to \(name)'s inbox at \(Self.utc(at)) changed nothing: \(why). A replay or a forgery does no harm; if \(name) tapped an old button, they should check in again."

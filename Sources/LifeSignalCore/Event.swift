@@ -107,7 +107,8 @@ public enum EventTypes {
         ExternalSet.self, PingSent.self, PingEnded.self, AlertRaised.self, AlertEnded.self, AlertUpdated.self,
         Delivered.self, HeartbeatsSet.self, DeliverRan.self, PauseSet.self, TripSet.self, PauseLimitSet.self,
         ScheduleSet.self, GraceSet.self, EscalationSet.self, RepeatSet.self, InboxSet.self, TokenIssued.self,
-        PhoneTapped.self, Vouched.self, AckTokenIssued.self, TierSet.self, Acknowledged.self, DetailsSet.self,
+        PhoneTapped.self, Vouched.self, AckTokenIssued.self, ButtonsWithdrawn.self, TierSet.self, Acknowledged.self,
+        DetailsSet.self,
         MailSet.self, PreferencesSet.self, DeviceEnrolled.self, DeviceRevoked.self, RecoveryKeySet.self,
         KeyPinned.self,
     ]

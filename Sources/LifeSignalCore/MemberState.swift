@@ -53,6 +53,8 @@ public struct MemberState: Equatable, Sendable {
     public var phoneTaps: [String: PhoneTap] = [:]
     /// The "I'm on it" tokens my devices committed to, by commitment (see `AckTokenIssued`).
     public var ackTokens: [String: AckCommitment] = [:]
+    /// When buttons were last withdrawn, by whose they were (see `ButtonsWithdrawn`).
+    public var withdrawn: [String: Timestamp] = [:]
 
     public init() {}
 
@@ -121,6 +123,7 @@ public struct MemberState: Equatable, Sendable {
         // Commitments before taps: which taps are kept prefers those with a commitment.
         for (hash, issued) in other.tokens { remember(token: hash, issued: issued) }
         for (hash, commitment) in other.ackTokens { remember(ack: hash, commitment) }
+        for (key, at) in other.withdrawn { withdraw(buttonsOf: key, at: at) }
         for tap in other.phoneTaps.values { remember(tap: tap) }
         // Each log's count is bounded; their sum saturates rather than trap on hostile files.
         let (sum, overflow) = checkInCount.addingReportingOverflow(other.checkInCount)

@@ -45,12 +45,17 @@ public enum PhoneCheckIns {
         case unknown
         case used(at: Timestamp)
         case expired(issued: Timestamp)
+        /// A token whose button was withdrawn (see `ButtonsWithdrawn`).
+        case withdrawn(at: Timestamp)
     }
 
     public static func verdict(of token: String, at: Timestamp, for state: MemberState) -> Verdict {
         let hash = commitment(of: token)
         guard let issued = state.tokens[hash] else { return .unknown }
         if let tap = state.phoneTaps[hash], tap.at != at { return .used(at: tap.at) }
+        if let withdrawn = state.withdrawal(of: PhoneCheckIns.phone, issued: issued) {
+            return .withdrawn(at: withdrawn)
+        }
         guard at >= issued - MemberState.clockTolerance, at <= issued + validity else {
             return .expired(issued: issued)
         }
@@ -338,6 +343,9 @@ extension PhoneCheckIns {
         let hash = commitment(of: token)
         guard let state = circle.members[member], let commitment = state.ackTokens[hash] else { return .unknown }
         if let tap = state.phoneTaps[hash], tap.at != at { return .used(at: tap.at) }
+        if let withdrawn = state.withdrawal(of: commitment.contact, issued: commitment.issued) {
+            return .withdrawn(at: withdrawn)
+        }
         guard at >= commitment.issued - MemberState.clockTolerance, at <= commitment.issued + validity else {
             return .expired(issued: commitment.issued)
         }
@@ -353,6 +361,7 @@ extension CircleState {
         guard let state = members[subject], !state.ackTokens.isEmpty else { return [] }
         return state.phoneTaps.compactMap { hash, tap in
             guard let commitment = state.ackTokens[hash], commitment.thread == thread.key, commitment.owner == subject,
+                state.withdrawal(of: commitment.contact, issued: commitment.issued) == nil,
                 tap.at >= commitment.issued - MemberState.clockTolerance,
                 tap.at <= commitment.issued + PhoneCheckIns.validity
             else { return nil }

@@ -97,6 +97,7 @@ extension MemberState {
         try c.entries("tokens", &tokens, as: TokenEntry.self, omitEmpty: true)
         try c.entries("phoneTaps", &phoneTaps, as: PhoneTapEntry.self, omitEmpty: true)
         try c.entries("ackTokens", &ackTokens, as: AckTokenEntry.self, omitEmpty: true)
+        try c.entries("withdrawn", &withdrawn, as: WithdrawnEntry.self, omitEmpty: true)
     }
 }
 

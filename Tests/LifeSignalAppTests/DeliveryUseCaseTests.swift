@@ -213,6 +213,34 @@ import Testing
         #expect(try box.app("ana", at: t0).contact("Sam").buttonTopic == topic)
     }
 
+    /// A button topic replaced takes its buttons with it: a token sent to the old topic, which
+    /// someone else may read, no longer says she is on it; one sent to the new topic does.
+    @Test func aReplacedButtonTopicWithdrawsItsButtons() throws {
+        let box = try Self.anaWithSamsButton()
+        _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        let old = try #require(box.wire.sent(to: "ntfy:" + Self.buttonTopic).first?.message.buttons.first)
+        var edit = App.ContactEdit()
+        edit.buttonTopic = .some("https://ntfy.example/sam-newer-9q2w4e6r")
+        _ = try box.app("ana", at: "2026-03-02T09:10:00Z").editContact("Sam", edit)
+        box.wire.post(old.body, to: Self.inbox, at: Self.time("2026-03-02T09:12:00Z"))
+        let run = box.app("ana", at: "2026-03-02T09:15:00Z")
+        _ = try run.deliver()
+        #expect(
+            run.notices.contains {
+                if case .warning(.tapIgnored(_, _, .withdrawn)) = $0 { true } else { false }
+            }, "\(run.notices)")
+        let feed = try box.app("ana", at: "2026-03-02T09:16:00Z").notifications(App.FeedFilter(everything: true))
+        #expect(!feed.entries.contains { $0.message.hasPrefix("Sam is on it") })
+        // The repeat goes to the new topic, with a button that counts.
+        _ = try box.app("ana", at: "2026-03-02T10:06:00Z").deliver()
+        let fresh = try #require(
+            box.wire.sent(to: "ntfy:https://ntfy.example/sam-newer-9q2w4e6r").last?.message.buttons.first)
+        box.wire.post(fresh.body, to: Self.inbox, at: Self.time("2026-03-02T10:10:00Z"))
+        _ = try box.app("ana", at: "2026-03-02T10:15:00Z").deliver()
+        let after = try box.app("ana", at: "2026-03-02T10:16:00Z").notifications(App.FeedFilter(everything: true))
+        #expect(after.entries.contains { $0.message.hasPrefix("Sam is on it") })
+    }
+
     /// A button topic that became a channel in the circle (anyone there could take its
     /// token) is sent nothing, and doctor fails it.
     @Test func aButtonTopicTheCircleCanReadIsSentNothing() throws {
@@ -238,6 +266,31 @@ import Testing
         let topic = try #require(checkup.channels.first { $0.channel.hasSuffix("(button topic, this device only)") })
         #expect(topic.readByTheCircle && topic.fails(now: app.now) == "topic-read-by-circle")
         #expect(try app.contact("Sam").buttonTopicUse == .readByTheCircle)
+    }
+
+    /// Buttons already sent to a topic that then becomes readable by the circle are withdrawn
+    /// by the next delivery run: anyone there could take their tokens.
+    @Test func buttonsOnATopicTheCircleCameToReadAreWithdrawn() throws {
+        let box = Sandbox()
+        try box.join("ana", at: t0)
+        try box.join("bea", at: t0)
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        _ = try box.app("ana", at: t0).addExternal(
+            ExternalContact(name: "Sam", notify: [Self.sam], email: [], phone: []))
+        _ = try box.app("ana", at: t0).setInbox(Self.inbox)
+        var edit = App.ContactEdit()
+        edit.buttonTopic = .some(Self.buttonTopic)
+        _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
+        let button = try #require(box.wire.sent(to: "ntfy:" + Self.buttonTopic).first?.message.buttons.first)
+        var change = App.PreferencesChange()
+        change.channels = ["ntfy:" + Self.buttonTopic]
+        _ = try box.app("bea", at: "2026-03-02T09:07:00Z").preferences(change)
+        _ = try box.app("ana", at: "2026-03-02T09:08:00Z").deliver()
+        box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T09:09:00Z"))
+        _ = try box.app("ana", at: "2026-03-02T09:10:00Z").deliver()
+        let feed = try box.app("ana", at: "2026-03-02T09:11:00Z").notifications(App.FeedFilter(everything: true))
+        #expect(!feed.entries.contains { $0.message.hasPrefix("Sam is on it") }, "\(feed.entries.map(\.message))")
     }
 
     @Test func aHeartbeatIsPingedOnCheckInAndItsFailureIsNamed() throws {

@@ -121,4 +121,21 @@ import Testing
         #expect(bobs.acknowledgement(of: thread) == nil, "a watcher's own token says nothing for Sis")
         #expect(PhoneCheckIns.ackVerdict(of: Self.token, at: tapped, committedBy: "alice", in: bobs) == .unknown)
     }
+    /// Withdrawn buttons count for nothing: an "I'm OK" token handed out before its phone topic
+    /// was withdrawn is no check-in, and one of the same second as the withdrawal still is.
+    @Test func aWithdrawnButtonCountsForNothing() throws {
+        let at = Self.issued + .hours(2)
+        var circle = Self.circle(taps: [(Self.token, at)])
+        #expect(circle.members["alice"]?.lastCheckIn(asOf: at)?.fromPhone == true)
+        ButtonsWithdrawn(of: PhoneCheckIns.phone).fold(
+            into: &circle, member: "alice", stamp: Stamp(clock: 3, at: Self.issued + .hours(1), device: "a1", seq: 9))
+        let state = try #require(circle.members["alice"])
+        #expect(PhoneCheckIns.verdict(of: Self.token, at: at, for: state) == .withdrawn(at: Self.issued + .hours(1)))
+        #expect(state.lastCheckIn(asOf: at) == nil)
+        #expect(!state.hasButtonsOut(for: PhoneCheckIns.phone))
+        var sameSecond = Self.circle(taps: [(Self.token, at)])
+        ButtonsWithdrawn(of: PhoneCheckIns.phone).fold(
+            into: &sameSecond, member: "alice", stamp: Stamp(clock: 3, at: Self.issued, device: "a1", seq: 9))
+        #expect(sameSecond.members["alice"]?.lastCheckIn(asOf: at)?.fromPhone == true)
+    }
 }

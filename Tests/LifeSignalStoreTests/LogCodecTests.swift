@@ -224,6 +224,7 @@ import Testing
             PhoneTapped(member: bea, token: token, at: Timestamp(seconds: 1_772_355_700)),
             Vouched(member: bea, deadline: Timestamp(seconds: 1_772_355_600), note: "saw her"),
             AckTokenIssued(hash: token, thread: thread, owner: bea, contact: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d"),
+            ButtonsWithdrawn(of: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d"),
             TierSet(contact: "9e5f6071-8293-44a5-86b7-d8e9fa0b1c2d", tier: 2), Acknowledged(thread: thread),
             DetailsSet(details: ProfileDetails(phone: "+44 20 7946 0000", emergencyNote: "diabetic")),
             MailSet(mail: MailSettings(from: "ana@example.org", replyTo: nil)),
