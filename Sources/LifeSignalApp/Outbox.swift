@@ -222,8 +222,7 @@ extension App {
         let me = transaction.member
         let device = transaction.store.identity.device
         let mail = circle.members[me]?.mail?.value
-        withdrawReadableButtons(&transaction, now: now)
-        let topics = transaction.store.privateTopics(circle: circle)
+        let topics = privateTopics(withdrawingReadable: &transaction, now: now)
         let plan = DeliveryRules.plan(
             feed: feed, circle: circle, me: me, device: device, now: now, retryingNow: retryingNow, sync: sync,
             local: topics.channels)

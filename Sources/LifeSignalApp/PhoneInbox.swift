@@ -23,13 +23,14 @@ extension App {
             }
         }
         let now = self.now
+        // Removing the inbox removes the phone topic too.
+        let keptPhone: String?? = url == nil ? .some(nil) : phone
         let (store, me) = try write(feed: .whole) { transaction throws(AppError) -> (Store, String) in
             // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
             let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
             if let url { try Self.refusePrivate([url], topics: topics, except: phone == nil ? nil : topics.phone) }
             transaction.record(InboxSet(url: url), at: now)
             // A phone topic replaced or removed takes its buttons with it.
-            let keptPhone = url == nil ? .some(nil) : phone
             if let keptPhone, keptPhone != topics.phone {
                 Self.withdrawButtons(of: [PhoneCheckIns.phone], in: &transaction, now: now)
             }
@@ -41,7 +42,6 @@ extension App {
             }
             return (transaction.store, transaction.member)
         }
-        let keptPhone: String?? = url == nil ? .some(nil) : phone
         if !dryRun, let keptPhone {
             try AppError.wrap { () throws(StoreError) in try store.setPhoneTopic(keptPhone, lockTimeout: lockTimeout) }
         }
@@ -179,15 +179,18 @@ extension App {
         return Message.Button(label: "I'm on it", url: inbox, body: PhoneCheckIns.ackPrefix + token)
     }
 
-    /// Withdraws the buttons handed out through a topic of this device that the circle can now
-    /// read (it became someone's channel or inbox there): their unused tokens could be taken by
-    /// anyone in the circle, so they stop counting (see `ButtonsWithdrawn`).
-    static func withdrawReadableButtons(_ transaction: inout Transaction, now: Timestamp) {
+    /// This device's private topics that may be sent to (see `Store.privateTopics`), after
+    /// withdrawing the buttons handed out through any the circle can now read (it became
+    /// someone's channel or inbox there): their unused tokens could be taken by anyone in the
+    /// circle, so they stop counting (see `ButtonsWithdrawn`).
+    static func privateTopics(withdrawingReadable transaction: inout Transaction, now: Timestamp) -> PhoneTopics {
         let all = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
-        let kept = transaction.store.privateTopics(circle: transaction.circle)
+        let kept = all.keeping(privateIn: transaction.circle)
+        guard all != kept else { return kept }
         var keys = all.responders.keys.filter { kept.responders[$0] == nil }.sorted()
         if all.phone != nil && kept.phone == nil { keys.insert(PhoneCheckIns.phone, at: 0) }
         withdrawButtons(of: keys, in: &transaction, now: now)
+        return kept
     }
 
     /// Withdraws the buttons still out for each of `keys` (see `ButtonsWithdrawn.of`).

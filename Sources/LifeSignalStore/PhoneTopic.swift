@@ -74,18 +74,27 @@ extension Store {
     /// would hand its token to the whole circle, so that topic gets no message at all. A
     /// damaged `phone.json` means none (doctor says it is damaged).
     public func privateTopics(circle: CircleState) -> PhoneTopics {
-        var topics = (try? phoneTopics()) ?? PhoneTopics()
+        ((try? phoneTopics()) ?? PhoneTopics()).keeping(privateIn: circle)
+    }
+
+    /// The channels of this device alone: its phone topic's and its responders' button
+    /// topics', as `privateTopics` keeps them.
+    public func localChannels(circle: CircleState) -> [String] { privateTopics(circle: circle).channels }
+}
+
+extension PhoneTopics {
+    /// These topics less any a reader of `circle` could subscribe to (see `Store.privateTopics`).
+    public func keeping(privateIn circle: CircleState) -> PhoneTopics {
+        var topics = self
         guard topics != PhoneTopics() else { return topics }
         let known = Address.ntfyTopics(in: circle)
         if let phone = topics.phone, known.contains(Address.comparableTopic(phone)) { topics.phone = nil }
         topics.responders = topics.responders.filter { !known.contains(Address.comparableTopic($0.value)) }
         return topics
     }
+}
 
-    /// The channels of this device alone: its phone topic's and its responders' button
-    /// topics', as `privateTopics` keeps them.
-    public func localChannels(circle: CircleState) -> [String] { privateTopics(circle: circle).channels }
-
+extension Store {
     /// Sets (nil: removes) this device's phone topic, under the data directory's lock.
     public func setPhoneTopic(_ url: String?, lockTimeout: Int) throws(StoreError) {
         try updatePhoneTopics(lockTimeout: lockTimeout) { $0.phone = url }
