@@ -9,8 +9,20 @@ import LifeSignalStore
 extension App {
     /// The engine's view now. Syncthing's API is asked only with `asking` (a child process, so
     /// never under the lock; a delivery run asks only when a dependent of mine is overdue).
+    /// When this device's sync settings cannot be read, how its copy is kept is not known: the
+    /// engine cannot vouch for it, and a relayed miss says it could not confirm.
     func syncView(_ store: Store, asking: Bool) -> SyncView {
-        let settings = (try? store.syncSettings()) ?? SyncSettings()
+        guard let settings = try? store.syncSettings() else {
+            var view = engineView(store, settings: SyncSettings(), asking: false)
+            view.currentAt = nil
+            view.problem =
+                "this device's sync settings (\(store.dataDirectory)/sync.json) cannot be read, so how its copy is kept is not known; put back its backup (sync.json.bak) or remove it, then set them again if you had ('lifesignal circle engine', 'circle syncthing', 'circle hold')"
+            return view
+        }
+        return engineView(store, settings: settings, asking: asking)
+    }
+
+    private func engineView(_ store: Store, settings: SyncSettings, asking: Bool) -> SyncView {
         let hold = settings.hold ?? SyncView.defaultHold
         switch store.syncEngine(settings: settings) {
         case .direct:

@@ -189,4 +189,17 @@ import Testing
         _ = try editing.editContact("Sam", edit)
         #expect(editing.notices.isEmpty, "an ntfy channel reaches Sam from any device")
     }
+    /// A damaged sync.json is said, and the copy is not vouched for: this device no longer
+    /// knows how its copy is kept, so a miss it relays says it could not confirm.
+    @Test func damagedSyncSettingsAreSaidAndVouchForNothing() throws {
+        let box = Sandbox()
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        let before = try box.app("ana", at: t0).circleStatus().sync
+        #expect(before.problem == nil && before.currentAt != nil)
+        try "{ not json".write(toFile: box.directory("ana") + "/sync.json", atomically: true, encoding: .utf8)
+        let after = try box.app("ana", at: t0).circleStatus().sync
+        #expect(after.currentAt == nil)
+        #expect(after.problem?.contains("sync.json) cannot be read") == true, "\(after.problem ?? "")")
+        #expect(try box.app("ana", at: t0).checkup().syncFails == "sync-failing")
+    }
 }

@@ -126,11 +126,14 @@ struct DoctorFindings {
         let view = checkup.sync
         let text = "circle sync: " + CircleCommand.describe(view, session: session)
         guard let code = checkup.syncFails else { return Finding(check: "sync", ok: true, message: text) }
-        return Finding(
-            check: "sync", ok: false, message: text,
-            fix: view.engine == .git
-                ? "check the remote and run 'lifesignal circle sync' (it runs from cron: */5 * * * * lifesignal circle sync && lifesignal notify deliver)"
-                : "check that Syncthing runs here ('lifesignal circle syncthing' to give its API)", code: code)
+        let fix =
+            switch view.engine {
+            case .git:
+                "check the remote and run 'lifesignal circle sync' (it runs from cron: */5 * * * * lifesignal circle sync && lifesignal notify deliver)"
+            case .syncthing: "check that Syncthing runs here ('lifesignal circle syncthing' to give its API)"
+            case .direct, .other: "restore or remove sync.json as said, then 'lifesignal circle engine auto|other'"
+            }
+        return Finding(check: "sync", ok: false, message: text, fix: fix, code: code)
     }
 
     /// Misses of dependents that this copy cannot confirm.
