@@ -13,8 +13,12 @@ import Testing
     static let phone = "https://ntfy.example/ana-phone-2m8qk4"
     /// Ana checked in at t0 (deadline 2026-03-02 09:00); Sam, who has no lifesignal, watches
     /// over her through ntfy.
-    static func anaWithSam() throws -> Sandbox {
+    /// With `sharing`, those people and Ana share one circle folder.
+    static func anaWithSam(sharing others: [String] = []) throws -> Sandbox {
         let box = Sandbox()
+        if !others.isEmpty {
+            for person in ["ana"] + others { try box.join(person, at: t0) }
+        }
         _ = try box.app("ana", at: t0).checkIn(note: nil)
         _ = try box.app("ana", at: t0).addExternal(
             ExternalContact(name: "Sam", notify: [sam], email: [], phone: []))
@@ -93,8 +97,8 @@ import Testing
     static let buttonTopic = "https://ntfy.example/sam-private-4k7q9w2z"
 
     /// Ana with an inbox, and a button topic for Sam on her device.
-    static func anaWithSamsButton() throws -> Sandbox {
-        let box = try anaWithSam()
+    static func anaWithSamsButton(sharing others: [String] = []) throws -> Sandbox {
+        let box = try anaWithSam(sharing: others)
         _ = try box.app("ana", at: t0).setInbox(Self.inbox)
         var edit = App.ContactEdit()
         edit.buttonTopic = .some(buttonTopic)
@@ -241,23 +245,19 @@ import Testing
         #expect(after.entries.contains { $0.message.hasPrefix("Sam is on it") })
     }
 
+    /// Bea, who reads the circle, makes Sam's button topic one of her own channels.
+    static func beaTakesTheButtonTopic(_ box: Sandbox, at now: String) throws {
+        var change = App.PreferencesChange()
+        change.channels = ["ntfy:" + buttonTopic]
+        _ = try box.app("bea", at: now).preferences(change)
+    }
+
     /// A button topic that became a channel in the circle (anyone there could take its
     /// token) is sent nothing, and doctor fails it.
     @Test func aButtonTopicTheCircleCanReadIsSentNothing() throws {
-        let box = Sandbox()
-        try box.join("ana", at: t0)
-        try box.join("bea", at: t0)
-        _ = try box.app("ana", at: t0).checkIn(note: nil)
-        _ = try box.app("ana", at: t0).addExternal(
-            ExternalContact(name: "Sam", notify: [Self.sam], email: [], phone: []))
-        _ = try box.app("ana", at: t0).setInbox(Self.inbox)
-        var edit = App.ContactEdit()
-        edit.buttonTopic = .some(Self.buttonTopic)
-        _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        let box = try Self.anaWithSamsButton(sharing: ["bea"])
         // Bea, who reads the circle, makes it one of her channels.
-        var change = App.PreferencesChange()
-        change.channels = ["ntfy:" + Self.buttonTopic]
-        _ = try box.app("bea", at: t0).preferences(change)
+        try Self.beaTakesTheButtonTopic(box, at: t0)
         _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
         #expect(box.wire.sent(to: Self.sam).count == 1)
         #expect(box.wire.sent(to: "ntfy:" + Self.buttonTopic).allSatisfy { $0.message.buttons.isEmpty })
@@ -271,21 +271,10 @@ import Testing
     /// Buttons already sent to a topic that then becomes readable by the circle are withdrawn
     /// by the next delivery run: anyone there could take their tokens.
     @Test func buttonsOnATopicTheCircleCameToReadAreWithdrawn() throws {
-        let box = Sandbox()
-        try box.join("ana", at: t0)
-        try box.join("bea", at: t0)
-        _ = try box.app("ana", at: t0).checkIn(note: nil)
-        _ = try box.app("ana", at: t0).addExternal(
-            ExternalContact(name: "Sam", notify: [Self.sam], email: [], phone: []))
-        _ = try box.app("ana", at: t0).setInbox(Self.inbox)
-        var edit = App.ContactEdit()
-        edit.buttonTopic = .some(Self.buttonTopic)
-        _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        let box = try Self.anaWithSamsButton(sharing: ["bea"])
         _ = try box.app("ana", at: "2026-03-02T09:05:00Z").deliver()
         let button = try #require(box.wire.sent(to: "ntfy:" + Self.buttonTopic).first?.message.buttons.first)
-        var change = App.PreferencesChange()
-        change.channels = ["ntfy:" + Self.buttonTopic]
-        _ = try box.app("bea", at: "2026-03-02T09:07:00Z").preferences(change)
+        try Self.beaTakesTheButtonTopic(box, at: "2026-03-02T09:07:00Z")
         _ = try box.app("ana", at: "2026-03-02T09:08:00Z").deliver()
         box.wire.post(button.body, to: Self.inbox, at: Self.time("2026-03-02T09:09:00Z"))
         _ = try box.app("ana", at: "2026-03-02T09:10:00Z").deliver()
@@ -330,6 +319,17 @@ import Testing
         let checkup = try box.app("ana", at: t0).checkup()
         #expect(checkup.inbox?.url == Self.inbox && checkup.inbox?.error == "could not connect to ntfy.example")
         #expect(checkup.inboxFails == "inbox-unreadable")
+    }
+
+    /// A damaged phone.json without an inbox is still a failed check, not "no buttons".
+    @Test func aDamagedPhoneFileFailsTheCheckupWithoutAnInbox() throws {
+        let box = try Self.anaWithSamsButton()
+        _ = try box.app("ana", at: t0).setInbox(nil)
+        #expect(try box.app("ana", at: t0).checkup().phoneFileFails == nil)
+        try "{ not json".write(toFile: box.directory("ana") + "/phone.json", atomically: true, encoding: .utf8)
+        let checkup = try box.app("ana", at: t0).checkup()
+        #expect(checkup.phoneFileFails == "phone-topics-unreadable")
+        #expect(checkup.phoneFile != nil)
     }
 
     /// Doctor's verdicts are the checkup's: what fails, with its code, decided in one place.

@@ -196,6 +196,10 @@ import Testing
         let shown = jsonObject(
             h.run("alice", ["contacts", "show", "Sis", "--json"], now: "2026-03-01T09:00:00Z").stdout)
         #expect((shown["contact"] as? [String: Any])?["buttonTopic"] as? String == "ntfy:" + ntfy.url(privateTopic))
+        let human = h.run("alice", ["contacts", "show", "Sis"], now: "2026-03-01T09:00:00Z").stdout
+        #expect(
+            human.contains("Button topic    ntfy:\(ntfy.url(privateTopic)) (this device only, with \"I'm on it\")"),
+            "\(human)")
         let sam = h.run(
             "alice", ["contacts", "add", "Sam", "--responder", "--notify", recorder.url("/sam")],
             now: "2026-03-01T09:00:00Z", environment: Self.env)
