@@ -106,6 +106,29 @@ import Testing
         #expect(Ed25519.sign(message: example.message.lazy.map { $0 }, seed: seed) == signature)
     }
 
+    /// The comb `baseMultiple` reads ships as a constant (BaseComb.swift); here it is computed
+    /// from B as it used to be on every start, and every limb must be the same.
+    @Test func theShippedCombIsTheComputedOne() {
+        var points: [EdwardsPoint] = []
+        var unit = EdwardsPoint.base
+        for _ in 0..<32 {
+            var multiple = unit
+            let cachedUnit = unit.cached
+            for _ in 0..<8 {
+                points.append(multiple)
+                multiple = (multiple + cachedUnit).extended
+            }
+            for _ in 0..<8 { unit = unit.doubled.extended }
+        }
+        let computed = AffineCachedPoint.normalizing(points)
+        let shipped = EdwardsPoint.baseComb.flatMap { $0 }
+        func limbs(_ p: AffineCachedPoint) -> [UInt64] {
+            [p.yPlusX, p.yMinusX, p.xy2d].flatMap { [$0.l0, $0.l1, $0.l2, $0.l3, $0.l4] }
+        }
+        #expect(EdwardsPoint.baseComb.map(\.count) == Array(repeating: 8, count: 32))
+        #expect(shipped.map(limbs) == computed.map(limbs))
+    }
+
     @Test func test1024MessageIsAsPrinted() {
         #expect(Self.test1024Message.count == 1023)
     }

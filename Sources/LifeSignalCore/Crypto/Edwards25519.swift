@@ -275,27 +275,6 @@ extension EdwardsPoint {
         return chosen.replaced(by: negated, mask: negative)
     }
 
-    /// Row j holds k·256^j·B for k = 1...8, j = 0..<32: 256 points, computed on first use
-    /// (a few hundred additions and one shared inversion, well under a millisecond).
-    static let baseComb: [[AffineCachedPoint]] = {
-        var points: [EdwardsPoint] = []
-        points.reserveCapacity(256)
-        var unit = EdwardsPoint.base
-        for _ in 0..<32 {
-            var multiple = unit
-            let cachedUnit = unit.cached
-            for _ in 0..<8 {
-                points.append(multiple)
-                multiple = (multiple + cachedUnit).extended
-            }
-            for _ in 0..<8 {
-                unit = unit.doubled.extended
-            }
-        }
-        let normalized = AffineCachedPoint.normalizing(points)
-        return (0..<32).map { Array(normalized[8 * $0..<8 * $0 + 8]) }
-    }()
-
     /// B, 3B, 5B, …, 127B: the odd multiples a width-8 NAF of a scalar can ask for.
     static let baseOddMultiples: [AffineCachedPoint] = {
         var points: [EdwardsPoint] = []
