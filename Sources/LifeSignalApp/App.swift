@@ -136,7 +136,7 @@ extension App {
     /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
     /// is created first when there is none (and said so in `notices`).
     func write<T>(
-        creating creation: Creation = .never, feed: Store.FeedUse = .none,
+        creating creation: Creation = .never, feed: Store.FeedUse = .none, others: Store.OthersUse = .all,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
         // The default name may need the password database (NSS, LDAP): it is looked up only
@@ -156,7 +156,7 @@ extension App {
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
-                dryRun: dryRun
+                dryRun: dryRun, others: others
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown

@@ -20,7 +20,8 @@ extension App {
     public func checkIn(note: String?) throws(AppError) -> CheckInReceipt {
         let now = self.now
         var heartbeats: Heartbeats?
-        var receipt = try write(creating: .withDefaults) { transaction throws(AppError) in
+        // A check-in records only about me and shows only what concerns those linked with me.
+        var receipt = try write(creating: .withDefaults, others: .linked) { transaction throws(AppError) in
             transaction.record(CheckedIn(note: note), at: now)
             heartbeats = transaction.memberState.heartbeats?.value
             return CheckInReceipt(

@@ -99,6 +99,7 @@ extension Store {
     /// which readers ignore and the next save rewrites.
     func save(_ log: inout DeviceLog, hadValidFile: Bool, signer: SigningKey) throws(StoreError) {
         let archive = ownArchiveDirectory
+        if log.eventCount > DeviceLog.tailLimit { try log.decodeWritten(path: ownLogPath) }
         if log.events.count > DeviceLog.tailLimit {
             // A segment starting past `archivedThrough` was left by a save that crashed before
             // replacing log.json; its events are still in the tail. Rewriting it by name is not

@@ -95,6 +95,23 @@ struct CacheEntries: Sendable {
         }
     }
 
+    /// Whether every entry still has its key, except this device's own (a writer reads its log
+    /// itself) and those in the folders of members not in `members`, which are not checked.
+    func linkedAreUnchanged(_ members: Set<String>, in circle: String, ownPrefix: [UInt8]) -> Bool {
+        let keys = Posix.KeyReader(circle)
+        var buffer = [CChar](repeating: 0, count: 256)
+        let folders = Array("members/".utf8)
+        for i in 0..<count where !path(i, hasPrefix: ownPrefix) && !isAbsolute(i) {
+            if path(i, hasPrefix: folders) {
+                let rest = bytes[(starts[i] + folders.count)..<(starts[i] + lengths[i])]
+                let member = rest.prefix { $0 != UInt8(ascii: "/") }
+                guard members.contains(String(decoding: member, as: UTF8.self)) else { continue }
+            }
+            guard isUnchanged(i, keys: keys, buffer: &buffer) else { return false }
+        }
+        return true
+    }
+
     /// Appends `entries` in this layout.
     static func write(_ entries: [CircleCache.Entry], to file: inout [UInt8]) {
         BinaryWriter.appendVarint(UInt64(entries.count), to: &file)

@@ -150,24 +150,40 @@ struct CircleCache: Sendable {
         }
     }
 
-    static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, dashboardOnly: false)?.cache }
+    static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
+
+    /// How much of the cache a run decodes.
+    enum Scope {
+        case all
+        /// The members this member's dashboard reads (`partial`): for a reader, which never
+        /// saves the cache, so neither the entries nor the encoded section are kept.
+        case dashboard
+        /// The same members, for a write that records only about this member (a check-in):
+        /// only their files' keys (and the folders above them) are checked, and everyone else
+        /// is carried over as the file holds them — entries, keys and encoded section — so
+        /// the next run that reads the whole circle checks them as before.
+        case linked
+    }
 
     /// The cache, and whether every key it holds still matches (see `isCurrent`). The keys of
     /// a large circle take thousands of `stat` calls: they are checked on a second thread
-    /// while the rest of the cache is decoded. With `dashboardOnly`, only the members this
-    /// member's dashboard reads are decoded (`partial`: such a cache is never saved).
-    static func load(_ store: Store, checkingExceptOwn exceptOwn: Bool, dashboardOnly: Bool = false) -> (
-        cache: CircleCache, isCurrent: Bool
-    )? {
-        guard let (cache, current) = decode(store, checking: exceptOwn, dashboardOnly: dashboardOnly) else {
+    /// while the rest of the cache is decoded. With a `scope` other than `.all`, only the
+    /// members this member's dashboard reads are decoded (`partial`).
+    typealias Loaded = (cache: CircleCache, isCurrent: Bool)
+
+    static func load(_ store: Store, checkingExceptOwn exceptOwn: Bool, scope: Scope = .all) -> Loaded? {
+        guard let (cache, current) = decode(store, checking: exceptOwn, scope: scope) else {
             return nil
         }
         return (cache, (current ?? false) && cache.coversTrust)
     }
 
-    private static func decode(_ store: Store, checking exceptOwn: Bool?, dashboardOnly: Bool) -> (
+    /// A cache decoded for a dashboard is only read, never refreshed or saved: it needs neither
+    /// the entries nor the encoded section.
+    private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
         cache: CircleCache, current: Bool?
     )? {
+        let dashboardOnly = scope == .dashboard
         guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         let circle = store.circleDirectory
         let member = store.identity.member
@@ -179,20 +195,24 @@ struct CircleCache: Sendable {
             // checked against this store's circle and identity: a cache made for others is not used.
             let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
             let checked: Checked = exceptOwn == true ? .others : .all
-            let check = SharedWork(count: exceptOwn == nil ? 0 : entries.count, chunk: 64) { chunks in
-                checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: checked)
+            // A linked write checks its few keys once it knows whose they are.
+            let check = SharedWork(count: exceptOwn == nil || scope == .linked ? 0 : entries.count, chunk: 64) {
+                chunks in checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: checked)
             }
             defer { check.cancel() }
             var r = try CacheCodec.reader(bytes, after: entries)
             guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
             let own = try r.circle()
+            var linked: Set<String> = []
             let wanted: ((CircleState) -> Set<String>)? =
-                dashboardOnly
-                ? { facts in
+                scope == .all
+                ? nil
+                : { facts in
                     var circle = facts
                     circle.merge(own)
-                    return circle.dashboardMembers(of: member)
-                } : nil
+                    linked = circle.dashboardMembers(of: member)
+                    return linked
+                }
             let othersClock = try r.int(in: 0...Limits.counter)
             let unknown = try r.unknownRecords()
             let foreign = try r.foreignRecords()
@@ -204,21 +224,16 @@ struct CircleCache: Sendable {
             guard try r.count() == bytes.count - r.offset else { return nil }
             let start = r.offset
             var o = try BinaryReader(bytes, from: start)
-            // A cache decoded for a dashboard is only read, never refreshed or saved: it needs
-            // neither the entries nor the encoded section.
-            var cache = CircleCache(
+            let cache = CircleCache(
                 circle: circle, member: member, device: device, entries: dashboardOnly ? [] : entries.all, own: own,
-                others: try o.circleByMember(wanted: wanted), othersClock: othersClock)
+                others: try o.circleByMember(wanted: wanted), othersEncoded: dashboardOnly ? nil : bytes[start...],
+                othersClock: othersClock, unknown: unknown, foreign: foreign, speakers: speakers, unread: unread,
+                digest: digest, feedEntries: feedEntries, partial: scope != .all)
             guard o.atEnd else { return nil }
-            cache.othersEncoded = dashboardOnly ? nil : bytes[start...]
-            cache.partial = dashboardOnly
-            cache.unknown = unknown
-            cache.foreign = foreign
-            cache.speakers = speakers
-            cache.unread = unread
-            cache.digest = digest
-            cache.feedEntries = feedEntries
             guard exceptOwn != nil else { return (cache, nil) }
+            if scope == .linked {
+                return (cache, entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix))
+            }
             _ = check.finish()
             return (cache, !check.chunks.wasStopped)
         } catch {
@@ -226,8 +241,9 @@ struct CircleCache: Sendable {
         }
     }
 
+    /// Writes the cache; a partial one only with everyone else's section as it was loaded.
     func save(_ dataDirectory: String) {
-        guard !partial else { return }
+        guard let section = othersEncoded ?? (partial ? nil : Self.encode(others)) else { return }
         var w = BinaryWriter()
         w.string(circle)
         w.string(member)
@@ -241,7 +257,6 @@ struct CircleCache: Sendable {
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)
         w.entries(feedEntries)
-        let section = othersEncoded ?? Self.encode(others)
         w.count(section.count)
         // Best effort: a cache that cannot be written only means the next run reads everything.
         try? Posix.overwrite(Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries, tail: section))

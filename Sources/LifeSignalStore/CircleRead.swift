@@ -186,7 +186,7 @@ extension Store {
     /// With `dashboardOnly`, a current cache is decoded only for the members `me`'s dashboard
     /// reads (`CircleState.dashboardMembers`): a large circle's other members are skipped.
     public func snapshot(dashboardOnly: Bool = false) throws(StoreError) -> Snapshot {
-        var loaded = CircleCache.load(self, checkingExceptOwn: false, dashboardOnly: dashboardOnly)
+        var loaded = CircleCache.load(self, checkingExceptOwn: false, scope: dashboardOnly ? .dashboard : .all)
         let isCurrent = loaded?.isCurrent ?? false
         var cache = loaded.take()?.cache
         if isCurrent, let current = cache.take() {

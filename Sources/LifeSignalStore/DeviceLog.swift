@@ -53,6 +53,12 @@ public struct DeviceLog: Equatable, Sendable {
     var tail: String?
     /// Whether the events were decoded (else only the header and state were).
     var hasEvents = true
+    /// The events before `events`, still as this device wrote them, for a writer that appends
+    /// to a file it knows to be byte for byte what it last wrote (see `Store.readOwnLog`).
+    var written: WrittenEvents?
+
+    /// The events in the tail, written or decoded.
+    var eventCount: Int { (written?.count ?? 0) + events.count }
 
     public init(member: String, device: String) {
         self.member = member
@@ -90,13 +96,14 @@ public struct DeviceLog: Equatable, Sendable {
     func encoded(signer: SigningKey?) -> [UInt8] {
         // The tail first: its hash goes in the head. Everything is appended to one buffer: a
         // check-in rewrites up to 200 events.
-        var tail = JSONRecordWriter(capacity: 64 + events.count * 160)
+        var tail = JSONRecordWriter(capacity: 64 + (written?.lines.count ?? 0) + events.count * 160)
         tail.bytes.append(contentsOf: ",\n\"events\": [".utf8)
-        for (i, event) in events.enumerated() {
-            tail.bytes.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
+        if let written { tail.bytes += written.lines }
+        for event in events {
+            tail.bytes.append(contentsOf: (tail.bytes.last == UInt8(ascii: "[") ? "\n  " : ",\n  ").utf8)
             tail.event(event)
         }
-        tail.bytes.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
+        tail.bytes.append(contentsOf: (eventCount == 0 ? "]\n}\n" : "\n]\n}\n").utf8)
         let holdsUnknown = !keptState.isEmpty || unknownEventCount > 0
         let fields: [(String, JSON)] = [
             ("schemaVersion", .int(Self.schemaVersion)),

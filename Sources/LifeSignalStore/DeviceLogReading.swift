@@ -157,3 +157,52 @@ extension DeviceLog {
         }
     }
 }
+
+/// Events of a log's tail as they lie in its file: `lines` is the text between `[` and the
+/// closing newline and `]`, one event a line (`\n  {…}`, a comma before each but the first).
+struct WrittenEvents: Equatable, Sendable {
+    var lines: ArraySlice<UInt8>
+    var count: Int
+}
+
+extension DeviceLog {
+    /// This device's log, read to append to it: the header from `bytes`, the state given (the
+    /// cache's, folded from this very file), the tail left as written. Nil unless the file is
+    /// laid out as `encoded()` lays it out and was written by this version, so that its tail
+    /// holds no records of a newer one to keep count of; the caller then reads it in full.
+    static func forAppending(_ bytes: [UInt8], state: CircleState, path: String) -> DeviceLog? {
+        let stateKey = Array("\"state\": ".utf8)
+        guard let cut = stateEnd(in: bytes), let newline = bytes[..<cut].lastIndex(of: UInt8(ascii: "\n")),
+            bytes[(newline + 1)...].starts(with: stateKey),
+            let root = try? Files.parse(
+                Array(bytes[...newline]) + Array("\"state\": null\n}\n".utf8), path: path, backup: nil,
+                supported: schemaVersion),
+            var log = try? header(JSONCursor(root).object(), member: nil, device: nil),
+            log.writer == Release.writer
+        else { return nil }
+        // Between `,\n"events": [` and `]\n}\n`: nothing, or the lines and a newline.
+        let region = bytes[(cut + 13)..<(bytes.count - 4)]
+        let newlines = region.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        guard region.isEmpty || (region.last == UInt8(ascii: "\n") && newlines >= 2) else { return nil }
+        log.state = state
+        log.written = WrittenEvents(lines: region.dropLast(), count: max(newlines - 1, 0))
+        return log
+    }
+
+    /// Decodes the written events in front of `events`, for what needs them all (archiving,
+    /// comparing histories). They were read from `path`, whose damage it reports, should a
+    /// file this device wrote, and whose key has not changed since, not decode.
+    mutating func decodeWritten(path: String) throws(StoreError) {
+        guard let written else { return }
+        let text = Array("{\"events\": [".utf8) + written.lines + Array("\n]}".utf8)
+        guard let root = try? JSONParser.parse(text),
+            let decoded = try? Files.events(JSONCursor(root).object().required("events"), in: text)
+        else {
+            throw .damaged(
+                path: path, problem: "its events do not read although the file is as this device wrote it",
+                backup: path + ".bak")
+        }
+        events = decoded + events
+        self.written = nil
+    }
+}

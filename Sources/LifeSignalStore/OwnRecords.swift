@@ -57,19 +57,28 @@ extension Store {
     }
 
     /// Reads this device's log from its private copy (or adopts the published one when there
-    /// is none), checking that it is the identity's.
-    func readOwnLog(key: inout Posix.FileKey) throws(StoreError) -> OwnLog {
+    /// is none), checking that it is the identity's. When `cached` (the cache) holds the key
+    /// the private copy has, the file is byte for byte what this device last wrote, and the
+    /// cache holds its state: only the header is read, and the tail is appended to as it lies
+    /// (`DeviceLog.forAppending`). Anything else, or any doubt, reads it in full.
+    func readOwnLog(key: inout Posix.FileKey, cached: CircleCache? = nil) throws(StoreError) -> OwnLog {
         let path = ownLogPath
         guard case .contents(let bytes) = try readFile(path, key: &key, restoreFrom: bestBackup(of:)) else {
             var circleKey = Posix.FileKey.missing
             let published = try readLog(member: identity.member, device: identity.device, key: &circleKey)
             return OwnLog(log: published, bytes: nil, adopted: published != nil)
         }
-        let log: DeviceLog
-        do {
-            log = try DeviceLog.decode(bytes, path: path, member: nil, device: nil, backup: nil)
-        } catch {
-            throw error.withBackup(bestBackup(of: path))
+        var log: DeviceLog
+        if let cached, key != .missing, cached.entries.last(where: { $0.path == path })?.key == key,
+            let known = DeviceLog.forAppending(bytes, state: cached.own, path: path)
+        {
+            log = known
+        } else {
+            do {
+                log = try DeviceLog.decode(bytes, path: path, member: nil, device: nil, backup: nil)
+            } catch {
+                throw error.withBackup(bestBackup(of: path))
+            }
         }
         guard isOwn(member: log.member, device: log.device) else {
             throw .identityMismatch(
@@ -135,6 +144,7 @@ extension Store {
 
     /// Compares the published log with the private one (`own`, whose text is `bytes`).
     func publication(of own: DeviceLog, bytes: [UInt8]) -> Publication {
+        var own = own
         for folder in [publishedDirectory, Paths.join(publishedDirectory, "archive")]
         where !Posix.isRealDirectory(folder) && Posix.exists(folder) {
             return .notAFolder
@@ -159,6 +169,7 @@ extension Store {
         }
         // Older is only a prefix of this history: the same event where both have it. One that
         // differs there was written by another data directory with this device's identity.
+        guard (try? own.decodeWritten(path: ownLogPath)) != nil else { return .notOurs(publishedSeq: theirs.lastSeq) }
         if theirs.lastSeq < own.lastSeq, Self.samePrefix(theirs, own) {
             return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq)
         }

@@ -140,7 +140,9 @@ public struct Transaction {
     /// it (the state keeps the latest run anyway): liveness every few minutes must not grow the
     /// history by thousands of events a month.
     public mutating func recordDeliverRun(at time: Timestamp) {
-        if log.events.last?.body is DeliverRan { log.events.removeLast() }
+        if (try? log.decodeWritten(path: store.ownLogPath)) != nil, log.events.last?.body is DeliverRan {
+            log.events.removeLast()
+        }
         record(DeliverRan(), at: time)
     }
 }
@@ -163,13 +165,22 @@ extension Store {
         case digest(SyncView)
     }
 
+    /// How much of everyone else a transaction reads.
+    public enum OthersUse: Sendable {
+        case all
+        /// The members linked with this one, while the cache holds everyone and their files
+        /// are unchanged: for a transaction that records only about this member and shows
+        /// only what concerns those linked with it (a check-in). See `CircleCache.Scope`.
+        case linked
+    }
+
     /// Runs `body` on this device's log under the lock and writes what it recorded
     /// crash-safely. Returns the body's value and whether a new profile was created.
     /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
     /// what a command would do, shown without doing it.
     public static func update<T>(
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
-        dryRun: Bool = false, _ body: (inout Transaction) throws -> T
+        dryRun: Bool = false, others use: OthersUse = .all, _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile.
         if case .never = creation, try readIdentity(dataDirectory) == nil {
@@ -178,9 +189,10 @@ extension Store {
         let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
         defer { lock?.release() }
         if !dryRun { sweepTemporaryFiles(in: dataDirectory) }
-        let (store, created, own, createdCircle) = try openDevice(dataDirectory, creation: creation, dryRun: dryRun)
+        let (store, created, own, createdCircle, cache) = try openDevice(
+            dataDirectory, creation: creation, dryRun: dryRun, others: use)
         let signer = try store.signingKey(signedWith: own.log?.key, dryRun: dryRun)
-        let others = try store.othersForWriting()
+        let others = try store.othersForWriting(cache)
         var transaction = Transaction(
             store: store,
             log: own.log ?? DeviceLog(member: store.identity.member, device: store.identity.device),
@@ -225,18 +237,25 @@ extension Store {
     /// checked against the identity) before anything is created for that identity in the
     /// circle; a new device has none anywhere. A new identity is written last, so a circle that
     /// refuses this device leaves no profile behind pointing at it.
-    private static func openDevice(_ dataDirectory: String, creation: Creation, dryRun: Bool) throws(StoreError)
-        -> (store: Store, created: Bool, own: OwnLog, createdCircle: Bool)
+    /// The cache is loaded first: when it holds this device's log as it is, the log is read for
+    /// appending (see `readOwnLog`).
+    private static func openDevice(_ dataDirectory: String, creation: Creation, dryRun: Bool, others: OthersUse)
+        throws(StoreError)
+        -> (store: Store, created: Bool, own: OwnLog, createdCircle: Bool, cache: CircleCache.Loaded?)
     {
         let (store, created) = try openOrCreate(dataDirectory, creation: creation)
+        let cache =
+            created ? nil : CircleCache.load(store, checkingExceptOwn: true, scope: others == .linked ? .linked : .all)
         var ownKey = Posix.FileKey.missing
-        let own = created ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey)
+        let own =
+            created
+            ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey, cached: cache?.cache)
         let circleExisted = Posix.exists(store.circleDirectory)
         if !dryRun {
             try store.prepareDeviceDirectory(newProfile: created)
             if created { try Store.write(store.identity.encoded(), to: store.identityPath, backup: false) }
         }
-        return (store, created, own, created && !circleExisted && store.identity.circle != nil)
+        return (store, created, own, created && !circleExisted && store.identity.circle != nil, cache)
     }
 
     /// Creates the data directory if need be and takes its lock.

@@ -20,11 +20,17 @@ extension Store {
         var learned: [String: TrustSeen] = [:]
     }
 
-    /// Everyone else's logs: from the cache when none changed, else read (this device's own
-    /// log is read by the writer itself, strictly).
-    func othersForWriting() throws(StoreError) -> OthersRead {
+    /// Everyone else's logs: from the cache (`loaded`, as the writer loaded it) when none
+    /// changed, else read (this device's own log is read by the writer itself, strictly). A
+    /// cache loaded for a linked write stands only when current; else it is loaded whole and
+    /// refreshed as for any write.
+    func othersForWriting(_ loaded: CircleCache.Loaded?) throws(StoreError) -> OthersRead {
         let own = "members/\(identity.member)/\(identity.device)"
-        if let (loaded, isCurrent) = CircleCache.load(self, checkingExceptOwn: true),
+        var loaded = loaded
+        if let partial = loaded, partial.cache.partial, !partial.isCurrent {
+            loaded = CircleCache.load(self, checkingExceptOwn: true)
+        }
+        if let (loaded, isCurrent) = loaded,
             let cache = isCurrent ? loaded : refreshed(loaded, exceptOwn: true)
         {
             let unknown = cache.unknown.filter { $0.member != identity.member || $0.device != identity.device }
@@ -75,8 +81,10 @@ extension Store {
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown,
             foreign: transaction.foreign)
         cache.speakers = transaction.speakers
-        // Everyone else is as the current cache had them: their section is copied, not encoded.
+        // Everyone else is as the current cache had them: their section is copied, not encoded
+        // (and a partial one, from a linked write, is saved only so).
         cache.othersEncoded = others.current?.othersEncoded
+        cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.
             // (A write prunes the feed's old entries: the count is made again from the files.)

@@ -192,7 +192,7 @@ import Testing
         let store = try Store.open(dataDirectory: ana)
         let whole = try store.snapshot().state
         #expect(whole.members[carlId]?.name?.value == "Carl")
-        let loaded = try #require(CircleCache.load(store, checkingExceptOwn: false, dashboardOnly: true))
+        let loaded = try #require(CircleCache.load(store, checkingExceptOwn: false, scope: .dashboard))
         #expect(loaded.isCurrent)
         #expect(Set(loaded.cache.others.members.keys) == [beaId], "Carl's state is skipped, not decoded")
         let dashboard = try store.snapshot(dashboardOnly: true).state

@@ -1,0 +1,118 @@
+import Foundation
+import LifeSignalCore
+import Testing
+
+@testable import LifeSignalStore
+
+/// What a writer may skip, and only while the files say it may: a check-in reads only the
+/// members linked with it (the rest carried over, for the next reader to check), and a writer
+/// appends to its own log as it lies while the cache holds that file's key.
+@Suite struct WriterShortcutTests: SharedCircle {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-writer-\(UUID().uuidString)")
+        .path
+
+    var carl: String { root + "/carl" }
+
+    /// A linked write's view of everyone else: whose state it decoded, and Bea's last note.
+    func linkedCheckIn(_ directory: String, at time: Timestamp) throws -> (members: Set<String>, note: String?) {
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        return try Store.update(
+            dataDirectory: directory, lockTimeout: 5, creation: .never, now: time, others: .linked
+        ) { transaction in
+            transaction.record(CheckedIn(note: "linked"), at: time)
+            return (Set(transaction.others.members.keys), transaction.others.members[beaId]?.lastCheckIn?.note)
+        }.value
+    }
+
+    @Test func aLinkedWriteReadsOnlyTheLinkedAndTheNextReaderSeesTheRest() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        try checkIn(carl, "Carl", note: "c1")
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let carlId = try Store.open(dataDirectory: carl).identity.member
+        // Ana watches over Bea; Carl shares the circle but not with Ana.
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+        }
+        let store = try Store.open(dataDirectory: ana)
+        #expect(try store.snapshot().state.members[carlId]?.lastCheckIn?.note == "c1")
+
+        // Carl checks in: Ana's check-in neither reads nor checks his log…
+        try checkIn(carl, "Carl", note: "c2", at: Self.t0 + .hours(1))
+        let first = try linkedCheckIn(ana, at: Self.t0 + .hours(2))
+        #expect(first.members == [beaId], "only the linked member is decoded")
+        #expect(first.note == "b1")
+        // …and the cache it leaves keeps Carl's old key, so the next reader reads him again.
+        let after = try store.snapshot().state
+        #expect(after.members[carlId]?.lastCheckIn?.note == "c2")
+        #expect(after.members[store.identity.member]?.lastCheckIn?.note == "linked")
+        #expect(CircleCache.load(store)?.others.members[carlId]?.lastCheckIn?.note == "c2", "the whole cache again")
+
+        // Bea checks in: a linked member changed, so the check-in reads the circle as any write.
+        try checkIn(bea, "Bea", note: "b2", at: Self.t0 + .hours(3))
+        let second = try linkedCheckIn(ana, at: Self.t0 + .hours(4))
+        #expect(second.note == "b2")
+        #expect(second.members.contains(carlId), "read whole, as any write")
+        #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b2")
+    }
+
+    @Test func aWriterAppendsToItsLogAsItLiesOnlyWhileTheCacheHoldsItsKey() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        let store = try Store.open(dataDirectory: ana)
+        _ = try store.snapshot()
+        var key = Posix.FileKey.missing
+        let known = try store.readOwnLog(key: &key, cached: CircleCache.load(store)).log
+        let written = try #require(known?.written)
+        let full = try DeviceLog.decode(
+            try Files.read(store.ownLogPath), path: store.ownLogPath, member: nil, device: nil, backup: nil)
+        #expect(written.count == full.events.count)
+        #expect(known?.state == full.state)
+        #expect(known?.lastSeq == full.lastSeq && known?.clock == full.clock && known?.key == full.key)
+
+        // The same bytes in a new file: the key no longer matches, so it is read in full.
+        let bytes = try Files.read(store.ownLogPath)
+        try Data(bytes).write(to: URL(fileURLWithPath: store.ownLogPath + ".new"))
+        #expect(rename(store.ownLogPath + ".new", store.ownLogPath) == 0)
+        let reread = try store.readOwnLog(key: &key, cached: CircleCache.load(store)).log
+        #expect(reread?.written == nil)
+        #expect(reread?.events == full.events)
+    }
+
+    @Test func appendingWritesWhatDecodingAndWritingAgainWouldAcrossAnArchiveAndDeliveryRuns() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        let store = try Store.open(dataDirectory: ana)
+        _ = try store.snapshot()
+        var appended = 0
+        // Past the tail's limit, so that one write archives; a delivery run right after another
+        // replaces it.
+        for i in 1...(DeviceLog.tailLimit + 100) {
+            let time = Self.t0 + .minutes(Int64(i))
+            appended += try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
+                transaction in
+                let fast = transaction.log.written != nil
+                if i % 5 >= 3 {
+                    transaction.recordDeliverRun(at: time)
+                } else {
+                    transaction.record(CheckedIn(note: "n\(i)"), at: time)
+                }
+                return fast ? 1 : 0
+            }.value
+        }
+        #expect(appended >= DeviceLog.tailLimit, "the writes appended to the log as it lay")
+        let bytes = try Files.read(store.ownLogPath)
+        let log = try DeviceLog.decode(bytes, path: store.ownLogPath, member: nil, device: nil, backup: nil)
+        #expect(log.archivedThrough > 0, "one write archived")
+        #expect(log.events.count <= DeviceLog.tailLimit)
+        let runs = zip(log.events, log.events.dropFirst()).filter { $0.body is DeliverRan && $1.body is DeliverRan }
+        #expect(runs.isEmpty, "a delivery run still replaces the one before it")
+        let signer = try store.signingKey(signedWith: log.key, dryRun: true)
+        #expect(log.encoded(signer: signer) == bytes, "the same bytes as decoding and writing it again")
+        #expect(try Files.read(store.publishedLogPath) == bytes)
+        let history = try store.checkIns(of: store.identity.member, in: store.readCircle(), limit: nil, since: nil)
+        #expect(history.checkIns.count == 1 + (1...(DeviceLog.tailLimit + 100)).filter { $0 % 5 < 3 }.count)
+        #expect(history.gaps.isEmpty)
+    }
+}
