@@ -1,15 +1,30 @@
 import LifeSignalApp
 import LifeSignalCore
 
-/// Shared pieces of output: how a check-in status looks to a person and in JSON. Used by
-/// `status`, `checkin` and `checkin status`, so they always agree.
-enum Render {
-    static func checkInJSON(_ status: CheckInStatus) -> JSON {
-        var object = countdownJSON(status)
-        for (key, value) in scheduleJSON(status) { object[key] = value }
+/// A command's result, as its `--json` document. `Output.json` takes nothing else, so every
+/// document is the one rendering of a result type, written beside its human lines: in the
+/// command's file when one command prints it, here when several do.
+protocol JSONRendered {
+    var json: JSON { get }
+}
+
+/// A result whose document counts from the run's time (an active alert's duration).
+protocol JSONRenderedAt {
+    func json(now: Timestamp) -> JSON
+}
+
+/// A check-in status, as `status`, `checkin`, `checkin status` and every settings command give it.
+extension CheckInStatus: JSONRendered {
+    var json: JSON {
+        var object = Render.countdownJSON(self)
+        for (key, value) in Render.scheduleJSON(self) { object[key] = value }
         return .object(object)
     }
+}
 
+/// Shared pieces of output: how a check-in status looks to a person, and the parts of
+/// documents several commands print (an alert, a ping, a contact, a warning).
+enum Render {
     static func countdownJSON(_ status: CheckInStatus) -> JSONObject {
         let last: JSON =
             status.lastCheckIn.map { last in
@@ -221,13 +236,13 @@ extension Render {
         .object(
             JSONObject([
                 ("kind", .string(status.kind.rawValue)), ("text", .string(status.text)),
-                ("since", .optional(status.since?.rfc3339)), ("checkIn", checkInJSON(status.checkIn)),
+                ("since", .optional(status.since?.rfc3339)), ("checkIn", status.checkIn.json),
             ]))
     }
 
     /// A contact in JSON; with `status`, a member carries their live status as my dependent
     /// (null when they are not one).
-    static func contactJSON(_ contact: Contact, status: DependentStatus?? = nil) -> JSON {
+    static func contactJSON(_ contact: Contact, status: DependentStatus?? = nil) -> JSONObject {
         var o = JSONObject([
             ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),
             (
@@ -247,7 +262,7 @@ extension Render {
         if let status, contact.kind == .member {
             o["status"] = status.map(dependentJSON) ?? .null
         }
-        return .object(o)
+        return o
     }
 }
 

@@ -178,11 +178,17 @@ struct Output {
         try emit(TerminalText.safeLine(text) + "\n")
     }
 
-    /// The JSON document of a command (only with `--json`, and not with `--quiet`).
-    /// The value is built only when `--json` asked for it.
-    mutating func json(_ value: @autoclosure () -> JSON) throws(CLIError) {
+    /// The JSON document of a command's result (only with `--json`, and not with `--quiet`):
+    /// its rendering, built only when `--json` asked for it.
+    mutating func json(_ result: @autoclosure () -> some JSONRendered) throws(CLIError) {
         guard global.json, !global.quiet else { return }
-        try emit(value().serialized() + "\n")
+        try emit(result().json.serialized() + "\n")
+    }
+
+    /// The same, for a result whose document counts from the run's time.
+    mutating func json(_ result: @autoclosure () -> some JSONRenderedAt, now: Timestamp) throws(CLIError) {
+        guard global.json, !global.quiet else { return }
+        try emit(result().json(now: now).serialized() + "\n")
     }
 
     /// Text that is printed whatever the format (help, version, generated scripts).

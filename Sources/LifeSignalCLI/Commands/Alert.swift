@@ -60,13 +60,7 @@ enum AlertCommand {
         let change = try session.call(line.path) { app throws(AppError) in try app.raiseAlert(message: message) }
         // The headline says it when nobody will be told; other doubts go to stderr.
         session.output.warn(listed: change.warnings.filter { $0 != .noResponders })
-        var document = JSONObject([
-            ("activated", .bool(change.kind == .raised)), ("updated", .bool(change.kind == .updated)),
-            ("alert", Render.alertJSON(change.alert, now: session.now)),
-        ])
-        if let delivery = change.delivery { document["delivery"] = delivery.json }
-        document["warnings"] = .array(change.warnings.map(Render.warningJSON))
-        try session.output.json(.object(document))
+        try session.output.json(change, now: session.now)
         try session.output.line(headline(change, session: session))
         change.delivery?.tellFailures(session)
         return .ok
@@ -94,7 +88,7 @@ enum AlertCommand {
 
     static func deactivate(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         guard try session.call(line.path, { app throws(AppError) in try app.activeAlert() }) != nil else {
-            try session.output.json(["deactivated": false])
+            try session.output.json(Deactivated(change: nil), now: session.now)
             try session.output.line("No emergency alert is active. Nothing changed.")
             return .ok
         }
@@ -110,8 +104,7 @@ enum AlertCommand {
             try session.output.line("No emergency alert is active. Nothing changed.")
             return .ok
         }
-        try session.output.json(
-            ["deactivated": true, "alert": Render.alertJSON(change.alert, now: session.now), "delivery": delivery.json])
+        try session.output.json(Deactivated(change: change), now: session.now)
         try session.output.line("Emergency alert deactivated. Your responders are being told you are safe.")
         delivery.tellFailures(session)
         return .ok
@@ -119,7 +112,7 @@ enum AlertCommand {
 
     static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let active = try session.call(line.path) { app throws(AppError) in try app.activeAlert() }
-        try session.output.json(["active": .bool(active != nil), "alert": Render.alertJSON(active, now: session.now)])
+        try session.output.json(Active(alert: active), now: session.now)
         guard let active, let start = active.start else {
             try session.output.line("No emergency alert is active.")
             return .ok
@@ -133,7 +126,7 @@ enum AlertCommand {
 
     static func history(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let alerts = try session.call(line.path) { app throws(AppError) in try app.alertHistory() }
-        try session.output.json(["alerts": .array(alerts.map { Render.alertJSON($0, now: session.now) })])
+        try session.output.json(History(alerts: alerts), now: session.now)
         if alerts.isEmpty {
             try session.output.line("No alerts yet.")
             return .ok
@@ -147,5 +140,44 @@ enum AlertCommand {
             try session.output.line(text + (alert.currentMessage.map { "  \($0)" } ?? ""))
         }
         return .ok
+    }
+
+    /// What `alert deactivate` ended: the alert and the delivery that told it, or nothing.
+    struct Deactivated: JSONRenderedAt {
+        var change: App.AlertChange?
+
+        func json(now: Timestamp) -> JSON {
+            guard let change, let delivery = change.delivery else { return ["deactivated": false] }
+            return ["deactivated": true, "alert": Render.alertJSON(change.alert, now: now), "delivery": delivery.json]
+        }
+    }
+
+    /// `alert status`: the active alert, if any.
+    struct Active: JSONRenderedAt {
+        var alert: AlertRecord?
+
+        func json(now: Timestamp) -> JSON {
+            ["active": .bool(alert != nil), "alert": Render.alertJSON(alert, now: now)]
+        }
+    }
+
+    /// `alert history`: every alert, with how long it lasted.
+    struct History: JSONRenderedAt {
+        var alerts: [AlertRecord]
+
+        func json(now: Timestamp) -> JSON { ["alerts": .array(alerts.map { Render.alertJSON($0, now: now) })] }
+    }
+}
+
+/// What `alert activate` did: raised an alert, gave it a new message, or found it unchanged.
+extension App.AlertChange: JSONRenderedAt {
+    func json(now: Timestamp) -> JSON {
+        var document = JSONObject([
+            ("activated", .bool(kind == .raised)), ("updated", .bool(kind == .updated)),
+            ("alert", Render.alertJSON(alert, now: now)),
+        ])
+        if let delivery { document["delivery"] = delivery.json }
+        document["warnings"] = .array(warnings.map(Render.warningJSON))
+        return .object(document)
     }
 }

@@ -43,21 +43,7 @@ enum CheckinCommand {
             return try app.checkIn(note: note)
         }
         session.output.warn(listed: done.warnings)
-        try session.output.json(
-            .object(
-                JSONObject([
-                    (
-                        "checkedIn",
-                        .object(
-                            JSONObject([
-                                ("at", .string(done.at.rfc3339)), ("note", .optional(done.note)),
-                                ("device", .string(done.device)), ("seq", .int(done.seq)),
-                            ]))
-                    ),
-                    ("checkIn", Render.checkInJSON(done.status)),
-                    ("warnings", .array(done.warnings.map(Render.warningJSON))),
-                    ("dryRun", .bool(dry)),
-                ])))
+        try session.output.json(CheckedIn(receipt: done, dryRun: dry))
         try session.output.line(
             dry
                 ? "Would check in at \(session.local(done.at)) (dry run: nothing was recorded)."
@@ -72,8 +58,25 @@ enum CheckinCommand {
 
     static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
-        try session.output.json(Render.checkInJSON(status))
+        try session.output.json(status)
         for text in Render.checkInLines(status, session: session) { try session.output.line(text) }
         return Render.exitCode(for: status.phase)
+    }
+
+    /// What `checkin` did: the check-in recorded (or, in a dry run, the one that would be).
+    struct CheckedIn: JSONRendered {
+        var receipt: App.CheckInReceipt
+        var dryRun: Bool
+
+        var json: JSON {
+            [
+                "checkedIn": [
+                    "at": .string(receipt.at.rfc3339), "note": .optional(receipt.note),
+                    "device": .string(receipt.device), "seq": .int(receipt.seq),
+                ],
+                "checkIn": receipt.status.json, "warnings": .array(receipt.warnings.map(Render.warningJSON)),
+                "dryRun": .bool(dryRun),
+            ]
+        }
     }
 }

@@ -39,22 +39,7 @@ enum HistoryCommand {
         let history = try session.call(line.path) { app throws(AppError) in
             try app.history(limit: options.limit, since: since, until: until)
         }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    (
-                        "checkIns",
-                        .array(
-                            history.checkIns.map {
-                                .object(
-                                    JSONObject([
-                                        ("at", .string($0.at.rfc3339)), ("note", .optional($0.note)),
-                                        ("device", .string($0.stamp.device)),
-                                    ]))
-                            })
-                    ),
-                    ("total", .int(history.total)),
-                ])))
+        try session.output.json(history)
         if history.checkIns.isEmpty {
             try session.output.line(
                 since.map { "No check-ins since \(session.local($0))." } ?? "No check-ins yet.")
@@ -67,5 +52,18 @@ enum HistoryCommand {
             try session.output.line(String(text.reversed().drop { $0 == " " }.reversed()))
         }
         return .ok
+    }
+}
+
+/// My check-ins, as `checkin history --json` gives them, with how many there are in all.
+extension App.History: JSONRendered {
+    var json: JSON {
+        [
+            "checkIns": .array(
+                checkIns.map {
+                    ["at": .string($0.at.rfc3339), "note": .optional($0.note), "device": .string($0.stamp.device)]
+                }),
+            "total": .int(total),
+        ]
     }
 }

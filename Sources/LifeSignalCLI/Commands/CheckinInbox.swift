@@ -35,10 +35,7 @@ enum InboxCommand {
     }
 
     static func show(_ setting: App.InboxSetting, session: inout Session, changed: Bool) throws(CLIError) {
-        try session.output.json([
-            "inbox": .optional(setting.inbox.map { "ntfy:" + $0 }),
-            "phone": .optional(setting.phone.map { "ntfy:" + $0 }),
-        ])
+        try session.output.json(setting)
         guard let inbox = setting.inbox else {
             try session.output.line(
                 changed
@@ -57,4 +54,9 @@ enum InboxCommand {
                 ?? "This device sends no \"I'm OK\" button: give it your phone's topic with --phone ntfy:https://HOST/TOPIC."
         )
     }
+}
+
+/// The inbox and this device's phone topic, as `checkin inbox --json` gives them.
+extension App.InboxSetting: JSONRendered {
+    var json: JSON { ["inbox": .optional(inbox.map { "ntfy:" + $0 }), "phone": .optional(phone.map { "ntfy:" + $0 })] }
 }

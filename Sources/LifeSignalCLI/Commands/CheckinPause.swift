@@ -35,7 +35,7 @@ enum PauseCommand {
             try app.pause(until: end, note: note, long: long)
         }
         change.delivery?.tellFailures(session)
-        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.json(change.status)
         try session.output.line(
             "Check-ins paused until \(session.when(end)): no deadline and no reminder until then. Your responders are told now and when it ends; your countdown restarts then."
         )
@@ -45,7 +45,7 @@ enum PauseCommand {
     static func resume(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let change = try session.call(line.path) { app throws(AppError) in try app.resume() }
         change.delivery?.tellFailures(session)
-        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.json(change.status)
         let next = change.status.deadline.map { "; next deadline \(session.when($0))" } ?? ""
         try session.output.line("Check-ins resumed\(next).")
         return .ok

@@ -148,12 +148,12 @@ enum CheckinSettingsCommand {
     ) throws(CLIError) -> ExitCode {
         guard let change else {
             let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
-            try session.output.json(Render.checkInJSON(status))
+            try session.output.json(status)
             try session.output.line(shown(status))
             return .ok
         }
         let status = try session.call(line.path, change.apply)
-        try session.output.json(Render.checkInJSON(status))
+        try session.output.json(status)
         try session.output.line(change.said)
         if withDeadline { try consequence(status, session: &session) }
         return .ok

@@ -32,7 +32,7 @@ enum TripCommand {
         let note = line.text(note)
         let change = try session.call(line.path) { app throws(AppError) in try app.trip(until: deadline, note: note) }
         change.delivery?.tellFailures(session)
-        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.json(change.status)
         // The deadline and reminder printed are the ones in force, from one status.
         let due = change.status.deadline ?? deadline
         var text = "Trip set: if you have not checked in by \(session.when(due)), your responders are told"

@@ -80,16 +80,7 @@ enum CircleCommand {
             session.output.note("undid \(what) left in the circle's git work tree by an interrupted run.")
         }
         if !report.restoredOwn.isEmpty { session.output.warn(.ownRecordsRestored(report.restoredOwn)) }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("engine", .string(report.engine.rawValue)), ("committed", .bool(report.committed)),
-                    ("pulled", .bool(report.pulled)), ("pushed", .bool(report.pushed)),
-                    ("bootstrapped", .bool(report.bootstrapped)),
-                    ("restoredOwn", .array(report.restoredOwn.map(JSON.string))),
-                    ("recovered", .optional(report.recovered)), ("modesRestored", .int(Int64(report.modesRestored))),
-                    ("ignoreWritten", .optional(report.ignoreWritten)),
-                ])))
+        try session.output.json(report)
         return .ok
     }
 }
@@ -98,27 +89,7 @@ extension CircleCommand {
     static func status(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let status = try session.call(line.path) { app throws(AppError) in try app.circleStatus() }
         let sync = status.sync
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("circle", .string(status.circle)), ("engine", .string(sync.engine.rawValue)),
-                    ("currentAt", .optional(sync.currentAt?.rfc3339)), ("problem", .optional(sync.problem)),
-                    ("copyChanged", .optional(status.copyChanged?.rfc3339)),
-                    ("holdSeconds", .int(sync.hold.seconds)),
-                    (
-                        "members",
-                        .array(
-                            status.members.map { member in
-                                .object(
-                                    JSONObject([
-                                        ("id", .string(member.id)), ("name", .string(member.name)),
-                                        ("me", .bool(member.isMe)),
-                                        ("lastHeard", .optional(member.lastHeard?.rfc3339)),
-                                    ]))
-                            })
-                    ),
-                    ("warnings", .array(status.warnings.map(Render.warningJSON))),
-                ])))
+        try session.output.json(status)
         try session.output.line("Circle  \(status.circle)")
         try session.output.line("Engine  \(describe(sync, session: session))")
         if let changed = status.copyChanged {
@@ -175,21 +146,63 @@ extension CircleCommand {
     static func settings(_ change: App.SyncSettingsChange, _ line: Invocation, _ session: inout Session)
         throws(CLIError) -> ExitCode
     {
-        let settings = try session.call(line.path) { app throws(AppError) in try app.changeSyncSettings(change) }
-        let hold = settings.hold ?? SyncView.defaultHold
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("engine", .string(settings.engine?.rawValue ?? "auto")),
-                    ("syncthingAPI", .optional(settings.syncthingAPI)),
-                    ("syncthingKeyFile", .optional(settings.syncthingKeyFile)), ("holdSeconds", .int(hold.seconds)),
-                ])))
+        let stored = try session.call(line.path) { app throws(AppError) in try app.changeSyncSettings(change) }
+        let settings = Settings(
+            engine: stored.engine, syncthingAPI: stored.syncthingAPI, syncthingKeyFile: stored.syncthingKeyFile,
+            hold: stored.hold ?? SyncView.defaultHold)
+        try session.output.json(settings)
         try session.output.line(
             "Engine     \(settings.engine == .other ? "other (a tool lifesignal cannot ask)" : "auto (told from the folder)")"
         )
         let api = settings.syncthingAPI.map { "\($0), key in \(settings.syncthingKeyFile ?? "")" }
         try session.output.line("Syncthing  \(api ?? "found in Syncthing's own configuration")")
-        try session.output.line("Hold       \(hold.short)")
+        try session.output.line("Hold       \(settings.hold.short)")
         return .ok
+    }
+
+    /// This device's sync settings, as `circle engine`, `syncthing` and `hold` show them (the
+    /// hold in force: the default when none is set).
+    struct Settings: JSONRendered {
+        var engine: SyncEngine?
+        var syncthingAPI: String?
+        var syncthingKeyFile: String?
+        var hold: TimeSpan
+
+        var json: JSON {
+            [
+                "engine": .string(engine?.rawValue ?? "auto"), "syncthingAPI": .optional(syncthingAPI),
+                "syncthingKeyFile": .optional(syncthingKeyFile), "holdSeconds": .int(hold.seconds),
+            ]
+        }
+    }
+}
+
+/// What `circle sync` did, for a script: silent for a person when all went well.
+extension App.SyncReport: JSONRendered {
+    var json: JSON {
+        [
+            "engine": .string(engine.rawValue), "committed": .bool(committed), "pulled": .bool(pulled),
+            "pushed": .bool(pushed), "bootstrapped": .bool(bootstrapped),
+            "restoredOwn": .array(restoredOwn.map(JSON.string)), "recovered": .optional(recovered),
+            "modesRestored": .int(Int64(modesRestored)), "ignoreWritten": .optional(ignoreWritten),
+        ]
+    }
+}
+
+/// How current this copy of the circle is, as `circle status --json` gives it.
+extension App.CircleStatus: JSONRendered {
+    var json: JSON {
+        let members: [JSON] = self.members.map { member in
+            [
+                "id": .string(member.id), "name": .string(member.name), "me": .bool(member.isMe),
+                "lastHeard": .optional(member.lastHeard?.rfc3339),
+            ]
+        }
+        return [
+            "circle": .string(circle), "engine": .string(sync.engine.rawValue),
+            "currentAt": .optional(sync.currentAt?.rfc3339), "problem": .optional(sync.problem),
+            "copyChanged": .optional(copyChanged?.rfc3339), "holdSeconds": .int(sync.hold.seconds),
+            "members": .array(members), "warnings": .array(warnings.map(Render.warningJSON)),
+        ]
     }
 }

@@ -48,7 +48,7 @@ enum CircleDeviceCommands {
 
     static func enroll(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let made = try session.call(line.path) { app throws(AppError) in try app.enrollmentCode() }
-        try session.output.json(["code": .string(made.code), "expires": .string(made.expires.rfc3339)])
+        try session.output.json(made)
         try session.output.line(
             "On the new machine, within \(App.enrollmentValidity.short) (until \(Warning.utc(made.expires))): lifesignal init --circle DIR --member CODE"
         )
@@ -62,7 +62,7 @@ enum CircleDeviceCommands {
 
     static func devices(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let members = try session.call(line.path) { app throws(AppError) in try app.devices() }
-        try session.output.json(["members": .array(members.map(json))])
+        try session.output.json(Listed(members: members))
         for member in members {
             let who = member.isMe ? "You (\(TerminalText.safeLine(member.name)))" : TerminalText.safeLine(member.name)
             try session.output.line(who + (member.firstSight ? "  (keys taken on first sight)" : ""))
@@ -83,34 +83,10 @@ enum CircleDeviceCommands {
         return members.contains { $0.devices.contains { !$0.standing.counts } } ? .dependentNeedsAttention : .ok
     }
 
-    static func json(_ member: App.MemberDevices) -> JSON {
-        .object(
-            JSONObject([
-                ("id", .string(member.member)), ("name", .string(member.name)), ("you", .bool(member.isMe)),
-                ("firstSight", .bool(member.firstSight)),
-                (
-                    "devices",
-                    .array(
-                        member.devices.map { device in
-                            .object(
-                                JSONObject([
-                                    ("id", .string(device.id)), ("thisDevice", .bool(device.thisDevice)),
-                                    ("counts", .bool(device.standing.counts)),
-                                    ("standing", .string(device.standing.code)),
-                                    ("reason", .optional(device.standing.counts ? nil : device.standing.reason)),
-                                    ("fingerprint", .optional(device.fingerprint)),
-                                    ("enrolledBy", .optional(device.origin.flatMap(enrolledBy))),
-                                    ("enrolledAt", .optional(device.origin.flatMap(enrolledAt)?.rfc3339)),
-                                ]))
-                        })
-                ),
-            ]))
-    }
-
     static func revoke(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let text = line.text(argument: 0) ?? ""
         let device = try session.call(line.path) { app throws(AppError) in try app.revoke(text) }
-        try session.output.json(["revoked": .string(device)])
+        try session.output.json(Revoked(device: device))
         try session.output.line(
             "Revoked device \(device): what it records from now on counts for nobody, once your circle has this record."
         )
@@ -119,7 +95,7 @@ enum CircleDeviceCommands {
 
     static func recovery(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let code = try session.call(line.path) { app throws(AppError) in try app.newRecoveryCode() }
-        try session.output.json(["recoveryCode": .string(code)])
+        try session.output.json(RecoveryCode(code: code))
         try session.output.line(
             "Your new recovery code, shown this once: write it down and keep it away from this machine. The one before no longer works."
         )
@@ -161,4 +137,54 @@ extension CircleDeviceCommands {
         case .firstDevice, .waiting: return nil
         }
     }
+
+    /// `circle devices`: each member's devices, and whether they count.
+    struct Listed: JSONRendered {
+        var members: [App.MemberDevices]
+
+        var json: JSON { ["members": .array(members.map(CircleDeviceCommands.json))] }
+    }
+
+    /// The device `circle revoke` revoked.
+    struct Revoked: JSONRendered {
+        var device: String
+
+        var json: JSON { ["revoked": .string(device)] }
+    }
+
+    /// The recovery code `circle recovery` made.
+    struct RecoveryCode: JSONRendered {
+        var code: String
+
+        var json: JSON { ["recoveryCode": .string(code)] }
+    }
+
+    static func json(_ member: App.MemberDevices) -> JSON {
+        .object(
+            JSONObject([
+                ("id", .string(member.member)), ("name", .string(member.name)), ("you", .bool(member.isMe)),
+                ("firstSight", .bool(member.firstSight)),
+                (
+                    "devices",
+                    .array(
+                        member.devices.map { device in
+                            .object(
+                                JSONObject([
+                                    ("id", .string(device.id)), ("thisDevice", .bool(device.thisDevice)),
+                                    ("counts", .bool(device.standing.counts)),
+                                    ("standing", .string(device.standing.code)),
+                                    ("reason", .optional(device.standing.counts ? nil : device.standing.reason)),
+                                    ("fingerprint", .optional(device.fingerprint)),
+                                    ("enrolledBy", .optional(device.origin.flatMap(enrolledBy))),
+                                    ("enrolledAt", .optional(device.origin.flatMap(enrolledAt)?.rfc3339)),
+                                ]))
+                        })
+                ),
+            ]))
+    }
+}
+
+/// The enrollment code `circle enroll` made, and when it expires.
+extension App.EnrollmentCode: JSONRendered {
+    var json: JSON { ["code": .string(code), "expires": .string(expires.rfc3339)] }
 }

@@ -85,7 +85,7 @@ enum ContactEditCommands {
         let contact = try session.call(line.path) { app throws(AppError) in
             try app.addMember(invite: target, roles: roles)
         }
-        try session.output.json(["contact": Render.contactJSON(contact)])
+        try session.output.json(contact)
         try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
         try session.output.line(reciprocalSentence(contact.name, roles))
         return .ok
@@ -110,7 +110,7 @@ enum ContactEditCommands {
                 command: line.path)
         }
         let contact = try session.call(line.path) { app throws(AppError) in try app.addExternal(external) }
-        try session.output.json(["contact": Render.contactJSON(contact)])
+        try session.output.json(contact)
         try session.output.line("\(contact.name) has been added to your contacts as an external responder.")
         try session.output.line(
             "Your alerts and missed check-ins will go to: \(external.channels.joined(separator: ", ")).")
@@ -146,7 +146,7 @@ enum ContactEditCommands {
         let (contact, changes) = try session.call(line.path) { app throws(AppError) in
             try app.editContact(text, edit)
         }
-        try session.output.json(["contact": Render.contactJSON(contact), "changed": .bool(!changes.isEmpty)])
+        try session.output.json(Edited(contact: contact, changes: changes))
         let said = changes.map { change in
             switch change {
             case .roles(let roles): return "roles are now \(roles.text)"
@@ -190,11 +190,34 @@ enum ContactEditCommands {
         }
         let id = found.id
         let (contact, cancelled) = try session.call(line.path) { app throws(AppError) in try app.removeContact(id) }
-        try session.output.json(["removed": Render.contactJSON(contact), "pingsCancelled": .int(Int64(cancelled))])
+        try session.output.json(Removed(contact: contact, pingsCancelled: cancelled))
         try session.output.line(
             "Removed \(contact.name) from your contacts."
                 + (contact.kind == .member ? " They will see that you are no longer linked." : ""))
         if cancelled > 0 { try session.output.line("Pending pings between you were cancelled.") }
         return .ok
     }
+
+    /// A contact after `contacts edit`, and whether anything changed.
+    struct Edited: JSONRendered {
+        var contact: Contact
+        var changes: [App.EditChange]
+
+        var json: JSON { ["contact": .object(Render.contactJSON(contact)), "changed": .bool(!changes.isEmpty)] }
+    }
+
+    /// The contact `contacts remove` removed, and how many pings between us went with them.
+    struct Removed: JSONRendered {
+        var contact: Contact
+        var pingsCancelled: Int
+
+        var json: JSON {
+            ["removed": .object(Render.contactJSON(contact)), "pingsCancelled": .int(Int64(pingsCancelled))]
+        }
+    }
+}
+
+/// The contact `contacts add` added (a member or an external person).
+extension Contact: JSONRendered {
+    var json: JSON { ["contact": .object(Render.contactJSON(self))] }
 }

@@ -23,11 +23,16 @@ enum VouchCommand {
         let note = line.text(Self.note)
         let result = try session.call(line.path) { app throws(AppError) in try app.vouch(for: name, note: note) }
         result.delivery?.tellFailures(session)
-        try session.output.json(["vouchedFor": .string(result.name), "missed": .string(result.missed.rfc3339)])
+        try session.output.json(result)
         let next = result.status.deadline.map { "; their next deadline is \(session.when($0))" } ?? ""
         try session.output.line(
             "You vouched for \(TerminalText.safeLine(result.name)): the missed check-in due \(session.when(result.missed)) is ended\(next). They and those told of it are told."
         )
         return .ok
     }
+}
+
+/// Whom `contacts vouch` vouched for, and the missed deadline it ended.
+extension App.VouchResult: JSONRendered {
+    var json: JSON { ["vouchedFor": .string(name), "missed": .string(missed.rfc3339)] }
 }

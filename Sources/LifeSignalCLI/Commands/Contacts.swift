@@ -49,7 +49,7 @@ enum ContactsCommand {
         let reset = line.flag(Self.reset)
         let (code, wasReset) = try session.call(line.path) { app throws(AppError) in try app.inviteCode(reset: reset) }
         let uri = code
-        try session.output.json(["code": .string(uri), "reset": .bool(wasReset)])
+        try session.output.json(InviteCode(code: uri, reset: wasReset))
         if wasReset {
             try session.output.line("Your invite code has been reset. Previous codes are no longer valid.")
         }
@@ -65,8 +65,7 @@ enum ContactsCommand {
         var views = try session.call(line.path) { app throws(AppError) in try app.contacts() }
         if line.flag(responders) { views = views.filter { $0.contact.roles.responder } }
         if line.flag(dependents) { views = views.filter { $0.contact.roles.dependent } }
-        let json: JSON = ["contacts": .array(views.map { Render.contactJSON($0.contact, status: .some($0.status)) })]
-        try session.output.json(json)
+        try session.output.json(Listed(views: views))
         if views.isEmpty {
             let what =
                 line.flag(responders)
@@ -92,17 +91,7 @@ enum ContactsCommand {
         let text = line.text(argument: 0) ?? ""
         let view = try session.call(line.path) { app throws(AppError) in try app.contact(text) }
         let contact = view.contact
-        var json = Render.contactJSON(contact, status: .some(view.status))
-        if case .object(var object) = json, let details = view.details {
-            object["phone"] = .optional(details.phone)
-            object["emergencyNote"] = .optional(details.emergencyNote)
-            json = .object(object)
-        }
-        if case .object(var object) = json, let topic = view.buttonTopic {
-            object["buttonTopic"] = .string("ntfy:" + topic)
-            json = .object(object)
-        }
-        try session.output.json(["contact": json])
+        try session.output.json(view)
         var rows: [(String, String)] = [
             ("Name", contact.name), ("Id", contact.id),
             ("Kind", contact.kind == .member ? "member of your circle" : "external"),
@@ -142,5 +131,35 @@ enum ContactsCommand {
         }
         for (label, value) in rows { try session.output.line(label.padding(to: 16) + value) }
         return .ok
+    }
+
+    /// My invite code, and whether it was just reset.
+    struct InviteCode: JSONRendered {
+        var code: String
+        var reset: Bool
+
+        var json: JSON { ["code": .string(code), "reset": .bool(reset)] }
+    }
+
+    /// `contacts list`: each contact with, for a member, their status as my dependent.
+    struct Listed: JSONRendered {
+        var views: [App.ContactView]
+
+        var json: JSON {
+            ["contacts": .array(views.map { .object(Render.contactJSON($0.contact, status: .some($0.status))) })]
+        }
+    }
+}
+
+/// One contact in full, as `contacts show --json` gives it.
+extension App.ContactView: JSONRendered {
+    var json: JSON {
+        var object = Render.contactJSON(contact, status: .some(status))
+        if let details {
+            object["phone"] = .optional(details.phone)
+            object["emergencyNote"] = .optional(details.emergencyNote)
+        }
+        if let buttonTopic { object["buttonTopic"] = .string("ntfy:" + buttonTopic) }
+        return ["contact": .object(object)]
     }
 }

@@ -74,7 +74,7 @@ enum DeliverCommand {
             return try app.deliver(retryingNow: line.flag(retryNow))
         }
         if dry {
-            try session.output.json(report.json)
+            try session.output.json(report)
             for job in report.planned {
                 try session.output.line("would send “\(job.notification.title)” through \(job.channel)")
             }
@@ -82,21 +82,14 @@ enum DeliverCommand {
             return .ok
         }
         tellChannels(report, verbose: line.flag(verbose), session: session)
-        try session.output.json(report.json)
+        try session.output.json(report)
         return report.isComplete ? .ok : .tryAgain
     }
 
     static func test(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let contact = line.text(argument: 0)
         let results = try session.call(line.path) { app throws(AppError) in try app.testChannels(of: contact) }
-        let json: [JSON] = results.map { result in
-            .object(
-                JSONObject([
-                    ("channel", .string(result.channel)), ("delivered", .bool(result.succeeded)),
-                    ("error", .optional(result.error)),
-                ]))
-        }
-        try session.output.json(.object(JSONObject([("results", .array(json))])))
+        try session.output.json(Tested(results: results))
         for result in results {
             try session.output.line(
                 result.succeeded
@@ -105,9 +98,21 @@ enum DeliverCommand {
         }
         return results.allSatisfy(\.succeeded) ? .ok : .unavailable
     }
+
+    /// How each channel `notify test` tried did.
+    struct Tested: JSONRendered {
+        var results: [App.ChannelTest]
+
+        var json: JSON {
+            let results: [JSON] = self.results.map {
+                ["channel": .string($0.channel), "delivered": .bool($0.succeeded), "error": .optional($0.error)]
+            }
+            return ["results": .array(results)]
+        }
+    }
 }
 
-extension App.DeliveryReport {
+extension App.DeliveryReport: JSONRendered {
     /// The channels that failed or wait, in the order they first appear.
     var troubledChannels: [String] {
         var seen: [String] = []

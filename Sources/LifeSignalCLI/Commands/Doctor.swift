@@ -30,6 +30,13 @@ enum DoctorCommand {
         }
     }
 
+    /// Every finding, and whether all were well.
+    struct Report: JSONRendered {
+        var findings: [Finding]
+
+        var json: JSON { ["ok": .bool(findings.allSatisfy(\.ok)), "checks": .array(findings.map(\.json))] }
+    }
+
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let directory = try session.dataDirectory()
         var findings = [
@@ -45,11 +52,7 @@ enum DoctorCommand {
                 Finding(
                     check: "profile", ok: false, message: error.message, fix: nil, code: "unreadable"))
         }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("ok", .bool(findings.allSatisfy(\.ok))), ("checks", .array(findings.map(\.json))),
-                ])))
+        try session.output.json(Report(findings: findings))
         let o = session.output
         for finding in findings {
             let mark = finding.ok ? o.green("ok  ") : o.red("FAIL")

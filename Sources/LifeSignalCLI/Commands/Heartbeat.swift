@@ -28,7 +28,7 @@ enum HeartbeatCommand {
         let url = line.text(argument: 0) ?? ""
         let trigger = line.text(on).flatMap(Heartbeats.Trigger.init(rawValue:)) ?? .checkin
         let list = try session.call(line.path) { app throws(AppError) in try app.addHeartbeat(url, on: trigger) }
-        try session.output.json(json(list))
+        try session.output.json(list)
         let when = trigger == .checkin ? "after every check-in" : "after every 'notify deliver' run"
         try session.output.line("\(url) will be requested \(when).")
         return .ok
@@ -37,30 +37,14 @@ enum HeartbeatCommand {
     static func remove(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let url = line.text(argument: 0) ?? ""
         let list = try session.call(line.path) { app throws(AppError) in try app.removeHeartbeat(url) }
-        try session.output.json(json(list))
+        try session.output.json(list)
         try session.output.line("Removed \(url).")
         return .ok
     }
 
     static func list(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let entries = try session.call(line.path) { app throws(AppError) in try app.heartbeats() }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    (
-                        "heartbeats",
-                        .array(
-                            entries.map { entry in
-                                .object(
-                                    JSONObject([
-                                        ("url", .string(entry.url)), ("on", .string(entry.on.rawValue)),
-                                        ("lastSuccess", .optional(entry.health?.lastSuccess?.rfc3339)),
-                                        ("failingSince", .optional(entry.health?.failingSince?.rfc3339)),
-                                        ("lastError", .optional(entry.health?.lastError)),
-                                    ]))
-                            })
-                    )
-                ])))
+        try session.output.json(Listed(entries: entries))
         if entries.isEmpty {
             try session.output.line(
                 "No heartbeat URLs. Add one with 'lifesignal notify heartbeat add URL' (see 'lifesignal help notify heartbeat')."
@@ -82,16 +66,27 @@ enum HeartbeatCommand {
         return .ok
     }
 
-    static func json(_ list: Heartbeats) -> JSON {
-        .object(
-            JSONObject([
-                (
-                    "heartbeats",
-                    .array(
-                        list.all.map {
-                            .object(JSONObject([("url", .string($0.url)), ("on", .string($0.on.rawValue))]))
-                        })
-                )
-            ]))
+    /// My heartbeat URLs and how each has been doing on this machine.
+    struct Listed: JSONRendered {
+        var entries: [App.HeartbeatEntry]
+
+        var json: JSON {
+            [
+                "heartbeats": .array(
+                    entries.map { entry in
+                        [
+                            "url": .string(entry.url), "on": .string(entry.on.rawValue),
+                            "lastSuccess": .optional(entry.health?.lastSuccess?.rfc3339),
+                            "failingSince": .optional(entry.health?.failingSince?.rfc3339),
+                            "lastError": .optional(entry.health?.lastError),
+                        ]
+                    })
+            ]
+        }
     }
+}
+
+/// My heartbeat URLs after `notify heartbeat add` or `remove`.
+extension Heartbeats: JSONRendered {
+    var json: JSON { ["heartbeats": .array(all.map { ["url": .string($0.url), "on": .string($0.on.rawValue)] })] }
 }

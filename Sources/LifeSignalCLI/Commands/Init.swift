@@ -81,19 +81,7 @@ enum InitCommand {
         let request = try request(line, session: session)
         let done = try session.call(line.path, announce: false) { app throws(AppError) in try app.setUp(request) }
         let status = done.status
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("created", .bool(done.created)), ("movedFrom", .optional(done.moved?.from)),
-                    ("member", .object(JSONObject([("id", .string(done.member)), ("name", .string(done.name))]))),
-                    ("device", .string(done.device)),
-                    ("dataDirectory", .string(done.dataDirectory)),
-                    ("circle", .string(done.circle)),
-                    ("intervalSeconds", .int(status.interval.seconds)),
-                    ("reminderSeconds", .optional(status.reminder?.seconds)),
-                    ("recoveryCode", .optional(done.recoveryCode)),
-                    ("joinedWith", .optional(done.joinedWith.map { $0 == .enrollment ? "enrollment" : "recovery" })),
-                ])))
+        try session.output.json(done)
         try session.output.line(headline(done))
         if let moved = done.moved {
             try session.output.line(
@@ -171,5 +159,19 @@ enum InitCommand {
             }
         }
         return "lifesignal is already set up here for \(done.name); changed \(changes.joined(separator: ", "))."
+    }
+}
+
+/// What `init` set up or changed, as `init --json` gives it.
+extension App.SetUpResult: JSONRendered {
+    var json: JSON {
+        [
+            "created": .bool(created), "movedFrom": .optional(moved?.from),
+            "member": ["id": .string(member), "name": .string(name)], "device": .string(device),
+            "dataDirectory": .string(dataDirectory), "circle": .string(circle),
+            "intervalSeconds": .int(status.interval.seconds), "reminderSeconds": .optional(status.reminder?.seconds),
+            "recoveryCode": .optional(recoveryCode),
+            "joinedWith": .optional(joinedWith.map { $0 == .enrollment ? "enrollment" : "recovery" }),
+        ]
     }
 }

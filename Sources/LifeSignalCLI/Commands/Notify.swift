@@ -63,12 +63,7 @@ enum NotifyCommand {
         let text = line.text(argument: 0) ?? ""
         let result = try session.call(line.path) { app throws(AppError) in try app.acknowledge(text) }
         result.delivery.tellFailures(session)
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("acknowledged", .string(result.acknowledged.id)),
-                    ("thread", .optional(result.acknowledged.thread)),
-                ])))
+        try session.output.json(Acknowledged(notification: result.acknowledged))
         try session.output.line(
             "Acknowledged: the others who watch over them are told you are on it, and no further tier is escalated to.")
         return .ok
@@ -87,27 +82,12 @@ enum NotifyCommand {
         ],
         run: clear)
 
-    static func json(_ n: Notification, read: Set<String>) -> JSON {
-        .object(
-            JSONObject([
-                ("id", .string(n.id)), ("type", .string(n.kind.rawValue)),
-                ("category", .string(n.kind.category.rawValue)),
-                ("title", .string(n.title)), ("message", .string(n.message)), ("at", .string(n.at.rfc3339)),
-                ("subject", .string(n.subject)), ("read", .bool(read.contains(n.id))),
-            ]))
-    }
-
     static func list(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let filter = App.FeedFilter(
             category: line.text(category).flatMap(Notification.Category.init(rawValue:)),
             unreadOnly: line.flag(unread) ? true : nil, everything: line.flag(all))
         let page = try session.call(line.path) { app throws(AppError) in try app.notifications(filter) }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("notifications", .array(page.entries.map { json($0, read: page.read) })),
-                    ("unread", .int(Int64(page.unread))),
-                ])))
+        try session.output.json(page)
         if page.entries.isEmpty {
             try session.output.line(
                 page.filtered
@@ -143,9 +123,38 @@ enum NotifyCommand {
         throws(CLIError) -> ExitCode
     {
         let count = try session.call(line.path) { app throws(AppError) in try app.mark(selection, clear: clear) }
-        try session.output.json(["count": .int(Int64(count)), "action": .string(clear ? "cleared" : "read")])
+        try session.output.json(Marked(count: count, cleared: clear))
         try session.output.line(
             "\(clear ? "Cleared" : "Marked read"): \(count) notification\(count == 1 ? "" : "s").")
         return .ok
+    }
+
+    /// The notification `notify ack` acknowledged, and the thread it is in.
+    struct Acknowledged: JSONRendered {
+        var notification: Notification
+
+        var json: JSON { ["acknowledged": .string(notification.id), "thread": .optional(notification.thread)] }
+    }
+
+    /// How many notifications `notify read` marked read or `notify clear` cleared.
+    struct Marked: JSONRendered {
+        var count: Int
+        var cleared: Bool
+
+        var json: JSON { ["count": .int(Int64(count)), "action": .string(cleared ? "cleared" : "read")] }
+    }
+}
+
+/// A page of my feed, as `notify list --json` gives it.
+extension App.FeedPage: JSONRendered {
+    var json: JSON {
+        let notifications: [JSON] = entries.map { n in
+            [
+                "id": .string(n.id), "type": .string(n.kind.rawValue), "category": .string(n.kind.category.rawValue),
+                "title": .string(n.title), "message": .string(n.message), "at": .string(n.at.rfc3339),
+                "subject": .string(n.subject), "read": .bool(read.contains(n.id)),
+            ]
+        }
+        return ["notifications": .array(notifications), "unread": .int(Int64(unread))]
     }
 }

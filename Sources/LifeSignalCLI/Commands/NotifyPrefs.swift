@@ -47,13 +47,7 @@ enum PrefsCommand {
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let change = change(line)
         let (p, mail) = try session.call(line.path) { app throws(AppError) in try app.preferences(change) }
-        try session.output.json(
-            .object(
-                JSONObject([
-                    ("category", .optional(p.category?.rawValue)), ("unreadOnly", .bool(p.unreadOnly)),
-                    ("channels", .array(p.channels.map(JSON.string))), ("mailFrom", .optional(mail.from)),
-                    ("replyTo", .optional(mail.replyTo)),
-                ])))
+        try session.output.json(Prefs(feed: p, mail: mail))
         try session.output.line(
             "Default filter  " + (p.category?.rawValue ?? "all categories") + (p.unreadOnly ? ", unread only" : ""))
         try session.output.line(
@@ -66,5 +60,19 @@ enum PrefsCommand {
                 + (mail.from ?? "your account at localhost (set a real sender with --mail-from you@example.org)")
                 + (mail.replyTo.map { ", replies to \($0)" } ?? ""))
         return .ok
+    }
+
+    /// My feed's default filter, my channels and how my devices send e-mail.
+    struct Prefs: JSONRendered {
+        var feed: FeedPreferences
+        var mail: MailSettings
+
+        var json: JSON {
+            [
+                "category": .optional(feed.category?.rawValue), "unreadOnly": .bool(feed.unreadOnly),
+                "channels": .array(feed.channels.map(JSON.string)), "mailFrom": .optional(mail.from),
+                "replyTo": .optional(mail.replyTo),
+            ]
+        }
     }
 }

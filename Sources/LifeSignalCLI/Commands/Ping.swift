@@ -65,13 +65,7 @@ enum PingCommand {
         let text = line.text(argument: 0) ?? ""
         let sent = try session.call(line.path) { app throws(AppError) in try app.sendPing(to: text) }
         let contact = sent.to
-        try session.output.json([
-            "ping": .object(
-                JSONObject([
-                    ("id", .string(sent.id)), ("to", .string(contact.id)), ("toName", .string(contact.name)),
-                    ("sentAt", .string(session.now.rfc3339)),
-                ]))
-        ])
+        try session.output.json(sent, now: session.now)
         try session.output.line(
             "Ping sent to \(contact.name) (id \(sent.id.prefix(8))). They answer with 'lifesignal ping respond'.")
         sent.delivery.tellFailures(session)
@@ -80,34 +74,28 @@ enum PingCommand {
 
     static func list(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let all = try session.call(line.path) { app throws(AppError) in try app.pings() }
-        let incoming = all.filter(\.isIncomingPending)
-        let outgoing = all.filter(\.isOutgoingPending)
-        let withHistory = line.flag(history)
-        var document = JSONObject([
-            ("incoming", .array(incoming.map(Render.pingJSON))), ("outgoing", .array(outgoing.map(Render.pingJSON))),
-        ])
-        if withHistory { document["history"] = .array(all.map(Render.pingJSON)) }
-        try session.output.json(.object(document))
+        let list = Listed(all: all, history: line.flag(history))
+        try session.output.json(list)
         let o = session.output
         func row(_ e: PingView) -> String {
             "  \(e.ping.id.prefix(8))  \((e.incoming ? "from " : "to ") + e.otherName)".padding(to: 32)
                 + "\(Relative.phrase(e.sent.at, now: session.now))".padding(to: 14) + e.state.rawValue
         }
-        if incoming.isEmpty {
+        if list.incoming.isEmpty {
             try session.output.line("No pings waiting for your answer.")
         } else {
             try session.output.line(
                 o.bold("Waiting for your answer")
                     + " (answer with 'lifesignal ping respond NAME', or all with 'lifesignal ping respond --all'):")
-            for e in incoming { try session.output.line(o.yellow(row(e))) }
+            for e in list.incoming { try session.output.line(o.yellow(row(e))) }
         }
-        if outgoing.isEmpty {
+        if list.outgoing.isEmpty {
             try session.output.line("No pings of yours are pending.")
         } else {
             try session.output.line(o.bold("Sent by you, pending:"))
-            for e in outgoing { try session.output.line(row(e)) }
+            for e in list.outgoing { try session.output.line(row(e)) }
         }
-        if withHistory {
+        if list.history {
             try session.output.line(o.bold("History:"))
             if all.isEmpty { try session.output.line("  No pings yet.") }
             for e in all { try session.output.line(row(e)) }
@@ -119,9 +107,7 @@ enum PingCommand {
         let everything = line.flag(all)
         let answer: App.PingAnswer = everything ? .all : .one(line.text(argument: 0) ?? "")
         let done = try session.call(line.path) { app throws(AppError) in try app.respond(answer) }
-        var document = JSONObject([("answered", .array(done.pings.map(Render.pingJSON)))])
-        if let status = done.status { document["checkIn"] = Render.checkInJSON(status) }
-        try session.output.json(.object(document))
+        try session.output.json(done)
         let names = done.pings.map(\.otherName).joined(separator: ", ")
         guard everything else {
             try session.output.line("Answered \(names)'s ping. (Answering with --all also checks you in.)")
@@ -139,8 +125,48 @@ enum PingCommand {
     static func clear(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let text = line.text(argument: 0) ?? ""
         let view = try session.call(line.path) { app throws(AppError) in try app.clearPing(text) }
-        try session.output.json(["cleared": Render.pingJSON(view)])
+        try session.output.json(Cleared(ping: view))
         try session.output.line("Cleared your ping to \(view.otherName); they will see it was cancelled.")
         return .ok
+    }
+
+    /// `ping list`: the pings waiting for my answer, the ones I sent, and with `history` all.
+    struct Listed: JSONRendered {
+        var all: [PingView]
+        var history: Bool
+        var incoming: [PingView] { all.filter(\.isIncomingPending) }
+        var outgoing: [PingView] { all.filter(\.isOutgoingPending) }
+
+        var json: JSON {
+            var document = JSONObject([
+                ("incoming", .array(incoming.map(Render.pingJSON))),
+                ("outgoing", .array(outgoing.map(Render.pingJSON))),
+            ])
+            if history { document["history"] = .array(all.map(Render.pingJSON)) }
+            return .object(document)
+        }
+    }
+
+    /// The ping `ping clear` cancelled.
+    struct Cleared: JSONRendered {
+        var ping: PingView
+
+        var json: JSON { ["cleared": Render.pingJSON(ping)] }
+    }
+}
+
+/// The ping `ping send` sent, now.
+extension App.SentPing: JSONRenderedAt {
+    func json(now: Timestamp) -> JSON {
+        ["ping": ["id": .string(id), "to": .string(to.id), "toName": .string(to.name), "sentAt": .string(now.rfc3339)]]
+    }
+}
+
+/// The pings `ping respond` answered, and with `--all` the check-in it recorded.
+extension App.Answered: JSONRendered {
+    var json: JSON {
+        var document = JSONObject([("answered", .array(pings.map(Render.pingJSON)))])
+        if let status { document["checkIn"] = status.json }
+        return .object(document)
     }
 }

@@ -46,7 +46,7 @@ enum ScheduleCommand {
 
     static func show(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let status = try session.call(line.path) { app throws(AppError) in try app.checkInStatus() }
-        try session.output.json(Render.checkInJSON(status))
+        try session.output.json(status)
         try session.output.line(describe(status))
         return .ok
     }
@@ -75,7 +75,7 @@ enum ScheduleCommand {
 
     static func changed(_ change: App.ScheduleChange, session: inout Session) throws(CLIError) -> ExitCode {
         change.delivery?.tellFailures(session)
-        try session.output.json(Render.checkInJSON(change.status))
+        try session.output.json(change.status)
         var text = describe(change.status)
         if let deadline = change.status.deadline { text += " Next deadline \(session.when(deadline))." }
         try session.output.line(text)

@@ -14,7 +14,7 @@ enum StatusCommand {
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let board = try session.call(line.path) { app throws(AppError) in try app.dashboard() }
         session.output.warn(listed: board.warnings)
-        try session.output.json(json(board, now: session.now))
+        try session.output.json(board, now: session.now)
         try render(board, session: &session)
         if board.alert != nil { return .alertActive }
         // Running status means I am here; someone I watch over in trouble matters more than my
@@ -23,36 +23,6 @@ enum StatusCommand {
             return .dependentNeedsAttention
         }
         return Render.exitCode(for: board.checkIn.phase)
-    }
-
-    static func json(_ board: App.Dashboard, now: Timestamp) -> JSON {
-        let attention: [JSON] = board.needsAttention.map { entry in
-            .object(
-                JSONObject([
-                    ("id", .string(entry.contact.id)), ("name", .string(entry.contact.name)),
-                    ("status", Render.dependentJSON(entry.status)),
-                ]))
-        }
-        return .object(
-            JSONObject([
-                ("now", .string(now.rfc3339)),
-                (
-                    "member",
-                    .object(
-                        JSONObject([
-                            ("id", .string(board.member)), ("name", .string(board.name)),
-                            ("device", .string(board.device)),
-                        ]))
-                ),
-                ("dataDirectory", .string(board.dataDirectory)),
-                ("circle", .string(board.circle)),
-                ("checkIn", Render.checkInJSON(board.checkIn)),
-                ("alert", Render.alertJSON(board.alert, now: now)),
-                ("unreadNotifications", .int(Int64(board.unread))),
-                ("pingsToAnswer", .array(board.pingsToAnswer.map(Render.pingJSON))),
-                ("needsAttention", .array(attention)),
-                ("warnings", .array(board.warnings.map(Render.warningJSON))),
-            ]))
     }
 
     static func render(_ board: App.Dashboard, session: inout Session) throws(CLIError) {
@@ -83,5 +53,25 @@ enum StatusCommand {
                 "\(board.unread) unread notification\(board.unread == 1 ? "" : "s"): see them with 'lifesignal notify list'."
             )
         }
+    }
+}
+
+/// The dashboard, as `status --json` gives it.
+extension App.Dashboard: JSONRenderedAt {
+    func json(now: Timestamp) -> JSON {
+        let attention: [JSON] = needsAttention.map { entry in
+            [
+                "id": .string(entry.contact.id), "name": .string(entry.contact.name),
+                "status": Render.dependentJSON(entry.status),
+            ]
+        }
+        return [
+            "now": .string(now.rfc3339),
+            "member": ["id": .string(member), "name": .string(name), "device": .string(device)],
+            "dataDirectory": .string(dataDirectory), "circle": .string(circle), "checkIn": checkIn.json,
+            "alert": Render.alertJSON(alert, now: now), "unreadNotifications": .int(Int64(unread)),
+            "pingsToAnswer": .array(pingsToAnswer.map(Render.pingJSON)), "needsAttention": .array(attention),
+            "warnings": .array(warnings.map(Render.warningJSON)),
+        ]
     }
 }
