@@ -80,6 +80,30 @@ struct OptionSpec: Sendable {
     var synopsis: String { "[--\(long)" + (valueName.map { " <\($0)>" } ?? "") + "]" + (repeatable ? " ..." : "") }
 }
 
+/// An option that always has a value: the one given, else its default, which its help says.
+/// `Invocation.value(_:)` reads it back typed, so no command writes the default again.
+struct DefaultedOption<T: Sendable>: Sendable {
+    var spec: OptionSpec
+    var defaultValue: T
+    /// The value as the parser made it (the parser refuses text of another kind).
+    var read: @Sendable (Value) -> T?
+
+    /// One of `T`'s cases, by its name.
+    static func choice(_ long: String, _ valueName: String, default value: T, _ help: String) -> DefaultedOption<T>
+    where T: CaseIterable & RawRepresentable<String> {
+        DefaultedOption(spec: .value(long, valueName, .choice(T.allCases.map(\.rawValue)), help), defaultValue: value) {
+            $0.text.flatMap(T.init(rawValue:))
+        }
+    }
+}
+
+extension DefaultedOption<Int> {
+    /// `--limit <n>`, a whole number: `help` is handed the default as typed, to say it.
+    static func count(_ long: String, _ valueName: String, default value: Int, help: (String) -> String) -> Self {
+        Self(spec: .value(long, valueName, .count, help("\(value)")), defaultValue: value) { $0.count }
+    }
+}
+
 struct ArgumentSpec: Sendable {
     var name: String
     var kind: ValueKind
@@ -122,6 +146,8 @@ struct Invocation {
     func texts(_ option: OptionSpec) -> [String] { values(option).compactMap(\.text) }
     func argument(_ index: Int) -> Value? { arguments.indices.contains(index) ? arguments[index] : nil }
     func text(argument index: Int) -> String? { argument(index)?.text }
+    /// The option's value, or its default when it is not given.
+    func value<T>(_ option: DefaultedOption<T>) -> T { value(option.spec).flatMap(option.read) ?? option.defaultValue }
 }
 
 /// A value as its kind reads it.

@@ -3,7 +3,7 @@ import LifeSignalCore
 
 /// `lifesignal checkin history`: my check-ins, newest first.
 enum HistoryCommand {
-    static let limit = OptionSpec.value("limit", "n", .count, "Show at most this many (default 20).")
+    static let limit = DefaultedOption.count("limit", "n", default: 20) { "Show at most this many (default \($0))." }
     static let since = OptionSpec.value(
         "since", "time", .time,
         "Only check-ins at or after this time: a date (2026-11-01), a date and time (2026-11-01 18:30), RFC 3339, or a duration such as 7d meaning that long ago."
@@ -12,7 +12,7 @@ enum HistoryCommand {
         "until", "time", .time, "Only check-ins before this time (the same forms as --since).")
 
     static let spec = CommandSpec(
-        name: "history", abstract: "List your check-ins, newest first.", options: [limit, since, until], run: run)
+        name: "history", abstract: "List your check-ins, newest first.", options: [limit.spec, since, until], run: run)
 
     struct Options {
         var limit: Int
@@ -20,7 +20,7 @@ enum HistoryCommand {
         var until: TimeQuery?
 
         init(_ line: Invocation) {
-            limit = line.value(HistoryCommand.limit)?.count ?? 20
+            limit = line.value(HistoryCommand.limit)
             since = line.value(HistoryCommand.since)?.time
             until = line.value(HistoryCommand.until)?.time
         }

@@ -13,12 +13,12 @@ enum HeartbeatCommand {
 
     static let urlArgument = ArgumentSpec(
         name: "url", kind: .url, optional: false, help: "The URL the service gave you (https://…).")
-    static let on = OptionSpec.value(
-        "on", "event", .choice(Heartbeats.Trigger.allCases.map(\.rawValue)),
+    static let on = DefaultedOption.choice(
+        "on", "event", default: Heartbeats.Trigger.checkin,
         "When it is requested: after each check-in (default) or each delivery run.")
 
     static let addSpec = CommandSpec(
-        name: "add", abstract: "Add a heartbeat URL.", arguments: [urlArgument], options: [on], run: add)
+        name: "add", abstract: "Add a heartbeat URL.", arguments: [urlArgument], options: [on.spec], run: add)
     static let listSpec = CommandSpec(
         name: "list", abstract: "List your heartbeat URLs and how they have been doing here.", run: list)
     static let removeSpec = CommandSpec(
@@ -26,7 +26,7 @@ enum HeartbeatCommand {
 
     static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let url = line.text(argument: 0) ?? ""
-        let trigger = line.text(on).flatMap(Heartbeats.Trigger.init(rawValue:)) ?? .checkin
+        let trigger = line.value(on)
         let list = try session.call(line.path) { app throws(AppError) in try app.addHeartbeat(url, on: trigger) }
         try session.output.json(list)
         let when = trigger == .checkin ? "after every check-in" : "after every 'notify deliver' run"

@@ -8,9 +8,11 @@ enum InitCommand {
     static let name = OptionSpec.value(
         "name", "name", .prose("name"), "Your name as others see it (default: your account's name).")
     static let interval = OptionSpec.value(
-        "interval", "duration", .duration, "Time allowed between check-ins (default 24h; presets 8h, 16h, 24h, 48h).")
+        "interval", "duration", .duration,
+        "Time allowed between check-ins (default \(Rules.defaultInterval); presets 8h, 16h, 24h, 48h).")
     static let reminder = OptionSpec.value(
-        "reminder", "duration", .durationOrOff, "How long before the deadline to remind you, or off (default 30m).")
+        "reminder", "duration", .durationOrOff,
+        "How long before the deadline to remind you, or off (default \(Rules.defaultReminder?.description ?? "off")).")
     static let circle = OptionSpec.value(
         "circle", "dir", .directory, "The circle folder (default: 'circle' in the data directory).")
     static let phone = OptionSpec.value(
