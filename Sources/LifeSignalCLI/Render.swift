@@ -16,108 +16,59 @@ protocol JSONRenderedAt {
 /// A check-in status, as `status`, `checkin`, `checkin status` and every settings command give it.
 extension CheckInStatus: JSONRendered {
     var json: JSON {
-        var object = Render.countdownJSON(self)
-        for (key, value) in Render.scheduleJSON(self) { object[key] = value }
-        return .object(object)
+        [
+            "state": .string(phase.rawValue),
+            "lastCheckIn": lastCheckIn.json {
+                [
+                    "at": .string($0.at.rfc3339), "note": .optional($0.note), "device": .string($0.stamp.device),
+                    "fromPhone": .bool($0.fromPhone),
+                ]
+            },
+            "deadline": .optional(deadline?.rfc3339), "secondsLeft": .optional(timeLeft?.seconds),
+            "reminderAt": .optional(reminderAt?.rfc3339), "intervalSeconds": .int(interval.seconds),
+            "reminderSeconds": .optional(reminder?.seconds), "repeatSeconds": .optional(repeatEvery?.seconds),
+            "vouch": vouch.json {
+                [
+                    "by": .string($0.by), "at": .string($0.at.rfc3339), "missed": .string($0.deadline.rfc3339),
+                    "note": .optional($0.note),
+                ]
+            },
+            "vouchedInARow": .int(Int64(vouchedInARow)), "clockBehind": .bool(clockBehind),
+            // Which schedule is in force, its details, and what happens next.
+            "schedule": .string(
+                pause != nil ? "paused" : trip != nil ? "trip" : schedule != nil ? "daily" : "interval"),
+            "daily": schedule.json {
+                [
+                    "times": .array($0.times.map { .string($0.description) }),
+                    "days": .array($0.days.map { .string(DailySchedule.dayNames[Int($0)]) }), "zone": .string($0.zone),
+                ]
+            },
+            "next": next.json { ["event": .string($0.what), "at": .string($0.at.rfc3339)] },
+            "pause": pause.json {
+                [
+                    "since": .string($0.stamp.at.rfc3339), "until": .string($0.value.until.rfc3339),
+                    "note": .optional($0.value.note),
+                ]
+            },
+            "trip": trip.json {
+                [
+                    "since": .string($0.stamp.at.rfc3339), "deadline": .string($0.value.deadline.rfc3339),
+                    "note": .optional($0.value.note),
+                ]
+            },
+            "futureCheckIn": futureCheckIn.json { ["at": .string($0.at.rfc3339), "device": .string($0.stamp.device)] },
+        ]
     }
+}
+
+extension Optional {
+    /// The value rendered, or null when there is none.
+    func json(_ render: (Wrapped) -> JSON) -> JSON { map(render) ?? .null }
 }
 
 /// Shared pieces of output: how a check-in status looks to a person, and the parts of
 /// documents several commands print (an alert, a ping, a contact, a warning).
 enum Render {
-    static func countdownJSON(_ status: CheckInStatus) -> JSONObject {
-        let last: JSON =
-            status.lastCheckIn.map { last in
-                .object(
-                    JSONObject([
-                        ("at", .string(last.at.rfc3339)), ("note", .optional(last.note)),
-                        ("device", .string(last.stamp.device)), ("fromPhone", .bool(last.fromPhone)),
-                    ]))
-            } ?? .null
-        return JSONObject([
-            ("state", .string(status.phase.rawValue)),
-            ("lastCheckIn", last),
-            ("deadline", .optional(status.deadline?.rfc3339)),
-            ("secondsLeft", .optional(status.timeLeft?.seconds)),
-            ("reminderAt", .optional(status.reminderAt?.rfc3339)),
-            ("intervalSeconds", .int(status.interval.seconds)),
-            ("reminderSeconds", .optional(status.reminder?.seconds)),
-            ("repeatSeconds", .optional(status.repeatEvery?.seconds)),
-            (
-                "vouch",
-                status.vouch.map { vouch in
-                    .object(
-                        JSONObject([
-                            ("by", .string(vouch.by)), ("at", .string(vouch.at.rfc3339)),
-                            ("missed", .string(vouch.deadline.rfc3339)), ("note", .optional(vouch.note)),
-                        ]))
-                } ?? .null
-            ),
-            ("vouchedInARow", .int(Int64(status.vouchedInARow))),
-            ("clockBehind", .bool(status.clockBehind)),
-        ])
-    }
-
-    /// Which schedule is in force, its details, and what happens next.
-    static func scheduleJSON(_ status: CheckInStatus) -> [(String, JSON)] {
-        [
-            (
-                "schedule",
-                .string(
-                    status.pause != nil
-                        ? "paused" : status.trip != nil ? "trip" : status.schedule != nil ? "daily" : "interval")
-            ),
-            (
-                "daily",
-                status.schedule.map { daily in
-                    .object(
-                        JSONObject([
-                            ("times", .array(daily.times.map { .string($0.description) })),
-                            ("days", .array(daily.days.map { .string(DailySchedule.dayNames[Int($0)]) })),
-                            ("zone", .string(daily.zone)),
-                        ]))
-                } ?? .null
-            ),
-            (
-                "next",
-                status.next.map { next in
-                    .object(JSONObject([("event", .string(next.what)), ("at", .string(next.at.rfc3339))]))
-                } ?? .null
-            ),
-            (
-                "pause",
-                status.pause.map { pause in
-                    .object(
-                        JSONObject([
-                            ("since", .string(pause.stamp.at.rfc3339)),
-                            ("until", .string(pause.value.until.rfc3339)),
-                            ("note", .optional(pause.value.note)),
-                        ]))
-                } ?? .null
-            ),
-            (
-                "trip",
-                status.trip.map { trip in
-                    .object(
-                        JSONObject([
-                            ("since", .string(trip.stamp.at.rfc3339)),
-                            ("deadline", .string(trip.value.deadline.rfc3339)),
-                            ("note", .optional(trip.value.note)),
-                        ]))
-                } ?? .null
-            ),
-            (
-                "futureCheckIn",
-                status.futureCheckIn.map { future in
-                    .object(
-                        JSONObject([
-                            ("at", .string(future.at.rfc3339)), ("device", .string(future.stamp.device)),
-                        ]))
-                } ?? .null
-            ),
-        ]
-    }
-
     /// What the countdown runs from besides the last check-in: a pause, a trip, a vouch.
     static func countdownSource(_ status: CheckInStatus, session: Session) -> [(String, String)] {
         var rows: [(String, String)] = []
@@ -213,31 +164,27 @@ extension Render {
     static func alertJSON(_ alert: AlertRecord?, now: Timestamp) -> JSON {
         guard let alert, let start = alert.start else { return .null }
         let end = alert.end?.at
-        return .object(
-            JSONObject([
-                ("id", .string(alert.id)), ("message", .optional(alert.currentMessage)),
-                ("startedAt", .string(start.at.rfc3339)),
-                ("endedAt", .optional(end?.rfc3339)), ("durationSeconds", .int(((end ?? now) - start.at).seconds)),
-            ]))
+        return [
+            "id": .string(alert.id), "message": .optional(alert.currentMessage), "startedAt": .string(start.at.rfc3339),
+            "endedAt": .optional(end?.rfc3339), "durationSeconds": .int(((end ?? now) - start.at).seconds),
+        ]
     }
 
     /// A ping, as every command shows it.
     static func pingJSON(_ view: PingView) -> JSON {
-        .object(
-            JSONObject([
-                ("id", .string(view.ping.id)), ("from", .string(view.ping.from)), ("to", .string(view.ping.to)),
-                ("direction", .string(view.incoming ? "incoming" : "outgoing")), ("with", .string(view.otherName)),
-                ("sentAt", .string(view.sent.at.rfc3339)), ("state", .string(view.state.rawValue)),
-                ("endedAt", .optional(view.ping.endStamp?.at.rfc3339)),
-            ]))
+        [
+            "id": .string(view.ping.id), "from": .string(view.ping.from), "to": .string(view.ping.to),
+            "direction": .string(view.incoming ? "incoming" : "outgoing"), "with": .string(view.otherName),
+            "sentAt": .string(view.sent.at.rfc3339), "state": .string(view.state.rawValue),
+            "endedAt": .optional(view.ping.endStamp?.at.rfc3339),
+        ]
     }
 
     static func dependentJSON(_ status: DependentStatus) -> JSON {
-        .object(
-            JSONObject([
-                ("kind", .string(status.kind.rawValue)), ("text", .string(status.text)),
-                ("since", .optional(status.since?.rfc3339)), ("checkIn", status.checkIn.json),
-            ]))
+        [
+            "kind": .string(status.kind.rawValue), "text": .string(status.text),
+            "since": .optional(status.since?.rfc3339), "checkIn": status.checkIn.json,
+        ]
     }
 
     /// A contact in JSON; with `status`, a member carries their live status as my dependent
@@ -245,13 +192,7 @@ extension Render {
     static func contactJSON(_ contact: Contact, status: DependentStatus?? = nil) -> JSONObject {
         var o = JSONObject([
             ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),
-            (
-                "roles",
-                .object(
-                    JSONObject([
-                        ("responder", .bool(contact.roles.responder)), ("dependent", .bool(contact.roles.dependent)),
-                    ]))
-            ),
+            ("roles", ["responder": .bool(contact.roles.responder), "dependent": .bool(contact.roles.dependent)]),
             ("since", .string(contact.since.at.rfc3339)),
         ])
         if let external = contact.external {
@@ -274,6 +215,6 @@ extension String {
 
 extension Render {
     static func warningJSON(_ warning: Warning) -> JSON {
-        .object(JSONObject([("code", .string(warning.code)), ("message", .string(warning.message))]))
+        ["code": .string(warning.code), "message": .string(warning.message)]
     }
 }

@@ -142,7 +142,27 @@ extension CircleDeviceCommands {
     struct Listed: JSONRendered {
         var members: [App.MemberDevices]
 
-        var json: JSON { ["members": .array(members.map(CircleDeviceCommands.json))] }
+        var json: JSON {
+            let members: [JSON] = self.members.map { member in
+                [
+                    "id": .string(member.member), "name": .string(member.name), "you": .bool(member.isMe),
+                    "firstSight": .bool(member.firstSight), "devices": .array(member.devices.map(Listed.json)),
+                ]
+            }
+            return ["members": .array(members)]
+        }
+
+        static func json(_ device: App.DeviceView) -> JSON {
+            [
+                "id": .string(device.id), "thisDevice": .bool(device.thisDevice),
+                "counts": .bool(device.standing.counts),
+                "standing": .string(device.standing.code),
+                "reason": .optional(device.standing.counts ? nil : device.standing.reason),
+                "fingerprint": .optional(device.fingerprint),
+                "enrolledBy": .optional(device.origin.flatMap(enrolledBy)),
+                "enrolledAt": .optional(device.origin.flatMap(enrolledAt)?.rfc3339),
+            ]
+        }
     }
 
     /// The device `circle revoke` revoked.
@@ -157,30 +177,6 @@ extension CircleDeviceCommands {
         var code: String
 
         var json: JSON { ["recoveryCode": .string(code)] }
-    }
-
-    static func json(_ member: App.MemberDevices) -> JSON {
-        .object(
-            JSONObject([
-                ("id", .string(member.member)), ("name", .string(member.name)), ("you", .bool(member.isMe)),
-                ("firstSight", .bool(member.firstSight)),
-                (
-                    "devices",
-                    .array(
-                        member.devices.map { device in
-                            .object(
-                                JSONObject([
-                                    ("id", .string(device.id)), ("thisDevice", .bool(device.thisDevice)),
-                                    ("counts", .bool(device.standing.counts)),
-                                    ("standing", .string(device.standing.code)),
-                                    ("reason", .optional(device.standing.counts ? nil : device.standing.reason)),
-                                    ("fingerprint", .optional(device.fingerprint)),
-                                    ("enrolledBy", .optional(device.origin.flatMap(enrolledBy))),
-                                    ("enrolledAt", .optional(device.origin.flatMap(enrolledAt)?.rfc3339)),
-                                ]))
-                        })
-                ),
-            ]))
     }
 }
 

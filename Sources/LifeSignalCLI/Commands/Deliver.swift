@@ -127,16 +127,12 @@ extension App.DeliveryReport: JSONRendered {
             o["error"] = .string(p.error)
             return .object(o)
         }
-        func job(_ j: App.DeliveryJob) -> JSON {
-            .object(JSONObject([("id", .string(j.notification.id)), ("channel", .string(j.channel))]))
-        }
-        let sent: [JSON] = delivered.map(job)
-        return .object(
-            JSONObject([
-                ("noticed", .array(noticed.map { .string($0.id) })), ("delivered", .array(sent)),
-                ("failed", .array(failures.map(problem))), ("waiting", .array(waiting.map(problem))),
-                ("planned", .array(planned.map(job))),
-            ]))
+        func job(_ j: App.DeliveryJob) -> JSON { ["id": .string(j.notification.id), "channel": .string(j.channel)] }
+        return [
+            "noticed": .array(noticed.map { .string($0.id) }), "delivered": .array(delivered.map(job)),
+            "failed": .array(failures.map(problem)), "waiting": .array(waiting.map(problem)),
+            "planned": .array(planned.map(job)),
+        ]
     }
 
     /// After a command that delivers at once: a line per channel that failed, on stderr, with

@@ -22,11 +22,10 @@ enum DoctorCommand {
         var code: String?
 
         var json: JSON {
-            .object(
-                JSONObject([
-                    ("check", .string(check)), ("ok", .bool(ok)), ("message", .string(message)),
-                    ("fix", .optional(fix)), ("code", .optional(code)),
-                ]))
+            [
+                "check": .string(check), "ok": .bool(ok), "message": .string(message), "fix": .optional(fix),
+                "code": .optional(code),
+            ]
         }
     }
 
