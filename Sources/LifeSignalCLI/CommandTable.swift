@@ -52,7 +52,10 @@ enum CommandTable {
             "LIFESIGNAL_NOW",
             "An RFC 3339 time that replaces the clock, for tests and \"what if\" runs. What a command does then is real (a check-in is recorded, alarms are sent); add --dry-run to only see it."
         ),
-        ("LIFESIGNAL_LOCK_TIMEOUT", "Seconds to wait for another lifesignal to finish writing (default 30)."),
+        (
+            "LIFESIGNAL_LOCK_TIMEOUT",
+            "Seconds to wait for another lifesignal to finish writing (default \(Session.defaultLockTimeout))."
+        ),
         ("NO_COLOR", "When set and not empty, output is never coloured."),
         ("COLUMNS", "The width help is wrapped to."),
         ("TZ", "The time zone human output is shown in."),

@@ -6,8 +6,12 @@ import LifeSignalCore
 enum ScheduleCommand {
     static let at = OptionSpec.values(
         "at", "time", .timeOfDay, "A time of day to check in by, e.g. 09:00 (repeatable).")
-    static let days = OptionSpec.value(
-        "days", "days", .weekdays, "Only on these days: mon,wed,fri, weekdays or weekends (default: every day).")
+    /// The days chosen (0 = Sunday); none, the default, is every day.
+    static let days = DefaultedOption(
+        spec: .value(
+            "days", "days", .weekdays, "Only on these days: mon,wed,fri, weekdays or weekends (default: every day)."),
+        defaultValue: [Int64]()
+    ) { $0.text.flatMap(ScheduleCommand.days) }
     static let tz = OptionSpec.value(
         "tz", "zone", .text, "The time zone the times are in, e.g. Europe/London (default: this machine's).")
 
@@ -21,7 +25,7 @@ enum ScheduleCommand {
         run: show)
 
     static let dailySpec = CommandSpec(
-        name: "daily", abstract: "Check in by fixed times of day.", options: [at, days, tz],
+        name: "daily", abstract: "Check in by fixed times of day.", options: [at, days.spec, tz],
         rules: [.atLeastOne(["--at"], message: "Say when: --at 09:00 (repeat it for several times a day).")],
         examples: [
             "lifesignal checkin schedule daily --at 09:00 --tz Europe/London",
@@ -60,7 +64,7 @@ enum ScheduleCommand {
 
     static func daily(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let times = line.texts(at).compactMap(TimeOfDay.init(parsing:))
-        let chosen = line.text(days).flatMap(Self.days) ?? []
+        let chosen = line.value(days)
         let zone = line.text(tz)
         let change = try session.call(line.path) { app throws(AppError) in
             try app.setDailySchedule(times: times, days: chosen, zone: zone)
