@@ -147,8 +147,11 @@ enum AlertCommand {
         var change: App.AlertChange?
 
         func json(now: Timestamp) -> JSON {
-            guard let change, let delivery = change.delivery else { return ["deactivated": false] }
-            return ["deactivated": true, "alert": Render.alertJSON(change.alert, now: now), "delivery": delivery.json]
+            guard let change else { return ["deactivated": false] }
+            return [
+                "deactivated": true, "alert": Render.alertJSON(change.alert, now: now),
+                "delivery": change.delivery.json(\.json),
+            ]
         }
     }
 
