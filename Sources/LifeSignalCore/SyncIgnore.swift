@@ -3,7 +3,9 @@
 /// private caches. Written into `.gitignore` or `.stignore` by `init --circle` and
 /// `circle sync`, before anything else is shared.
 public enum SyncIgnore {
-    public static let patterns = ["*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "health.json"]
+    public static let patterns = [
+        "*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "cache-circle.bin", "health.json",
+    ]
 
     static let header = "# lifesignal: never share backups, temporary files, locks or caches"
 

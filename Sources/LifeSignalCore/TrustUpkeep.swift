@@ -17,8 +17,9 @@ public enum TrustUpkeep {
         firstSigned: Bool
     ) -> [any EventBody] {
         var records: [any EventBody] = []
-        for (member, found) in speakers.sorted(by: { $0.key < $1.key })
-        where member == me || circle.relations[Pair(me, member)] != nil {
+        // Those linked with me first, then in order: a large circle's others are not sorted.
+        let linked = speakers.filter { member, _ in member == me || circle.relations[Pair(me, member)] != nil }
+        for (member, found) in linked.sorted(by: { $0.key < $1.key }) {
             for (other, key) in found.keys.sorted(by: { $0.key < $1.key }) where !(member == me && other == device) {
                 guard let fingerprint = KeyText.fingerprint(ofKey: key) else { continue }
                 if mine.pins[member]?[fingerprint] == nil {

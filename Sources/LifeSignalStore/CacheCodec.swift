@@ -15,8 +15,9 @@ enum CacheCodec {
     /// 8: the entries first, in a layout checked where it lies (`CacheEntries`); 9: everyone
     /// else's state last, in a section of its own that a write copies when it is unchanged;
     /// 10: records attributed to their folder's member (pings keyed with their members,
-    /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others.
-    static let format: UInt8 = 13
+    /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others;
+    /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
+    static let format: UInt8 = 14
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
@@ -58,6 +59,14 @@ enum CacheCodec {
         return file
     }
 
+    /// The checksum a file of this format carries in its header (0 for one too short).
+    static func storedChecksum(_ bytes: [UInt8]) -> UInt64 {
+        guard bytes.count >= headerSize else { return 0 }
+        var stored: UInt64 = 0
+        for i in (8..<headerSize).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
+        return stored
+    }
+
     /// The entries of a file of this format, found without checking its checksum (the caller
     /// checks it with `reader(_:after:)` before trusting anything else in the file).
     static func entries(_ bytes: [UInt8]) throws(Damaged) -> CacheEntries {
@@ -69,9 +78,7 @@ enum CacheCodec {
 
     /// A reader of the fields after `entries`, once the checksum checks out.
     static func reader(_ bytes: [UInt8], after entries: CacheEntries) throws(Damaged) -> BinaryReader {
-        var stored: UInt64 = 0
-        for i in (8..<headerSize).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
-        guard checksum(bytes[headerSize...]) == stored else { throw Damaged() }
+        guard checksum(bytes[headerSize...]) == storedChecksum(bytes) else { throw Damaged() }
         return try BinaryReader(bytes, from: entries.end)
     }
 

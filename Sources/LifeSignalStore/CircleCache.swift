@@ -3,8 +3,8 @@ import LifeSignalCore
 /// A private summary of the circle as last read, so that a run does not parse every device's
 /// log when nothing changed — the cost of `status` must not grow with the circle's history.
 ///
-/// It lives in the data directory (never in the circle) as `cache.bin`, in the compact format
-/// of `CacheCodec`. It holds this device's folded state, everyone else's merged, and the key
+/// It lives in the data directory (never in the circle) as two files in the compact format of
+/// `CacheCodec` (see CacheFiles.swift). It holds this device's folded state, everyone else's merged, and the key
 /// (inode, size, modification and change times) of every directory and log it was built from. It is used only when every key
 /// still matches; anything else — a changed or new file, a damaged or newer cache — means a
 /// full read. It is never written from a read that skipped an unreadable log, so warnings
@@ -36,21 +36,26 @@ struct CircleCache: Sendable {
     var circle: String
     var member: String
     var device: String
-    var entries: [Entry]
+    var entries: [Entry] {
+        didSet { circleFile = nil }
+    }
     var own: CircleState
     var others: CircleState {
-        didSet { othersEncoded = nil }
+        didSet { circleFile = nil }
     }
-    /// `others` as it lies in the file it was loaded from, while it is unchanged: a write that
-    /// changed only this device's log saves the cache again without encoding everyone else.
-    var othersEncoded: ArraySlice<UInt8>?
+    /// The checksum of `cache-circle.bin` as loaded, while everyone else's part is as that file
+    /// holds it (their entries, whose logs count, their state): a write that changed only this
+    /// device's part saves `cache.bin` alone, and `entries` need then hold only its own.
+    var circleFile: UInt64?
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
     /// Every log read that claimed something of another member (the warning outlives the read).
     var foreign: [ForeignRecords] = []
     /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
-    var speakers: [String: Speakers] = [:]
+    var speakers: [String: Speakers] = [:] {
+        didSet { circleFile = nil }
+    }
     /// Logs whose new version did not verify, found by this run's refresh: what was verified of
     /// them before stands (not saved: each run finds them again).
     var rejected: [Store.Rejected] = []
@@ -89,8 +94,6 @@ struct CircleCache: Sendable {
     /// Where an entry's file is: relative paths are in the circle; this device's private
     /// copies are named by their absolute path.
     func location(_ path: String) -> String { path.hasPrefix("/") ? path : Paths.join(circle, path) }
-
-    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
 
     /// The prefix of this device's own paths, which a writer reads itself.
     var ownPrefix: String { Self.ownPrefix(member: member, device: device) }
@@ -150,126 +153,6 @@ struct CircleCache: Sendable {
         }
     }
 
-    static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
-
-    /// How much of the cache a run decodes.
-    enum Scope {
-        case all
-        /// The members this member's dashboard reads (`partial`): for a reader, which never
-        /// saves the cache, so neither the entries nor the encoded section are kept.
-        case dashboard
-        /// The same members, for a write that records only about this member (a check-in):
-        /// only their files' keys (and the folders above them) are checked, and everyone else
-        /// is carried over as the file holds them — entries, keys and encoded section — so
-        /// the next run that reads the whole circle checks them as before.
-        case linked
-    }
-
-    /// The cache, and whether every key it holds still matches (see `isCurrent`). The keys of
-    /// a large circle take thousands of `stat` calls: they are checked on a second thread
-    /// while the rest of the cache is decoded. With a `scope` other than `.all`, only the
-    /// members this member's dashboard reads are decoded (`partial`).
-    typealias Loaded = (cache: CircleCache, isCurrent: Bool)
-
-    static func load(_ store: Store, checkingExceptOwn exceptOwn: Bool, scope: Scope = .all) -> Loaded? {
-        guard let (cache, current) = decode(store, checking: exceptOwn, scope: scope) else {
-            return nil
-        }
-        return (cache, (current ?? false) && cache.coversTrust)
-    }
-
-    /// A cache decoded for a dashboard is only read, never refreshed or saved: it needs neither
-    /// the entries nor the encoded section.
-    private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
-        cache: CircleCache, current: Bool?
-    )? {
-        let dashboardOnly = scope == .dashboard
-        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
-        let circle = store.circleDirectory
-        let member = store.identity.member
-        let device = store.identity.device
-        do throws(CacheCodec.Damaged) {
-            let entries = try CacheCodec.entries(bytes)
-            // From here the keys are checked by helper threads while the rest of the cache is
-            // verified and decoded, then by this one as well (see `SharedWork`). They are
-            // checked against this store's circle and identity: a cache made for others is not used.
-            let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
-            let checked: Checked = exceptOwn == true ? .others : .all
-            // A linked write checks its few keys once it knows whose they are.
-            let check = SharedWork(count: exceptOwn == nil || scope == .linked ? 0 : entries.count, chunk: 64) {
-                chunks in checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: checked)
-            }
-            defer { check.cancel() }
-            var r = try CacheCodec.reader(bytes, after: entries)
-            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
-            let own = try r.circle()
-            var linked: Set<String> = []
-            let wanted: ((CircleState) -> Set<String>)? =
-                scope == .all
-                ? nil
-                : { facts in
-                    var circle = facts
-                    circle.merge(own)
-                    linked = circle.dashboardMembers(of: member)
-                    return linked
-                }
-            let othersClock = try r.int(in: 0...Limits.counter)
-            let unknown = try r.unknownRecords()
-            let foreign = try r.foreignRecords()
-            let speakers = try r.speakers()
-            let unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
-            let digest = try r.digest(decoding: !dashboardOnly)
-            let feedEntries = try r.entries()
-            // Everyone else's state: the rest of the file, with a string table of its own.
-            guard try r.count() == bytes.count - r.offset else { return nil }
-            let start = r.offset
-            var o = try BinaryReader(bytes, from: start)
-            let cache = CircleCache(
-                circle: circle, member: member, device: device, entries: dashboardOnly ? [] : entries.all, own: own,
-                others: try o.circleByMember(wanted: wanted), othersEncoded: dashboardOnly ? nil : bytes[start...],
-                othersClock: othersClock, unknown: unknown, foreign: foreign, speakers: speakers, unread: unread,
-                digest: digest, feedEntries: feedEntries, partial: scope != .all)
-            guard o.atEnd else { return nil }
-            guard exceptOwn != nil else { return (cache, nil) }
-            if scope == .linked {
-                return (cache, entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix))
-            }
-            _ = check.finish()
-            return (cache, !check.chunks.wasStopped)
-        } catch {
-            return nil
-        }
-    }
-
-    /// Writes the cache; a partial one only with everyone else's section as it was loaded.
-    func save(_ dataDirectory: String) {
-        guard let section = othersEncoded ?? (partial ? nil : Self.encode(others)) else { return }
-        var w = BinaryWriter()
-        w.string(circle)
-        w.string(member)
-        w.string(device)
-        w.circle(own)
-        w.int(othersClock)
-        w.unknownRecords(unknown)
-        w.foreignRecords(foreign)
-        w.speakers(speakers)
-        w.bool(unread != nil)
-        if let unread { w.int(Int64(unread)) }
-        w.digest(digest)
-        w.entries(feedEntries)
-        w.count(section.count)
-        // Best effort: a cache that cannot be written only means the next run reads everything.
-        try? Posix.overwrite(Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries, tail: section))
-    }
-
-    /// Everyone else's state as a section of its own (see `othersEncoded`).
-    private static func encode(_ others: CircleState) -> ArraySlice<UInt8> {
-        var w = BinaryWriter()
-        w.circleByMember(others)
-        var section: [UInt8] = []
-        w.write(to: &section)
-        return section[...]
-    }
 }
 
 extension BinaryWriter {

@@ -60,7 +60,11 @@ extension Store {
     /// keep their earlier keys (a write does not change them), except on the first write,
     /// which creates them — then the next read rebuilds the cache instead.
     func refreshCache(after transaction: Transaction, others: OthersRead, now: Timestamp) {
-        guard transaction.skipped.isEmpty, !others.entries.isEmpty else { return }
+        // (A cache loaded whole always has entries; one loaded for a linked write keeps
+        // everyone else's in its file, which it names.)
+        guard transaction.skipped.isEmpty, !others.entries.isEmpty || others.current?.circleFile != nil else {
+            return
+        }
         // A run that read nothing new and wrote nothing (a quiet delivery run): the cache
         // already says all this, and this device's files still have the keys it holds.
         if let current = others.current, transaction.feedRead == nil, !transaction.feedChanged,
@@ -81,9 +85,9 @@ extension Store {
             others: transaction.others, othersClock: transaction.othersClock, unknown: transaction.unknown,
             foreign: transaction.foreign)
         cache.speakers = transaction.speakers
-        // Everyone else is as the current cache had them: their section is copied, not encoded
-        // (and a partial one, from a linked write, is saved only so).
-        cache.othersEncoded = others.current?.othersEncoded
+        // Everyone else is as the current cache had them: their file stays as it is (a partial
+        // cache, from a linked write, is saved only so).
+        cache.circleFile = others.current?.circleFile
         cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.

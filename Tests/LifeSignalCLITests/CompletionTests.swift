@@ -874,7 +874,8 @@ final class ContactCircle {
             let full = root.path + "/" + relative
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
-                !relative.hasSuffix("/cache.bin"), !relative.hasSuffix("/verified.bin"), !relative.hasPrefix("bin/")
+                !relative.hasSuffix("/cache.bin"), !relative.hasSuffix("/cache-circle.bin"),
+                !relative.hasSuffix("/verified.bin"), !relative.hasPrefix("bin/")
             else { continue }
             files[relative] = try Data(contentsOf: URL(fileURLWithPath: full))
         }

@@ -182,16 +182,15 @@ import Testing
         #expect(state.members[store.identity.member]?.checkInCount == 2)
     }
 
-    /// A write that changed only this device's log saves the cache with everyone else's
-    /// section copied from the one it loaded; a read that folded in another member's change
-    /// encodes it again. Either way the cache is what a full read of the circle builds.
+    /// A write that changed only this device's log saves the cache with everyone else's file
+    /// left as it loaded it; a read that folded in another member's change writes it again. Either way the cache is what a full read of the circle builds.
     @Test func aWriteSavesEveryoneElseAsAFullReadWould() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
         try checkIn(root + "/carl", "Carl", note: "c1")
         _ = try store.snapshot()
         let loaded = try #require(CircleCache.load(store))
-        #expect(loaded.othersEncoded != nil)
+        #expect(loaded.circleFile != nil)
         for (who, name, note) in [(ana, "Ana", "a2"), (bea, "Bea", "b2"), (ana, "Ana", "a3"), (ana, "Ana", "a4")] {
             try checkIn(who, name, note: note)
             // Ana's next read folds Bea's grown log into the cache and saves it.
@@ -261,12 +260,13 @@ import Testing
         ),
     ]
 
-    @Test(arguments: 0..<damages.count)
-    func aDamagedOrForeignCacheIsIgnored(damage: Int) throws {
+    /// Either file of the cache: this device's part, or everyone else's.
+    @Test(arguments: 0..<damages.count, [false, true])
+    func aDamagedOrForeignCacheIsIgnored(damage: Int, everyoneElse: Bool) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
         try plantMarker(bea: beaId)
-        let path = CircleCache.path(ana)
+        let path = everyoneElse ? CircleCache.circlePath(ana) : CircleCache.path(ana)
         let bytes = try #require(FileManager.default.contents(atPath: path))
         try Data(Self.damages[damage].change(Array(bytes))).write(to: URL(fileURLWithPath: path))
         #expect(CircleCache.load(store) == nil, "\(Self.damages[damage].name)")
@@ -281,10 +281,10 @@ import Testing
 
     /// The cache is written in place: a run reading it while another writes it (or a writer
     /// that died halfway) sees the start of the new cache over the rest of the old one.
-    @Test func aTornCacheIsIgnored() throws {
+    @Test(arguments: [false, true]) func aTornCacheIsIgnored(everyoneElse: Bool) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
-        let path = CircleCache.path(ana)
+        let path = everyoneElse ? CircleCache.circlePath(ana) : CircleCache.path(ana)
         let older = try #require(FileManager.default.contents(atPath: path))
         try checkIn(bea, "Bea", note: "b2")
         _ = try store.snapshot()
@@ -292,6 +292,8 @@ import Testing
         #expect(older != newer)
         for cut in [CacheCodec.headerSize, newer.count / 2, newer.count - 1] {
             let torn = newer.prefix(cut) + older.dropFirst(cut)
+            // (Where the two files end alike, a cut near the end is the newer file whole.)
+            guard torn != newer else { continue }
             try torn.write(to: URL(fileURLWithPath: path))
             #expect(CircleCache.load(store) == nil, "torn at \(cut) of \(newer.count) bytes")
             let state = try store.snapshot().state
@@ -301,6 +303,27 @@ import Testing
         // The last full read wrote it whole again, no longer than what it holds.
         #expect(CircleCache.load(store) != nil)
         #expect(try #require(FileManager.default.contents(atPath: path)).count == newer.count)
+    }
+
+    /// Two whole files that were not written together: this device's part names everyone
+    /// else's by its checksum, so an older or newer file beside it is not used.
+    @Test func cacheFilesThatDoNotBelongTogetherAreIgnored() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, beaId) = try anaAndBea()
+        let mine = CircleCache.path(ana)
+        let theirs = CircleCache.circlePath(ana)
+        let (olderMine, olderTheirs) = (try Files.read(mine), try Files.read(theirs))
+        try checkIn(bea, "Bea", note: "b2")
+        _ = try store.snapshot()
+        let (newerMine, newerTheirs) = (try Files.read(mine), try Files.read(theirs))
+        #expect(olderTheirs != newerTheirs)
+        for (a, b) in [(olderMine, newerTheirs), (newerMine, olderTheirs)] {
+            try Data(a).write(to: URL(fileURLWithPath: mine))
+            try Data(b).write(to: URL(fileURLWithPath: theirs))
+            #expect(CircleCache.load(store) == nil)
+            #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b2")
+        }
+        #expect(CircleCache.load(store)?.others.members[beaId]?.lastCheckIn?.note == "b2", "rebuilt")
     }
 
     @Test func aCacheOfAnotherCircleIsIgnored() throws {

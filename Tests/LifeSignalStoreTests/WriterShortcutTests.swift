@@ -57,6 +57,26 @@ import Testing
         #expect(try store.snapshot().state.members[beaId]?.lastCheckIn?.note == "b2")
     }
 
+    /// A check-in that changed only this device's part rewrites `cache.bin` alone, and the
+    /// pair it leaves is used as it is by the next reader.
+    @Test func aCheckInRewritesOnlyItsOwnPartOfTheCache() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, beaId) = try anaAndBea()
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+        }
+        _ = try store.snapshot()
+        let everyoneElse = Posix.key(CircleCache.circlePath(ana))
+        let mine = Posix.key(CircleCache.path(ana))
+        _ = try linkedCheckIn(ana, at: Self.t0 + .hours(1))
+        #expect(Posix.key(CircleCache.circlePath(ana)) == everyoneElse, "everyone else's part is not rewritten")
+        #expect(Posix.key(CircleCache.path(ana)) != mine)
+        let loaded = try #require(CircleCache.load(store, checkingExceptOwn: false))
+        #expect(loaded.isCurrent, "the pair is used as it is")
+        #expect(loaded.cache.own.members[store.identity.member]?.lastCheckIn?.note == "linked")
+        #expect(loaded.cache.others.members[beaId]?.lastCheckIn?.note == "b1")
+    }
+
     @Test func aWriterAppendsToItsLogAsItLiesOnlyWhileTheCacheHoldsItsKey() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")

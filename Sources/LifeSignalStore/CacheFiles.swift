@@ -1,0 +1,162 @@
+import LifeSignalCore
+
+/// The cache's two files in the data directory. `cache.bin` is this device's part: its own
+/// entries and state, what the warnings need, the feed's count and digest. `cache-circle.bin`
+/// is everyone else's: their files' entries and keys, whose logs count, and their state, a
+/// record a member. `cache.bin` names the other file by its checksum, so two files that do not
+/// belong together (one written, the other not yet, or by another run) are not used. A write
+/// that changed only this device's part, as a check-in in a circle of any size does, rewrites
+/// `cache.bin` alone.
+extension CircleCache {
+    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
+    static func circlePath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-circle.bin") }
+
+    static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
+
+    /// How much of the cache a run decodes.
+    enum Scope {
+        case all
+        /// The members this member's dashboard reads (`partial`): for a reader, which never
+        /// saves the cache, so neither everyone else's entries nor their file are kept.
+        case dashboard
+        /// The same members, for a write that records only about this member (a check-in):
+        /// only their files' keys (and the folders above them) are checked, and everyone else
+        /// is carried over as `cache-circle.bin` holds them, so the next run that reads the
+        /// whole circle checks them as before.
+        case linked
+    }
+
+    typealias Loaded = (cache: CircleCache, isCurrent: Bool)
+
+    /// The cache, and whether every key it holds still matches (see `isCurrent`). The keys of
+    /// a large circle take thousands of `stat` calls: they are checked on a second thread
+    /// while the rest of the cache is decoded. With a `scope` other than `.all`, only the
+    /// members this member's dashboard reads are decoded (`partial`).
+    static func load(_ store: Store, checkingExceptOwn exceptOwn: Bool, scope: Scope = .all) -> Loaded? {
+        guard let (cache, current) = decode(store, checking: exceptOwn, scope: scope) else { return nil }
+        return (cache, (current ?? false) && cache.coversTrust)
+    }
+
+    private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
+        cache: CircleCache, current: Bool?
+    )? {
+        let directory = store.dataDirectory
+        guard case .contents(let mine)? = try? Posix.read(path(directory)),
+            case .contents(let theirs)? = try? Posix.read(circlePath(directory))
+        else { return nil }
+        let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
+        do throws(CacheCodec.Damaged) {
+            let entries = try CacheCodec.entries(theirs)
+            // From here everyone else's keys are checked by helper threads while the rest is
+            // verified and decoded, then by this one as well (see `SharedWork`); a linked write
+            // checks its few once it knows whose they are. The files must be this store's
+            // circle's and identity's: a cache made for others is not used.
+            let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
+            let check = SharedWork(count: exceptOwn == nil || scope == .linked ? 0 : entries.count, chunk: 64) {
+                chunks in checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: .others)
+            }
+            defer { check.cancel() }
+            let ownEntries = try CacheCodec.entries(mine)
+            var r = try CacheCodec.reader(mine, after: ownEntries)
+            var cache = try part(&r, circle: circle, member: member, device: device, digest: scope != .dashboard)
+            guard try r.uint() == CacheCodec.storedChecksum(theirs), r.atEnd else { return nil }
+            var o = try CacheCodec.reader(theirs, after: entries)
+            guard try o.string() == circle, try o.string() == member, try o.string() == device else { return nil }
+            cache.speakers = try o.speakers()
+            // Everyone else's state: the rest of the file, with a string table of its own.
+            guard try o.count() == theirs.count - o.offset else { return nil }
+            var s = try BinaryReader(theirs, from: o.offset)
+            var linked: Set<String> = []
+            let own = cache.own
+            cache.others = try s.circleByMember(
+                wanted: scope == .all
+                    ? nil
+                    : { facts in
+                        var circle = facts
+                        circle.merge(own)
+                        linked = circle.dashboardMembers(of: member)
+                        return linked
+                    })
+            guard s.atEnd else { return nil }
+            cache.entries = ownEntries.all + (scope == .all ? entries.all : [])
+            cache.partial = scope != .all
+            cache.circleFile = scope == .dashboard ? nil : CacheCodec.storedChecksum(theirs)
+            guard let exceptOwn else { return (cache, nil) }
+            // This device's own keys, for a reader (a writer reads its own log itself).
+            let ownCurrent = exceptOwn || keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
+            if scope == .linked {
+                return (cache, ownCurrent && entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix))
+            }
+            _ = check.finish()
+            return (cache, ownCurrent && !check.chunks.wasStopped)
+        } catch {
+            return nil
+        }
+    }
+
+    /// This device's part of `cache.bin`, after its entries: everything but everyone else. A
+    /// dashboard steps over the feed's digest (see `BinaryReader.digest`).
+    private static func part(_ r: inout BinaryReader, circle: String, member: String, device: String, digest: Bool)
+        throws(CacheCodec.Damaged) -> CircleCache
+    {
+        guard try r.string() == circle, try r.string() == member, try r.string() == device else {
+            throw CacheCodec.Damaged()
+        }
+        var cache = CircleCache(
+            circle: circle, member: member, device: device, entries: [], own: try r.circle(), others: CircleState(),
+            othersClock: try r.int(in: 0...Limits.counter))
+        cache.unknown = try r.unknownRecords()
+        cache.foreign = try r.foreignRecords()
+        cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
+        cache.digest = try r.digest(decoding: digest)
+        cache.feedEntries = try r.entries()
+        return cache
+    }
+
+    /// Writes the cache: `cache-circle.bin` first, unless everyone else's part is as loaded
+    /// (a partial cache is saved only so), then `cache.bin`, which names it. Best effort: a
+    /// cache that cannot be written only means the next run reads everything.
+    func save(_ dataDirectory: String) {
+        var reference = circleFile
+        if reference == nil {
+            guard !partial else { return }
+            var w = BinaryWriter()
+            w.string(circle)
+            w.string(member)
+            w.string(device)
+            w.speakers(speakers)
+            let section = Self.encode(others)
+            w.count(section.count)
+            let file = CacheCodec.file(w, entries: entries.filter { !isOwn($0.path) }, tail: section)
+            guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: file)) != nil else { return }
+            reference = CacheCodec.storedChecksum(file)
+        }
+        var w = BinaryWriter()
+        w.string(circle)
+        w.string(member)
+        w.string(device)
+        w.circle(own)
+        w.int(othersClock)
+        w.unknownRecords(unknown)
+        w.foreignRecords(foreign)
+        w.bool(unread != nil)
+        if let unread { w.int(Int64(unread)) }
+        w.digest(digest)
+        w.entries(feedEntries)
+        w.uint(reference ?? 0)
+        try? Posix.overwrite(
+            Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries.filter { isOwn($0.path) }))
+    }
+
+    /// Whether an entry is this device's own: its published folder and log, its private copies.
+    func isOwn(_ path: String) -> Bool { path.hasPrefix(ownPrefix) || path.hasPrefix("/") }
+
+    /// Everyone else's state as a section of its own.
+    private static func encode(_ others: CircleState) -> ArraySlice<UInt8> {
+        var w = BinaryWriter()
+        w.circleByMember(others)
+        var section: [UInt8] = []
+        w.write(to: &section)
+        return section[...]
+    }
+}
