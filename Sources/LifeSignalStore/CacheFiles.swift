@@ -40,9 +40,8 @@ extension CircleCache {
     private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
         cache: CircleCache, current: Bool?
     )? {
-        let directory = store.dataDirectory
-        guard case .contents(let mine)? = try? Posix.read(path(directory)),
-            case .contents(let theirs)? = try? Posix.read(circlePath(directory))
+        guard case .contents(let mine)? = try? Posix.read(path(store.dataDirectory)),
+            case .contents(let theirs)? = try? Posix.read(circlePath(store.dataDirectory))
         else { return nil }
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         do throws(CacheCodec.Damaged) {
@@ -74,7 +73,7 @@ extension CircleCache {
                     : { facts in
                         var circle = facts
                         circle.merge(own)
-                        linked = circle.dashboardMembers(of: member)
+                        linked = circle.dashboardMembers(of: member).union(trustRequired(of: member, in: [circle]))
                         return linked
                     })
             guard s.atEnd else { return nil }
@@ -85,7 +84,10 @@ extension CircleCache {
             // This device's own keys, for a reader (a writer reads its own log itself).
             let ownCurrent = exceptOwn || keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
             if scope == .linked {
-                return (cache, ownCurrent && entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix))
+                // Every member trust upkeep looks at must have been decoded (a pin made by another
+                // device of mine is known only now): else the cache is loaded whole.
+                let unchanged = entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix)
+                return (cache, ownCurrent && cache.trustRequired.isSubset(of: linked) && unchanged)
             }
             _ = check.finish()
             return (cache, ownCurrent && !check.chunks.wasStopped)

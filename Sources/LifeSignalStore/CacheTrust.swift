@@ -71,14 +71,22 @@ extension CircleCache {
     /// pinned — was checked when the cache was made. A link made since (by this device or by
     /// the other side) means a full read, which checks them.
     var coversTrust: Bool {
+        trustRequired.allSatisfy { speakers[$0] != nil || ($0 != member && others.members[$0] == nil) }
+    }
+
+    /// The members this reader must check: itself, every member with a relation to it (ended
+    /// ones too), every member it pinned.
+    var trustRequired: Set<String> { Self.trustRequired(of: member, in: [own, others]) }
+
+    static func trustRequired(of member: String, in circles: [CircleState]) -> Set<String> {
         var required: Set<String> = [member]
-        for relations in [own.relations, others.relations] {
-            for pair in relations.keys where pair.low == member || pair.high == member {
+        for circle in circles {
+            for pair in circle.relations.keys where pair.low == member || pair.high == member {
                 required.insert(pair.other(than: member))
             }
+            required.formUnion(circle.members[member]?.pins.keys ?? [:].keys)
         }
-        for state in [own.members[member], others.members[member]] { required.formUnion(state?.pins.keys ?? [:].keys) }
-        return required.allSatisfy { speakers[$0] != nil || ($0 != member && others.members[$0] == nil) }
+        return required
     }
 
     /// Whether a cache may be kept of a read with these findings: not while a device of this

@@ -163,6 +163,26 @@ extension DeviceLog {
 struct WrittenEvents: Equatable, Sendable {
     var lines: ArraySlice<UInt8>
     var count: Int
+
+    /// Where the last event's line starts (its newline), when there is one.
+    private var lastLine: Int? { lines.lastIndex(of: UInt8(ascii: "\n")) }
+
+    /// The last event, decoded alone (nil when there is none, or it does not decode).
+    var last: Event? {
+        guard let start = lastLine else { return nil }
+        let text = Array("{\"events\": [".utf8) + lines[(start + 1)...] + Array("]}".utf8)
+        guard let root = try? JSONParser.parse(text),
+            let events = try? Files.events(JSONCursor(root).object().required("events"), in: text)
+        else { return nil }
+        return events.last
+    }
+
+    /// Drops the last event's line, and the comma before it.
+    mutating func removeLast() {
+        guard let start = lastLine else { return }
+        lines = lines[..<(count > 1 ? start - 1 : start)]
+        count -= 1
+    }
 }
 
 extension DeviceLog {

@@ -69,7 +69,10 @@ extension Store {
             return OwnLog(log: published, bytes: nil, adopted: published != nil)
         }
         var log: DeviceLog
+        // (Not while the log holds records of a newer lifesignal, whose version string may be
+        // this one's: those are kept by a full read and write only.)
         if let cached, key != .missing, cached.entries.last(where: { $0.path == path })?.key == key,
+            !cached.unknown.contains(where: { isOwn(member: $0.member, device: $0.device) }),
             let known = DeviceLog.forAppending(bytes, state: cached.own, path: path)
         {
             log = known

@@ -140,8 +140,10 @@ public struct Transaction {
     /// it (the state keeps the latest run anyway): liveness every few minutes must not grow the
     /// history by thousands of events a month.
     public mutating func recordDeliverRun(at time: Timestamp) {
-        if (try? log.decodeWritten(path: store.ownLogPath)) != nil, log.events.last?.body is DeliverRan {
-            log.events.removeLast()
+        if !log.events.isEmpty {
+            if log.events.last?.body is DeliverRan { log.events.removeLast() }
+        } else if log.written?.last?.body is DeliverRan {
+            log.written?.removeLast()
         }
         record(DeliverRan(), at: time)
     }

@@ -136,3 +136,63 @@ import Testing
         #expect(history.gaps.isEmpty)
     }
 }
+
+extension WriterShortcutTests {
+    /// A log holding records of a newer lifesignal that did not change the version string:
+    /// the writer never appends to it as it lies, so the newer build's state field is kept
+    /// and still reported (from the review of the shortcut).
+    @Test func aLogWithRecordsOfANewerBuildIsNeverAppendedToAsItLies() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        let store = try Store.open(dataDirectory: ana)
+        let (member, device) = (store.identity.member, store.identity.device)
+        let text = NewerVersionTests.newerLog(member: member, device: device, checkIns: 1)
+            .replacingOccurrences(of: "lifesignal 9.9.9", with: Release.writer)
+        for path in [store.ownLogPath, store.logPath(member: member, device: device)] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        for note in ["a2", "a3", "a4"] {
+            let (unknown, fast) = try Store.update(
+                dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0, others: .linked
+            ) { transaction in
+                let fast = transaction.log.written != nil
+                transaction.record(CheckedIn(note: note), at: Self.t0)
+                return (transaction.unknown, fast)
+            }.value
+            #expect(!fast, "read in full (\(note))")
+            #expect(unknown.count == 1, "its newer records are still reported (\(note))")
+            #expect(try String(contentsOfFile: store.ownLogPath, encoding: .utf8).contains("\"vacation\":"))
+        }
+    }
+}
+
+extension WriterShortcutTests {
+    /// A member whose relation with me ended is no longer on my dashboard, but trust upkeep
+    /// still looks at them: a check-in decodes and checks them too (from the review).
+    @Test func aCheckInStillChecksTheMembersTrustUpkeepLooksAt() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        try checkIn(carl, "Carl", note: "c1")
+        try checkIn(root + "/dan", "Dan", note: "d1")
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let carlId = try Store.open(dataDirectory: carl).identity.member
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+            transaction.record(
+                RelationSet(member: carlId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+            transaction.record(
+                RelationSet(member: carlId, roles: Roles(responder: false, dependent: false)), at: Self.t0)
+        }
+        let store = try Store.open(dataDirectory: ana)
+        _ = try store.snapshot()
+        #expect(try !store.snapshot().state.dashboardMembers(of: store.identity.member).contains(carlId))
+        #expect(try linkedCheckIn(ana, at: Self.t0 + .hours(1)).members == [beaId, carlId], "Dan is not read")
+        // Carl's log changes: the check-in sees it, as a full write would.
+        try checkIn(carl, "Carl", note: "c2", at: Self.t0 + .hours(2))
+        let second = try Store.update(
+            dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(3), others: .linked
+        ) { transaction in transaction.others.members[carlId]?.lastCheckIn?.note }.value
+        #expect(second == "c2")
+    }
+}
