@@ -87,16 +87,39 @@ public struct BinaryWriter: FieldCoder {
             var member = BinaryWriter()
             var fields = state
             writing { () throws(CannotFail) in try fields.code(&member) }
-            var record: [UInt8] = []
-            member.write(to: &record)
-            count(record.count)
-            body.append(contentsOf: record)
+            count(member.writtenSize)
+            member.write(to: &body)
         }
+    }
+
+    /// How many bytes `write(to:)` appends.
+    public var writtenSize: Int {
+        table.reduce(Self.varintSize(UInt64(table.count)) + body.count) {
+            $0 + Self.varintSize(UInt64($1.utf8.count)) + $1.utf8.count
+        }
+    }
+
+    public static func varintSize(_ value: UInt64) -> Int {
+        var (size, rest) = (1, value)
+        while rest >= 0x80 { (size, rest) = (size + 1, rest >> 7) }
+        return size
+    }
+
+    /// What `write(to:)` appends, as two parts: the string table, and the fields as held.
+    public var parts: [[UInt8]] {
+        var table: [UInt8] = []
+        table.reserveCapacity(writtenSize - body.count)
+        Self.appendVarint(UInt64(self.table.count), to: &table)
+        for text in self.table {
+            Self.appendVarint(UInt64(text.utf8.count), to: &table)
+            table.append(contentsOf: text.utf8)
+        }
+        return [table, body]
     }
 
     /// The string table, then the fields, appended to `file`.
     public func write(to file: inout [UInt8]) {
-        file.reserveCapacity(file.count + body.count + table.count * 40)
+        file.reserveCapacity(file.count + writtenSize)
         Self.appendVarint(UInt64(table.count), to: &file)
         for text in table {
             Self.appendVarint(UInt64(text.utf8.count), to: &file)

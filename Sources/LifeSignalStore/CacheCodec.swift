@@ -27,36 +27,85 @@ enum CacheCodec {
     /// tell a damaged or truncated file from a whole one, and about eight times faster than a
     /// byte-at-a-time hash over a large circle's cache.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-                hash = (hash ^ word) &* 0x0000_0100_0000_01b3
-                hash ^= hash >> 29
-            }
-            for i in (words * 8)..<raw.count {
-                hash = (hash ^ UInt64(raw[i])) &* 0x0000_0100_0000_01b3
+        var sum = Checksum(count: bytes.count)
+        sum.add(bytes)
+        return sum.value
+    }
+
+    /// The checksum of bytes that come in parts, as if they were one (a large file is written
+    /// from the parts it was made in, not copied into one).
+    struct Checksum {
+        private var hash: UInt64
+        /// The bytes of a word a part ended in the middle of.
+        private var pending: UInt64 = 0
+        private var pendingCount = 0
+        private static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+        init(count: Int) { hash = 0xcbf2_9ce4_8422_2325 ^ UInt64(count) }
+
+        mutating func add(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBytes { raw in
+                var i = 0
+                while pendingCount > 0, i < raw.count {
+                    take(raw[i])
+                    i += 1
+                }
+                let words = (raw.count - i) / 8
+                for w in 0..<words {
+                    word(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + w * 8, as: UInt64.self)))
+                }
+                for j in (i + words * 8)..<raw.count { take(raw[j]) }
             }
         }
-        return hash
+
+        private mutating func take(_ byte: UInt8) {
+            pending |= UInt64(byte) << (8 * UInt64(pendingCount))
+            pendingCount += 1
+            if pendingCount == 8 {
+                word(pending)
+                (pending, pendingCount) = (0, 0)
+            }
+        }
+
+        private mutating func word(_ word: UInt64) {
+            hash = (hash ^ word) &* Self.prime
+            hash ^= hash >> 29
+        }
+
+        /// The sum, with the last bytes that make no whole word taken one at a time.
+        var value: UInt64 {
+            (0..<pendingCount).reduce(hash) { ($0 ^ ((pending >> (8 * UInt64($1))) & 0xFF)) &* Self.prime }
+        }
     }
 
     /// The whole file: the header, the entries (see `CacheEntries`), what `writer` wrote, then
-    /// `tail` (a section with a string table of its own, as `others` is).
+    /// what `tail` wrote (a section with a string table of its own, as everyone else's state
+    /// is), each written once into a file made as large as they need.
     static func file(
-        _ writer: BinaryWriter, entries: [CircleCache.Entry] = [], tail: ArraySlice<UInt8> = []
+        _ writer: BinaryWriter, entries: some Collection<CircleCache.Entry> = [], then tail: BinaryWriter? = nil
     ) -> [UInt8] {
-        var file = magic + [format] + [UInt8](repeating: 0, count: 8)
-        CacheEntries.write(entries, to: &file)
-        writer.write(to: &file)
-        file.append(contentsOf: tail)
-        var sum = checksum(file[headerSize...])
+        Array(parts(writer, entries: entries, then: tail).joined())
+    }
+
+    /// The same file in the parts it is made in: the header with everything up to `tail`, then
+    /// `tail`'s string table and its fields as it holds them (not copied into one array: a
+    /// large circle's section is written from where it lies).
+    static func parts(
+        _ writer: BinaryWriter, entries: some Collection<CircleCache.Entry> = [], then tail: BinaryWriter? = nil
+    ) -> [[UInt8]] {
+        var head = magic + [format] + [UInt8](repeating: 0, count: 8)
+        head.reserveCapacity(headerSize + CacheEntries.size(entries) + writer.writtenSize)
+        CacheEntries.write(entries, to: &head)
+        writer.write(to: &head)
+        var parts = [head] + (tail?.parts ?? [])
+        var sum = Checksum(count: parts.reduce(0) { $0 + $1.count } - headerSize)
+        for (i, part) in parts.enumerated() { sum.add(i == 0 ? part[headerSize...] : part[...]) }
+        var value = sum.value
         for i in 8..<headerSize {
-            file[i] = UInt8(truncatingIfNeeded: sum)
-            sum >>= 8
+            parts[0][i] = UInt8(truncatingIfNeeded: value)
+            value >>= 8
         }
-        return file
+        return parts
     }
 
     /// The checksum a file of this format carries in its header (0 for one too short).

@@ -112,8 +112,15 @@ struct CacheEntries: Sendable {
         return true
     }
 
+    /// How many bytes `write` appends for `entries`.
+    static func size(_ entries: some Collection<CircleCache.Entry>) -> Int {
+        entries.reduce(BinaryWriter.varintSize(UInt64(entries.count))) {
+            $0 + BinaryWriter.varintSize(UInt64($1.path.utf8.count)) + $1.path.utf8.count + words * 8
+        }
+    }
+
     /// Appends `entries` in this layout.
-    static func write(_ entries: [CircleCache.Entry], to file: inout [UInt8]) {
+    static func write(_ entries: some Collection<CircleCache.Entry>, to file: inout [UInt8]) {
         BinaryWriter.appendVarint(UInt64(entries.count), to: &file)
         for entry in entries {
             var path = entry.path

@@ -127,11 +127,12 @@ extension CircleCache {
             w.string(member)
             w.string(device)
             w.speakers(speakers)
-            let section = Self.encode(others)
-            w.count(section.count)
-            let file = CacheCodec.file(w, entries: entries.filter { !isOwn($0.path) }, tail: section)
-            guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: file)) != nil else { return }
-            reference = CacheCodec.storedChecksum(file)
+            var section = BinaryWriter()
+            section.circleByMember(others)
+            w.count(section.writtenSize)
+            let parts = CacheCodec.parts(w, entries: entries.lazy.filter { !isOwn($0.path) }, then: section)
+            guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: parts)) != nil else { return }
+            reference = CacheCodec.storedChecksum(parts[0])
         }
         var w = BinaryWriter()
         w.string(circle)
@@ -147,18 +148,9 @@ extension CircleCache {
         w.entries(feedEntries)
         w.uint(reference ?? 0)
         try? Posix.overwrite(
-            Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries.filter { isOwn($0.path) }))
+            Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries.lazy.filter { isOwn($0.path) }))
     }
 
     /// Whether an entry is this device's own: its published folder and log, its private copies.
     func isOwn(_ path: String) -> Bool { path.hasPrefix(ownPrefix) || path.hasPrefix("/") }
-
-    /// Everyone else's state as a section of its own.
-    private static func encode(_ others: CircleState) -> ArraySlice<UInt8> {
-        var w = BinaryWriter()
-        w.circleByMember(others)
-        var section: [UInt8] = []
-        w.write(to: &section)
-        return section[...]
-    }
 }

@@ -43,10 +43,14 @@ extension Store {
     /// A member linked with this one whose folder is gone from the circle (or holds no log
     /// any more) cannot be watched: like an unreadable one, that is reported, never taken for
     /// someone who simply has not checked in.
+    /// (Only the relations are merged for it: a large circle's states are not copied again.)
     func noteVanished(from read: inout CircleRead, present: Set<String>) {
-        let state = read.state
-        for other in state.linkedMembers(of: identity.member)
-        where state.members[other] == nil && read.unreadable[other] == nil {
+        var links = CircleState()
+        links.relations = read.others.relations
+        for log in read.logs { links.merge(log.state) }
+        let others = read.others.members
+        for other in links.linkedMembers(of: identity.member)
+        where others[other] == nil && links.members[other] == nil && read.unreadable[other] == nil {
             let folder = memberDirectory(other)
             let reason =
                 present.contains(other)

@@ -241,6 +241,11 @@ public enum Posix {
     /// the new inode, rename and freed inode of a replacement, which on ext4 also starts
     /// writeback of the new file (auto_da_alloc) — a fifth of a check-in's own time.
     static func overwrite(_ path: String, with bytes: [UInt8]) throws(SystemError) {
+        try overwrite(path, with: [bytes])
+    }
+
+    /// The same, for a file that comes in parts, written one after the other.
+    static func overwrite(_ path: String, with parts: [[UInt8]]) throws(SystemError) {
         // O_NONBLOCK: a FIFO put in the file's place must not hang the command; only a regular
         // file is written.
         let fd = retrying { open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600) }
@@ -250,15 +255,19 @@ public enum Posix {
         guard fstat(fd, &info) == 0 else { throw SystemError(operation: "stat", path: path, code: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SystemError(operation: "read", path: path, code: EINVAL) }
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return retrying { pwrite(fd, base + offset, buffer.count - offset, off_t(offset)) }
+        for bytes in parts {
+            var done = 0
+            while done < bytes.count {
+                let n = bytes.withUnsafeBytes { buffer -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return retrying { pwrite(fd, base + done, buffer.count - done, off_t(offset + done)) }
+                }
+                if n < 0 { throw SystemError(operation: "write", path: path, code: errno) }
+                done += n
             }
-            if n < 0 { throw SystemError(operation: "write", path: path, code: errno) }
-            offset += n
+            offset += done
         }
-        if ftruncate(fd, off_t(bytes.count)) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }
+        if ftruncate(fd, off_t(offset)) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }
     }
 
     public static func syncDirectory(_ path: String) throws(SystemError) {

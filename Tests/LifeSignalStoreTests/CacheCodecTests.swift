@@ -269,3 +269,58 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A large cache file is written from the parts it is made in; its checksum over the parts
+/// must be the checksum of the whole, however the parts fall against the 8-byte words.
+@Suite struct ChecksumPartsTests {
+    @Test func theChecksumOfPartsIsTheChecksumOfTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let whole = CacheCodec.checksum(bytes[...])
+            for _ in 0..<20 {
+                var cuts = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    Int.random(in: 0...length, using: &generator)
+                }
+                cuts = ([0] + cuts + [length]).sorted()
+                var sum = CacheCodec.Checksum(count: length)
+                for (from, to) in zip(cuts, cuts.dropFirst()) { sum.add(bytes[from..<to]) }
+                #expect(sum.value == whole, "\(length) bytes cut at \(cuts)")
+            }
+        }
+    }
+
+    /// The format's checksum as it was written before it came in parts, word by word.
+    static func reference(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        let words = bytes.count / 8
+        for i in 0..<words {
+            let word = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i * 8 + $1]) << (8 * UInt64($1)) }
+            hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+        }
+        for i in (words * 8)..<bytes.count { hash = (hash ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    @Test func itIsTheChecksumTheFormatHasAlwaysHad() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 31, 100] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(CacheCodec.checksum(bytes[...]) == Self.reference(bytes), "\(length) bytes")
+        }
+    }
+
+    @Test func aFileInPartsIsTheWholeFile() throws {
+        var writer = BinaryWriter()
+        writer.string("head")
+        var tail = BinaryWriter()
+        for i in 0..<300 { tail.string("member \(i)") }
+        let parts = CacheCodec.parts(writer, then: tail)
+        #expect(parts.count == 3)
+        let whole = CacheCodec.file(writer, then: tail)
+        #expect(Array(parts.joined()) == whole)
+        var reader = try CacheCodec.reader(whole)
+        #expect(try reader.string() == "head")
+    }
+}
