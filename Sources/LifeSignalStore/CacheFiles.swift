@@ -119,6 +119,13 @@ extension CircleCache {
     /// (a partial cache is saved only so), then `cache.bin`, which names it. Best effort: a
     /// cache that cannot be written only means the next run reads everything.
     func save(_ dataDirectory: String) {
+        // Whose each entry is, worked out once (the entries are written through filters, not
+        // copied: a large circle has thousands).
+        let prefix = ownPrefix
+        let mine = entries.map { $0.path.hasPrefix(prefix) || $0.path.hasPrefix("/") }
+        func picked(own: Bool) -> some Collection<Entry> {
+            entries.indices.lazy.filter { mine[$0] == own }.map { entries[$0] }
+        }
         var reference = circleFile
         if reference == nil {
             guard !partial else { return }
@@ -130,7 +137,7 @@ extension CircleCache {
             var section = BinaryWriter()
             section.circleByMember(others)
             w.count(section.writtenSize)
-            let parts = CacheCodec.parts(w, entries: entries.lazy.filter { !isOwn($0.path) }, then: section)
+            let parts = CacheCodec.parts(w, entries: picked(own: false), then: section)
             guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: parts)) != nil else { return }
             reference = CacheCodec.storedChecksum(parts[0])
         }
@@ -148,9 +155,6 @@ extension CircleCache {
         w.entries(feedEntries)
         w.uint(reference ?? 0)
         try? Posix.overwrite(
-            Self.path(dataDirectory), with: CacheCodec.file(w, entries: entries.lazy.filter { isOwn($0.path) }))
+            Self.path(dataDirectory), with: CacheCodec.file(w, entries: picked(own: true)))
     }
-
-    /// Whether an entry is this device's own: its published folder and log, its private copies.
-    func isOwn(_ path: String) -> Bool { path.hasPrefix(ownPrefix) || path.hasPrefix("/") }
 }
