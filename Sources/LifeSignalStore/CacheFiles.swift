@@ -37,6 +37,9 @@ extension CircleCache {
         return (cache, (current ?? false) && cache.coversTrust)
     }
 
+    /// A check-in of someone nobody watches over, as far as the cache knows, decodes nobody
+    /// (so the cache is loaded whole): one may just have linked from their side, and "nobody
+    /// watches over you" is not said from a partial read.
     private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
         cache: CircleCache, current: Bool?
     )? {
@@ -46,10 +49,9 @@ extension CircleCache {
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         do throws(CacheCodec.Damaged) {
             let entries = try CacheCodec.entries(theirs)
-            // From here everyone else's keys are checked by helper threads while the rest is
-            // verified and decoded, then by this one as well (see `SharedWork`); a linked write
-            // checks its few once it knows whose they are. The files must be this store's
-            // circle's and identity's: a cache made for others is not used.
+            // Everyone else's keys are checked by helper threads while the rest is decoded, then
+            // by this one too (a linked write checks its few once it knows whose). A cache made
+            // for another circle or identity is not used.
             let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
             let check = SharedWork(count: exceptOwn == nil || scope == .linked ? 0 : entries.count, chunk: 64) {
                 chunks in checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: .others)
@@ -73,7 +75,10 @@ extension CircleCache {
                     : { facts in
                         var circle = facts
                         circle.merge(own)
-                        linked = circle.dashboardMembers(of: member).union(trustRequired(of: member, in: [circle]))
+                        let alone = scope == .linked && Notifications.responders(of: member, in: circle).isEmpty
+                        linked =
+                            alone
+                            ? [] : circle.dashboardMembers(of: member).union(trustRequired(of: member, in: [circle]))
                         return linked
                     })
             guard s.atEnd else { return nil }

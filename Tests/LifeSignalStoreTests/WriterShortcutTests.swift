@@ -31,9 +31,9 @@ import Testing
         try checkIn(carl, "Carl", note: "c1")
         let beaId = try Store.open(dataDirectory: bea).identity.member
         let carlId = try Store.open(dataDirectory: carl).identity.member
-        // Ana watches over Bea; Carl shares the circle but not with Ana.
+        // Ana and Bea watch over each other; Carl shares the circle but not with Ana.
         _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
-            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)), at: Self.t0)
         }
         let store = try Store.open(dataDirectory: ana)
         #expect(try store.snapshot().state.members[carlId]?.lastCheckIn?.note == "c1")
@@ -63,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
         _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
-            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)), at: Self.t0)
         }
         _ = try store.snapshot()
         let everyoneElse = Posix.key(CircleCache.circlePath(ana))
@@ -178,7 +178,7 @@ extension WriterShortcutTests {
         let beaId = try Store.open(dataDirectory: bea).identity.member
         let carlId = try Store.open(dataDirectory: carl).identity.member
         _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
-            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)), at: Self.t0)
             transaction.record(
                 RelationSet(member: carlId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
             transaction.record(
@@ -194,5 +194,27 @@ extension WriterShortcutTests {
             dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(3), others: .linked
         ) { transaction in transaction.others.members[carlId]?.lastCheckIn?.note }.value
         #expect(second == "c2")
+    }
+}
+
+extension WriterShortcutTests {
+    /// Someone nobody watches over, as far as their cache knows, may just have been added by a
+    /// responder from the other side: their check-in reads everyone, so it sees the new link
+    /// and does not say "nobody watches over you" from a partial read.
+    @Test func aCheckInOfSomeoneNobodyWatchesReadsEveryone() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let anaId = try Store.open(dataDirectory: ana).identity.member
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        _ = try Store.open(dataDirectory: bea).snapshot()
+        // Ana adds Bea as her dependent: only Ana's log says so.
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
+        }
+        let responders = try Store.update(
+            dataDirectory: bea, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(1), others: .linked
+        ) { transaction in Notifications.responders(of: beaId, in: transaction.circle) }.value
+        #expect(responders == [.member(anaId)])
     }
 }
