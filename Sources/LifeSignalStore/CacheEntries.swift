@@ -95,21 +95,29 @@ struct CacheEntries: Sendable {
         }
     }
 
-    /// Whether every entry still has its key, except this device's own (a writer reads its log
-    /// itself) and those in the folders of members not in `members`, which are not checked.
-    func linkedAreUnchanged(_ members: Set<String>, in circle: String, ownPrefix: [UInt8]) -> Bool {
+    /// The entries a linked write checks: every one but this device's own (a writer reads its
+    /// log itself) and those in the folders of members not in `members`.
+    func indices(of members: Set<String>, ownPrefix: [UInt8]) -> [Int] {
+        let folders = Array("members/".utf8)
+        return (0..<count).filter { i in
+            guard !path(i, hasPrefix: ownPrefix), !isAbsolute(i) else { return false }
+            guard path(i, hasPrefix: folders) else { return true }
+            let rest = bytes[(starts[i] + folders.count)..<(starts[i] + lengths[i])]
+            return members.contains(String(decoding: rest.prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self))
+        }
+    }
+
+    /// Checks the keys of the entries at `picked` whose places this thread takes from `chunks`,
+    /// stopping every thread at the first that no longer matches.
+    func check(_ picked: [Int], taking chunks: Chunks, in circle: String) {
         let keys = Posix.KeyReader(circle)
         var buffer = [CChar](repeating: 0, count: 256)
-        let folders = Array("members/".utf8)
-        for i in 0..<count where !path(i, hasPrefix: ownPrefix) && !isAbsolute(i) {
-            if path(i, hasPrefix: folders) {
-                let rest = bytes[(starts[i] + folders.count)..<(starts[i] + lengths[i])]
-                let member = rest.prefix { $0 != UInt8(ascii: "/") }
-                guard members.contains(String(decoding: member, as: UTF8.self)) else { continue }
+        while let chunk = chunks.take() {
+            for j in chunk where !isUnchanged(picked[j], keys: keys, buffer: &buffer) {
+                chunks.stop()
+                return
             }
-            guard isUnchanged(i, keys: keys, buffer: &buffer) else { return false }
         }
-        return true
     }
 
     /// How many bytes `write` appends for `entries`.

@@ -50,8 +50,8 @@ extension CircleCache {
         do throws(CacheCodec.Damaged) {
             let entries = try CacheCodec.entries(theirs)
             // Everyone else's keys are checked by helper threads while the rest is decoded, then
-            // by this one too (a linked write checks its few once it knows whose). A cache made
-            // for another circle or identity is not used.
+            // by this one too (a linked write's few, once it knows whose: see `wanted`). A cache
+            // made for another circle or identity is not used.
             let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
             let check = SharedWork(count: exceptOwn == nil || scope == .linked ? 0 : entries.count, chunk: 64) {
                 chunks in checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: .others)
@@ -67,20 +67,10 @@ extension CircleCache {
             // Everyone else's state: the rest of the file, with a string table of its own.
             guard try o.count() == theirs.count - o.offset else { return nil }
             var s = try BinaryReader(theirs, from: o.offset)
-            var linked: Set<String> = []
-            let own = cache.own
+            let found = Wanted()
+            defer { found.check?.cancel() }
             cache.others = try s.circleByMember(
-                wanted: scope == .all
-                    ? nil
-                    : { facts in
-                        var circle = facts
-                        circle.merge(own)
-                        let alone = scope == .linked && Notifications.responders(of: member, in: circle).isEmpty
-                        linked =
-                            alone
-                            ? [] : circle.dashboardMembers(of: member).union(trustRequired(of: member, in: [circle]))
-                        return linked
-                    })
+                wanted: wanted(scope, of: cache, entries: entries, ownPrefix: ownPrefix, into: found))
             guard s.atEnd else { return nil }
             cache.entries = ownEntries.all + (scope == .all ? entries.all : [])
             cache.partial = scope != .all
@@ -91,13 +81,46 @@ extension CircleCache {
             if scope == .linked {
                 // Every member trust upkeep looks at must have been decoded (a pin made by another
                 // device of mine is known only now): else the cache is loaded whole.
-                let unchanged = entries.linkedAreUnchanged(linked, in: circle, ownPrefix: ownPrefix)
-                return (cache, ownCurrent && cache.trustRequired.isSubset(of: linked) && unchanged)
+                let unchanged =
+                    found.check.map {
+                        _ = $0.finish()
+                        return !$0.chunks.wasStopped
+                    } ?? false
+                return (cache, ownCurrent && cache.trustRequired.isSubset(of: found.members) && unchanged)
             }
             _ = check.finish()
             return (cache, ownCurrent && !check.chunks.wasStopped)
         } catch {
             return nil
+        }
+    }
+
+    /// The members a partial decode reads, known once the circle's facts are decoded, and for a
+    /// linked write the check of their keys, started on helper threads then, while the members
+    /// decode.
+    private final class Wanted: @unchecked Sendable {
+        var members: Set<String> = []
+        var check: SharedWork<Void>?
+    }
+
+    private static func wanted(
+        _ scope: Scope, of cache: CircleCache, entries: CacheEntries, ownPrefix: [UInt8], into found: Wanted
+    ) -> ((CircleState) -> Set<String>)? {
+        guard scope != .all else { return nil }
+        let (own, member, circle) = (cache.own, cache.member, cache.circle)
+        return { facts in
+            var state = facts
+            state.merge(own)
+            let alone = scope == .linked && Notifications.responders(of: member, in: state).isEmpty
+            found.members =
+                alone ? [] : state.dashboardMembers(of: member).union(trustRequired(of: member, in: [state]))
+            if scope == .linked {
+                let picked = entries.indices(of: found.members, ownPrefix: ownPrefix)
+                found.check = SharedWork(count: picked.count, chunk: 16) { chunks in
+                    entries.check(picked, taking: chunks, in: circle)
+                }
+            }
+            return found.members
         }
     }
 
