@@ -107,25 +107,25 @@ public struct BinaryWriter: FieldCoder {
 
     /// What `write(to:)` appends, as two parts: the string table, and the fields as held.
     public var parts: [[UInt8]] {
-        var table: [UInt8] = []
-        table.reserveCapacity(writtenSize - body.count)
-        Self.appendVarint(UInt64(self.table.count), to: &table)
-        for text in self.table {
-            Self.appendVarint(UInt64(text.utf8.count), to: &table)
-            table.append(contentsOf: text.utf8)
-        }
-        return [table, body]
+        var strings: [UInt8] = []
+        strings.reserveCapacity(writtenSize - body.count)
+        appendTable(to: &strings)
+        return [strings, body]
     }
 
     /// The string table, then the fields, appended to `file`.
     public func write(to file: inout [UInt8]) {
         file.reserveCapacity(file.count + writtenSize)
-        Self.appendVarint(UInt64(table.count), to: &file)
-        for text in table {
-            Self.appendVarint(UInt64(text.utf8.count), to: &file)
-            file.append(contentsOf: text.utf8)
-        }
+        appendTable(to: &file)
         file.append(contentsOf: body)
+    }
+
+    private func appendTable(to bytes: inout [UInt8]) {
+        Self.appendVarint(UInt64(table.count), to: &bytes)
+        for text in table {
+            Self.appendVarint(UInt64(text.utf8.count), to: &bytes)
+            bytes.append(contentsOf: text.utf8)
+        }
     }
 
     // MARK: FieldCoder

@@ -168,13 +168,16 @@ struct WrittenEvents: Equatable, Sendable {
     private var lastLine: Int? { lines.lastIndex(of: UInt8(ascii: "\n")) }
 
     /// The last event, decoded alone (nil when there is none, or it does not decode).
-    var last: Event? {
-        guard let start = lastLine else { return nil }
-        let text = Array("{\"events\": [".utf8) + lines[(start + 1)...] + Array("]}".utf8)
-        guard let root = try? JSONParser.parse(text),
-            let events = try? Files.events(JSONCursor(root).object().required("events"), in: text)
-        else { return nil }
-        return events.last
+    var last: Event? { lastLine.flatMap { Self.decode(lines[($0 + 1)...]) }?.last }
+
+    /// Every event, decoded (nil when they do not).
+    var all: [Event]? { Self.decode(lines) }
+
+    /// The events on `lines`, read as the array they stand in.
+    private static func decode(_ lines: ArraySlice<UInt8>) -> [Event]? {
+        let text = Array("{\"events\": [".utf8) + lines + Array("\n]}".utf8)
+        guard let root = try? JSONParser.parse(text) else { return nil }
+        return try? Files.events(JSONCursor(root).object().required("events"), in: text)
     }
 
     /// Drops the last event's line, and the comma before it.
@@ -205,6 +208,7 @@ extension DeviceLog {
         let newlines = region.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         guard region.isEmpty || (region.last == UInt8(ascii: "\n") && newlines >= 2) else { return nil }
         log.state = state
+        log.hasEvents = false
         log.written = WrittenEvents(lines: region.dropLast(), count: max(newlines - 1, 0))
         return log
     }
@@ -214,15 +218,13 @@ extension DeviceLog {
     /// file this device wrote, and whose key has not changed since, not decode.
     mutating func decodeWritten(path: String) throws(StoreError) {
         guard let written else { return }
-        let text = Array("{\"events\": [".utf8) + written.lines + Array("\n]}".utf8)
-        guard let root = try? JSONParser.parse(text),
-            let decoded = try? Files.events(JSONCursor(root).object().required("events"), in: text)
-        else {
+        guard let decoded = written.all else {
             throw .damaged(
                 path: path, problem: "its events do not read although the file is as this device wrote it",
                 backup: path + ".bak")
         }
         events = decoded + events
         self.written = nil
+        hasEvents = true
     }
 }
