@@ -67,6 +67,12 @@ struct GitSyncTests {
         let (a, b) = (circle.clone("a"), circle.clone("b"))
         #expect(circle.run("ana", ["init", "--name", "Ana", "--circle", a, "--quiet"]).code == 0)
         #expect(FileManager.default.fileExists(atPath: a + "/.gitignore"), "init writes the ignore patterns at once")
+        // Every private file of a data directory (should one lie in the folder) is among them.
+        let ignored = Set(
+            ((try? String(contentsOfFile: a + "/.gitignore", encoding: .utf8)) ?? "").split(separator: "\n"))
+        for name in ["cache.bin", "cache-circle.bin", "lock", "health.json"] {
+            #expect(ignored.contains(Substring(name)), "\(name) is not in .gitignore")
+        }
         #expect(circle.run("ana", ["checkin", "--quiet"]).code == 0)
         let first = circle.run("ana", ["circle", "sync", "--json"])
         #expect(first.code == 0, "\(first.stderr)")
