@@ -75,11 +75,6 @@ extension CircleState {
 public struct DependentView: Equatable, Sendable {
     public var contact: Contact
     public var status: DependentStatus
-
-    public init(contact: Contact, status: DependentStatus) {
-        self.contact = contact
-        self.status = status
-    }
 }
 
 /// One ping as `me` sees it: which way it went, with whom, and where it stands.
@@ -94,14 +89,6 @@ public struct PingView: Equatable, Sendable {
     public var incoming: Bool
     public var otherName: String
     public var state: State
-
-    public init(ping: Ping, sent: Stamp, incoming: Bool, otherName: String, state: State) {
-        self.ping = ping
-        self.sent = sent
-        self.incoming = incoming
-        self.otherName = otherName
-        self.state = state
-    }
 
     /// The same ping, ended as `state`.
     public func ended(_ state: State) -> PingView {
