@@ -6,12 +6,6 @@ public struct LocalTimeType: Hashable, Sendable {
     public var utOffset: Int64
     public var isDST: Bool
     public var abbreviation: String
-
-    public init(utOffset: Int64, isDST: Bool, abbreviation: String) {
-        self.utOffset = utOffset
-        self.isDST = isDST
-        self.abbreviation = abbreviation
-    }
 }
 
 /// A change of local time type at an instant: from `at` on, `types[type]` applies.
@@ -19,11 +13,6 @@ public struct ZoneTransition: Hashable, Sendable {
     public var at: Timestamp
     /// An index into the owning `ZoneRules.types`.
     public var type: Int
-
-    public init(at: Timestamp, type: Int) {
-        self.at = at
-        self.type = type
-    }
 }
 
 /// What is wrong with a time zone file or TZ string, and where: the byte of the file, or the
