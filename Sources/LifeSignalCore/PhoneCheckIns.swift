@@ -69,12 +69,6 @@ public struct PhoneTap: Equatable, Sendable {
     public var token: String
     public var at: Timestamp
     public var recorded: Stamp
-
-    public init(token: String, at: Timestamp, recorded: Stamp) {
-        self.token = token
-        self.at = at
-        self.recorded = recorded
-    }
 }
 
 extension MemberState {
@@ -280,13 +274,6 @@ public struct AckCommitment: Equatable, Sendable {
     public var owner: String
     public var contact: String
     public var issued: Timestamp
-
-    public init(thread: String, owner: String, contact: String, issued: Timestamp) {
-        self.thread = thread
-        self.owner = owner
-        self.contact = contact
-        self.issued = issued
-    }
 }
 
 /// I will hand out, in an alarm sent to `owner`'s external contact `contact`, the "I'm on it"
