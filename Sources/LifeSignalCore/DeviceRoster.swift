@@ -20,11 +20,6 @@ public struct DeviceEntry: Equatable, Sendable {
     /// For a device's entry about itself: its enrollment signed with the member's recovery key.
     public var certificate: String?
 
-    public init(key: String?, enrolled: Stamp) {
-        self.key = key
-        self.enrolled = enrolled
-    }
-
     /// Combines two statements about `device`: a key once known stays (the earliest stated
     /// wins), the earliest enrollment (a device's request to be enrolled only when no device
     /// enrolled it) and the earliest revocation are kept.

@@ -53,11 +53,6 @@ public struct Acknowledgement: Equatable, Sendable {
     /// For an external responder's "I'm on it" from their phone: their contact id (of the
     /// subject's), and `by` is the member whose device sent them the alarm.
     public var external: String? = nil
-
-    public init(by: String, stamp: Stamp) {
-        self.by = by
-        self.stamp = stamp
-    }
 }
 
 /// My grace period after a missed deadline, during which only I am told.

@@ -12,13 +12,6 @@ public struct Vouch: Equatable, Sendable {
     public var note: String?
     public var stamp: Stamp
     public var at: Timestamp { stamp.at }
-
-    public init(by: String, deadline: Timestamp, note: String?, stamp: Stamp) {
-        self.by = by
-        self.deadline = deadline
-        self.note = note
-        self.stamp = stamp
-    }
 }
 
 public enum Vouching {
