@@ -165,13 +165,6 @@ public enum DeliveryRules {
         public var confirmed = true
         public var evidence: Evidence? = nil
         public var key: DeliveryKey { DeliveryKey(notification: notification.id, channel: channel) }
-
-        public init(notification: Notification, channel: String, confirmed: Bool = true, evidence: Evidence? = nil) {
-            self.notification = notification
-            self.channel = channel
-            self.confirmed = confirmed
-            self.evidence = evidence
-        }
     }
 
     /// What to do now: per channel, the jobs to try in order (stopping at the first failure),
