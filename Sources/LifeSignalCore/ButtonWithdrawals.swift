@@ -57,12 +57,6 @@ struct WithdrawnEntry: KeyedEntry {
     var key = ""
     var value = Timestamp(seconds: 0)
 
-    init() {}
-    init(key: String, value: Timestamp) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("of", &key)
         var seconds = value.seconds

@@ -203,12 +203,6 @@ struct DeviceEntryRecord: KeyedEntry {
     var key = ""
     var value = DeviceEntry(key: nil, enrolled: .unset)
 
-    init() {}
-    init(key: String, value: DeviceEntry) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("device", &key)
         try c.publicKey("key", &value.key)
@@ -226,8 +220,6 @@ struct PinEntry: SchemaEntry {
     var member = ""
     var fingerprint = ""
     var stamp = Stamp.unset
-
-    init() {}
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &member)

@@ -193,12 +193,6 @@ struct TokenEntry: KeyedEntry {
     var key = ""
     var value = Timestamp(seconds: 0)
 
-    init() {}
-    init(key: String, value: Timestamp) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("hash", &key)
         var seconds = value.seconds
@@ -211,8 +205,6 @@ struct TokenEntry: KeyedEntry {
 struct OthersTapEntry: SchemaEntry {
     var member = ""
     var tap = PhoneTap(token: "", at: Timestamp(seconds: 0), recorded: .unset)
-
-    init() {}
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &member)
@@ -247,12 +239,6 @@ struct OthersTapEntry: SchemaEntry {
 struct PhoneTapEntry: KeyedEntry {
     var key = ""
     var value = PhoneTap(token: "", at: Timestamp(seconds: 0), recorded: .unset)
-
-    init() {}
-    init(key: String, value: PhoneTap) {
-        self.key = key
-        self.value = value
-    }
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("token", &value.token)
@@ -365,12 +351,6 @@ extension CircleState {
 struct AckTokenEntry: KeyedEntry {
     var key = ""
     var value = AckCommitment(thread: "", owner: "", contact: "", issued: Timestamp(seconds: 0))
-
-    init() {}
-    init(key: String, value: AckCommitment) {
-        self.key = key
-        self.value = value
-    }
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("hash", &key)

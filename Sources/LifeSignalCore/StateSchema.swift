@@ -149,12 +149,6 @@ struct MemberEntry: KeyedEntry {
     var key = ""
     var value = MemberState()
 
-    init() {}
-    init(key: String, value: MemberState) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &key)
         try value.code(&c)
@@ -207,12 +201,6 @@ struct RelationEntry: KeyedEntry {
     var key = Pair("", "")
     var value = Stamped<Roles?>(nil, .unset)
 
-    init() {}
-    init(key: Pair, value: Stamped<Roles?>) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         var low = key.low
         var high = key.high
@@ -230,8 +218,6 @@ struct ExternalEntry: SchemaEntry {
     var owner = ""
     var id = ""
     var value = Stamped<ExternalContact?>(nil, .unset)
-
-    init() {}
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("owner", &owner)
@@ -267,12 +253,6 @@ struct TierEntry: KeyedEntry {
     var key = ""
     var value = Stamped<Int64>(1, .unset)
 
-    init() {}
-    init(key: String, value: Stamped<Int64>) {
-        self.key = key
-        self.value = value
-    }
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("contact", &key)
         try c.int("tier", &value.value, in: 1...9)
@@ -285,8 +265,6 @@ struct AcknowledgementEntry: SchemaEntry {
     var thread = ""
     var by = ""
     var stamp = Stamp.unset
-
-    init() {}
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("thread", &thread)
@@ -322,12 +300,6 @@ struct AcknowledgementEntry: SchemaEntry {
 struct DeliveryEntry: KeyedEntry {
     var key = DeliveryKey(notification: "", channel: "")
     var value = DeliveryRecord(stamp: .unset, by: "")
-
-    init() {}
-    init(key: DeliveryKey, value: DeliveryRecord) {
-        self.key = key
-        self.value = value
-    }
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("notification", &key.notification)

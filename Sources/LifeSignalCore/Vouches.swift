@@ -113,8 +113,6 @@ struct VouchEntry: SchemaEntry {
     var member = ""
     var value = Vouch(by: "", deadline: Timestamp(seconds: 0), note: nil, stamp: .unset)
 
-    init() {}
-
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &member)
         try c.id("by", &value.by)
