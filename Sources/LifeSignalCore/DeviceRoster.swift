@@ -216,39 +216,17 @@ struct DeviceEntryRecord: KeyedEntry {
 
 /// One key fingerprint a member pinned of another; the state keeps them by member, then by
 /// fingerprint.
-struct PinEntry: SchemaEntry {
-    var member = ""
-    var fingerprint = ""
-    var stamp = Stamp.unset
+struct PinEntry: NestedEntry {
+    var outer = ""
+    var inner = ""
+    var value = Stamp.unset
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.id("member", &member)
-        try c.string("fingerprint", &fingerprint)
-        try c.check(KeyText.isFingerprint(fingerprint), "fingerprint", "must be 32 lowercase hex digits")
-        try c.stamp(&stamp)
+        try c.id("member", &outer)
+        try c.string("fingerprint", &inner)
+        try c.check(KeyText.isFingerprint(inner), "fingerprint", "must be 32 lowercase hex digits")
+        try c.stamp(&value)
     }
-
-    static func entries(of collection: [String: [String: Stamp]]) -> [PinEntry] {
-        var entries: [PinEntry] = []
-        for (member, keys) in collection {
-            for (fingerprint, stamp) in keys {
-                var entry = PinEntry()
-                entry.member = member
-                entry.fingerprint = fingerprint
-                entry.stamp = stamp
-                entries.append(entry)
-            }
-        }
-        return entries
-    }
-
-    static func insert(_ entry: PinEntry, into collection: inout [String: [String: Stamp]]) {
-        collection[entry.member, default: [:]][entry.fingerprint] = entry.stamp
-    }
-
-    static func reserve(_ count: Int, in collection: inout [String: [String: Stamp]]) {}
-
-    func precedes(_ other: PinEntry) -> Bool { (member, fingerprint) < (other.member, other.fingerprint) }
 }
 
 extension FieldCoder {

@@ -209,3 +209,28 @@ extension KeyedEntry {
     static func reserve(_ count: Int, in collection: inout [Key: Value]) { collection.reserveCapacity(count) }
     func precedes(_ other: Self) -> Bool { key < other.key }
 }
+
+/// An entry of a dictionary of dictionaries (contacts by owner, then by id): the outer key,
+/// the inner key and the value.
+protocol NestedEntry: SchemaEntry where Collection == [String: [String: Value]] {
+    associatedtype Value
+    init(outer: String, inner: String, value: Value)
+    var outer: String { get }
+    var inner: String { get }
+    var value: Value { get }
+}
+
+extension NestedEntry {
+    static func entries(of collection: [String: [String: Value]]) -> [Self] {
+        var entries: [Self] = []
+        for (outer, values) in collection {
+            for (inner, value) in values { entries.append(Self(outer: outer, inner: inner, value: value)) }
+        }
+        return entries
+    }
+    static func insert(_ entry: Self, into collection: inout [String: [String: Value]]) {
+        collection[entry.outer, default: [:]][entry.inner] = entry.value
+    }
+    static func reserve(_ count: Int, in collection: inout [String: [String: Value]]) {}
+    func precedes(_ other: Self) -> Bool { (outer, inner) < (other.outer, other.inner) }
+}

@@ -214,39 +214,17 @@ struct RelationEntry: KeyedEntry {
 }
 
 /// One external contact of one owner; the state keeps them by owner, then by id.
-struct ExternalEntry: SchemaEntry {
-    var owner = ""
-    var id = ""
+struct ExternalEntry: NestedEntry {
+    var outer = ""
+    var inner = ""
     var value = Stamped<ExternalContact?>(nil, .unset)
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.id("owner", &owner)
-        try c.id("id", &id)
+        try c.id("owner", &outer)
+        try c.id("id", &inner)
         try c.record("contact", &value.value, .null)
         try c.stamp(&value.stamp)
     }
-
-    static func entries(of collection: [String: [String: Stamped<ExternalContact?>]]) -> [ExternalEntry] {
-        var entries: [ExternalEntry] = []
-        for (owner, contacts) in collection {
-            for (id, value) in contacts {
-                var entry = ExternalEntry()
-                entry.owner = owner
-                entry.id = id
-                entry.value = value
-                entries.append(entry)
-            }
-        }
-        return entries
-    }
-
-    static func insert(_ entry: ExternalEntry, into collection: inout [String: [String: Stamped<ExternalContact?>]]) {
-        collection[entry.owner, default: [:]][entry.id] = entry.value
-    }
-
-    static func reserve(_ count: Int, in collection: inout [String: [String: Stamped<ExternalContact?>]]) {}
-
-    func precedes(_ other: ExternalEntry) -> Bool { (owner, id) < (other.owner, other.id) }
 }
 
 struct TierEntry: KeyedEntry {
@@ -261,38 +239,16 @@ struct TierEntry: KeyedEntry {
 }
 
 /// One member's acknowledgement of one thread; the state keeps them by thread, then by member.
-struct AcknowledgementEntry: SchemaEntry {
-    var thread = ""
-    var by = ""
-    var stamp = Stamp.unset
+struct AcknowledgementEntry: NestedEntry {
+    var outer = ""
+    var inner = ""
+    var value = Stamp.unset
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.string("thread", &thread)
-        try c.id("by", &by)
-        try c.stamp(&stamp)
+        try c.string("thread", &outer)
+        try c.id("by", &inner)
+        try c.stamp(&value)
     }
-
-    static func entries(of collection: [String: [String: Stamp]]) -> [AcknowledgementEntry] {
-        var entries: [AcknowledgementEntry] = []
-        for (thread, acks) in collection {
-            for (by, stamp) in acks {
-                var entry = AcknowledgementEntry()
-                entry.thread = thread
-                entry.by = by
-                entry.stamp = stamp
-                entries.append(entry)
-            }
-        }
-        return entries
-    }
-
-    static func insert(_ entry: AcknowledgementEntry, into collection: inout [String: [String: Stamp]]) {
-        collection[entry.thread, default: [:]][entry.by] = entry.stamp
-    }
-
-    static func reserve(_ count: Int, in collection: inout [String: [String: Stamp]]) {}
-
-    func precedes(_ other: AcknowledgementEntry) -> Bool { (thread, by) < (other.thread, other.by) }
 }
 
 /// A delivery recorded in the circle. `by` is the recorder's member: a log's own (older logs
