@@ -59,8 +59,6 @@ struct WithdrawnEntry: KeyedEntry {
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("of", &key)
-        var seconds = value.seconds
-        try c.int("at", &seconds, in: 0...Limits.counter)
-        value = Timestamp(seconds: seconds)
+        try c.seconds("at", &value)
     }
 }

@@ -195,9 +195,7 @@ struct TokenEntry: KeyedEntry {
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("hash", &key)
-        var seconds = value.seconds
-        try c.int("issued", &seconds, in: 0...Limits.counter)
-        value = Timestamp(seconds: seconds)
+        try c.seconds("issued", &value)
     }
 }
 
@@ -243,9 +241,7 @@ struct PhoneTapEntry: KeyedEntry {
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.string("token", &value.token)
         try c.check(PhoneCheckIns.isToken(value.token), "token", "must be 32 lowercase hex digits")
-        var seconds = value.at.seconds
-        try c.int("tappedAt", &seconds, in: 0...Limits.counter)
-        value.at = Timestamp(seconds: seconds)
+        try c.seconds("tappedAt", &value.at)
         try c.stamp(&value.recorded)
         key = PhoneCheckIns.commitment(of: value.token)
     }
@@ -357,8 +353,6 @@ struct AckTokenEntry: KeyedEntry {
         try c.string("thread", &value.thread)
         try c.id("owner", &value.owner)
         try c.id("contact", &value.contact)
-        var seconds = value.issued.seconds
-        try c.int("issued", &seconds, in: 0...Limits.counter)
-        value.issued = Timestamp(seconds: seconds)
+        try c.seconds("issued", &value.issued)
     }
 }

@@ -112,6 +112,13 @@ extension FieldCoder {
         if let parsed { value = parsed }
     }
 
+    /// An instant as whole seconds since the epoch, not before it.
+    mutating func seconds(_ key: String, _ value: inout Timestamp) throws(Failure) {
+        var seconds = value.seconds
+        try int(key, &seconds, in: 0...Limits.counter)
+        value = Timestamp(seconds: seconds)
+    }
+
     /// An interval or reminder lead: a positive number of seconds, at most a century.
     public mutating func span(_ key: String, _ value: inout TimeSpan) throws(Failure) {
         var seconds = value.seconds
