@@ -100,9 +100,7 @@ public struct DeviceEnrolled: EventBody {
     }
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        var entry = DeviceEntry(key: key, enrolled: stamp)
-        entry.proof = proof
-        entry.certificate = certificate
+        let entry = DeviceEntry(key: key, enrolled: stamp, proof: proof, certificate: certificate)
         circle.update(member) { state in
             if var known = state.devices[device] {
                 known.merge(entry, device: device)
@@ -136,9 +134,7 @@ public struct DeviceRevoked: EventBody {
     }
 
     public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        var entry = DeviceEntry(key: key, enrolled: stamp)
-        entry.revoked = stamp
-        entry.revokedThrough = through
+        let entry = DeviceEntry(key: key, enrolled: stamp, revoked: stamp, revokedThrough: through)
         circle.update(member) { state in
             if var known = state.devices[device] {
                 if known.revoked.map({ stamp < $0 }) ?? true {
