@@ -76,12 +76,6 @@ public struct Ping: Equatable, Sendable {
     public var endKind: End?
     public var endStamp: Stamp?
 
-    public init(id: String, from: String, to: String) {
-        self.id = id
-        self.from = from
-        self.to = to
-    }
-
     /// What the circle keys a ping by: its id and its two members. An id is random, so only a
     /// forgery repeats one, and a forged ping between other members must not end this one.
     public var key: String { Self.key(id: id, from: from, to: to) }

@@ -36,11 +36,6 @@ public struct DeliveryKey: Hashable, Comparable, Sendable {
 public struct DeliveryRecord: Equatable, Sendable {
     public var stamp: Stamp
     public var by: String
-
-    public init(stamp: Stamp, by: String) {
-        self.stamp = stamp
-        self.by = by
-    }
 }
 
 /// Where one notification stands on one channel: attempts so far, the last one, and whether it

@@ -7,11 +7,6 @@ public struct Heartbeats: Equatable, Sendable {
     public var checkIn: [String]
     public var deliver: [String]
 
-    public init(checkIn: [String], deliver: [String]) {
-        self.checkIn = checkIn
-        self.deliver = deliver
-    }
-
     /// When a heartbeat is sent.
     public enum Trigger: String, CaseIterable, Sendable {
         case checkin, deliver

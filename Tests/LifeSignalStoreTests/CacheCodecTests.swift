@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalCore
 import Testing
 
+@testable import LifeSignalCore
 @testable import LifeSignalStore
 
 /// The cache's binary format: every field of a circle comes back as written, and damaged bytes

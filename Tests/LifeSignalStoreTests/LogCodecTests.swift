@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalCore
 import Testing
 
+@testable import LifeSignalCore
 @testable import LifeSignalStore
 
 /// The record schema in the logs: every event type and every field of the state comes back
