@@ -66,6 +66,8 @@ struct OptionSpec: Sendable {
     static func values(_ long: String, _ valueName: String, _ kind: ValueKind, _ help: String) -> OptionSpec {
         OptionSpec(long: long, short: nil, valueName: valueName, kind: kind, help: help, repeatable: true)
     }
+    /// `--yes`, for a command that asks for confirmation on a terminal.
+    static let yes = flag("yes", short: "y", "Do not ask for confirmation (for scripts).")
 
     var takesValue: Bool { valueName != nil }
 

@@ -14,12 +14,11 @@ enum AlertCommand {
 
     static let message = OptionSpec.value(
         "message", "text", .prose("message"), "What your responders should know (e.g. where you are).")
-    static let yes = OptionSpec.flag("yes", short: "y", "Do not ask for confirmation (for scripts).")
 
     static let activateSpec = CommandSpec(
         name: "activate",
         abstract: "Raise an emergency alert and tell every responder at once.",
-        options: [message, yes],
+        options: [message, .yes],
         examples: [
             "lifesignal alert activate --message \"Fell on the trail, near the bridge\"",
             "lifesignal alert activate --yes --message \"Car broke down on the A30\"",
@@ -29,7 +28,7 @@ enum AlertCommand {
     static let deactivateSpec = CommandSpec(
         name: "deactivate",
         abstract: "End your alert and tell your responders you are safe.",
-        options: [yes],
+        options: [.yes],
         run: deactivate)
 
     static let statusSpec = CommandSpec(
@@ -52,7 +51,7 @@ enum AlertCommand {
         let active = try session.call(line.path) { app throws(AppError) in try app.activeAlert() }
         if active == nil {
             let question = "Activate an emergency alert? All your responders will be told at once."
-            guard try session.confirm(question, action: "raise an alert", line: line, yes: line.flag(Self.yes)) else {
+            guard try session.confirm(question, action: "raise an alert", line: line, yes: line.flag(.yes)) else {
                 try session.output.line("No alert was raised.")
                 return .ok
             }
@@ -94,7 +93,7 @@ enum AlertCommand {
         }
         let question =
             "Are you sure you want to deactivate the alert? This will notify your responders that you are safe."
-        guard try session.confirm(question, action: "end the alert", line: line, yes: line.flag(Self.yes)) else {
+        guard try session.confirm(question, action: "end the alert", line: line, yes: line.flag(.yes)) else {
             try session.output.line("The alert is still active.")
             return .alertActive
         }

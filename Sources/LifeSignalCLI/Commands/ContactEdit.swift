@@ -61,15 +61,13 @@ enum ContactEditCommands {
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
         run: edit)
 
-    static let yes = OptionSpec.flag("yes", short: "y", "Do not ask for confirmation (for scripts).")
-
     static let removeSpec = CommandSpec(
         name: "remove",
         abstract: "Remove a contact (on both sides, for a member).",
         discussion:
             "Asks first on a terminal, naming whom the argument matched; scripts pass --yes or the contact's full id.",
         arguments: [ContactsCommand.contactArgument],
-        options: [yes],
+        options: [.yes],
         run: remove)
 
     static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -182,7 +180,7 @@ enum ContactEditCommands {
             guard
                 try session.confirm(
                     question, action: "remove \(found.name) (\(found.id))", line: line,
-                    yes: line.flag(yes), otherwise: ", or give the full id: lifesignal contacts remove \(found.id)")
+                    yes: line.flag(.yes), otherwise: ", or give the full id: lifesignal contacts remove \(found.id)")
             else {
                 try session.output.line("Nothing was removed.")
                 return .ok
