@@ -12,25 +12,24 @@ extension Notifications {
             let who = name(member, in: circle)
             let cause = "\(pause.stamp.device)|\(pause.stamp.seq)"
             let note = pause.value.note.map { " Their note: “\($0)”." } ?? ""
+            func tell(_ kind: Notification.Kind, at time: Timestamp, _ message: String) {
+                found += recipients.map {
+                    Notification(kind: kind, cause: cause, message: message, at: time, subject: member, recipient: $0)
+                }
+            }
             // A resume is a pause that ends when it is set: only its end is told.
             if pause.value.until > pause.stamp.at {
-                let message =
+                tell(
+                    .dependentPaused, at: pause.stamp.at,
                     "\(who) paused their check-ins until \(utc(pause.value.until)).\(note) No deadline applies until then; their countdown restarts when the pause ends."
-                found += recipients.map {
-                    Notification(
-                        kind: .dependentPaused, cause: cause, message: message, at: pause.stamp.at, subject: member,
-                        recipient: $0)
-                }
+                )
             }
             guard now >= pause.value.until else { continue }
             let restarted = pause.value.until + (circle.members[member]?.effectiveInterval ?? Rules.defaultInterval)
-            let message =
+            tell(
+                .dependentResumed, at: pause.value.until,
                 "\(who)'s pause has ended (\(utc(pause.value.until))): their countdown restarted, next deadline \(utc(restarted)) unless they check in before."
-            found += recipients.map {
-                Notification(
-                    kind: .dependentResumed, cause: cause, message: message, at: pause.value.until, subject: member,
-                    recipient: $0)
-            }
+            )
         }
         return found
     }
