@@ -64,10 +64,8 @@ public struct ArchiveSegment: Equatable, Sendable {
             throw .damaged(
                 path: path, problem: "\(problem), so it is not believed to be device \(device)'s", backup: nil)
         }
-        let root = try Files.parse(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion)
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
+        return try Files.object(bytes, path: path, backup: nil, supported: DeviceLog.schemaVersion) {
+            o throws(JSONShapeError) in
             guard try o.required("member").string() == member, try o.required("device").string() == device else {
                 throw JSONShapeError(path: "member", message: "belongs to another member or device than its folder")
             }
@@ -77,8 +75,6 @@ public struct ArchiveSegment: Equatable, Sendable {
                     path: "events", message: "does not hold events \(firstSeq)–\(lastSeq) as its name says")
             }
             return events
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: nil)
         }
     }
 }

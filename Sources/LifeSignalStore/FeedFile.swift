@@ -74,7 +74,7 @@ enum FeedFile {
         var feed = Feed()
         var index = 0
         var problem: JSONShapeError?
-        let root = try Files.parse(
+        return try Files.object(
             bytes, path: path, backup: backup, supported: schemaVersion,
             streaming: (
                 "notifications",
@@ -88,10 +88,8 @@ enum FeedFile {
                         problem = error
                     }
                 }
-            ))
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
+            )
+        ) { o throws(JSONShapeError) in
             _ = try o.required("notifications").array()
             if let problem { throw problem }
             feed.read = Set(try o.required("read").array().map { c throws(JSONShapeError) in try c.string() })
@@ -111,8 +109,6 @@ enum FeedFile {
                         channel: try e.required("channel").string())] = state
             }
             return feed
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
     }
 }

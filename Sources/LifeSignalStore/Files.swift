@@ -48,6 +48,22 @@ enum Files {
         guard try cursor.int() >= 1 else { throw cursor.fail("must be 1 or more") }
     }
 
+    /// Parses a file whose JSON is one object and gives that object, its version checked, to
+    /// `read`; a value of the wrong shape makes the file damaged, and the problem says where.
+    static func object<T>(
+        _ bytes: [UInt8], path: String, backup: String?, supported: Int64,
+        streaming: (key: String, each: (JSON) -> Void)? = nil, _ read: (JSONObjectCursor) throws(JSONShapeError) -> T
+    ) throws(StoreError) -> T {
+        let root = try parse(bytes, path: path, backup: backup, supported: supported, streaming: streaming)
+        do throws(JSONShapeError) {
+            let o = try JSONCursor(root).object()
+            try checkVersion(o)
+            return try read(o)
+        } catch {
+            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
+        }
+    }
+
     /// The events of a log or segment (the array under the top-level `events`). An event of a
     /// type this version does not know keeps its text, cut from `bytes`, the file it was read from.
     static func events(_ cursor: JSONCursor, in bytes: [UInt8]) throws(JSONShapeError) -> [Event] {

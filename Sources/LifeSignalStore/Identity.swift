@@ -30,10 +30,7 @@ public struct Identity: Equatable, Sendable {
     }
 
     static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> Identity {
-        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
+        try Files.object(bytes, path: path, backup: backup, supported: schemaVersion) { o throws(JSONShapeError) in
             let member = try o.required("member")
             let device = try o.required("device")
             let identity = Identity(
@@ -44,8 +41,6 @@ public struct Identity: Equatable, Sendable {
                 throw JSONShapeError(path: "circle", message: "must be an absolute path, without NUL characters")
             }
             return identity
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
     }
 }

@@ -38,10 +38,9 @@ extension Store {
         var key = Posix.FileKey.missing
         guard case .contents(let bytes) = try readFile(phoneTopicPath, key: &key) else { return PhoneTopics() }
         let backup = phoneTopicPath + ".bak"
-        let root = try Files.parse(
+        return try Files.object(
             bytes, path: phoneTopicPath, backup: Posix.exists(backup) ? backup : nil, supported: Self.phoneSchemaVersion
-        )
-        do throws(JSONShapeError) {
+        ) { o throws(JSONShapeError) in
             func topic(_ cursor: JSONCursor) throws(JSONShapeError) -> String {
                 let url = try cursor.string()
                 guard Address.problem(withChannel: "ntfy:" + url) == nil else {
@@ -49,8 +48,6 @@ extension Store {
                 }
                 return url
             }
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
             var topics = PhoneTopics()
             if let phone = o.optional("ntfy") { topics.phone = try topic(phone) }
             if let responders = try o.optional("responders")?.object() {
@@ -59,10 +56,6 @@ extension Store {
                 }
             }
             return topics
-        } catch {
-            throw .damaged(
-                path: phoneTopicPath, problem: "at \(error.path): \(error.message)",
-                backup: Posix.exists(backup) ? backup : nil)
         }
     }
 

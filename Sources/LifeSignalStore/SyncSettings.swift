@@ -28,10 +28,7 @@ public struct SyncSettings: Equatable, Sendable {
     }
 
     static func decode(_ bytes: [UInt8], path: String, backup: String?) throws(StoreError) -> SyncSettings {
-        let root = try Files.parse(bytes, path: path, backup: backup, supported: schemaVersion)
-        do throws(JSONShapeError) {
-            let o = try JSONCursor(root).object()
-            try Files.checkVersion(o)
+        try Files.object(bytes, path: path, backup: backup, supported: schemaVersion) { o throws(JSONShapeError) in
             var settings = SyncSettings()
             if let cursor = o.optional("engine") {
                 guard let engine = SyncEngine(rawValue: try cursor.string()) else {
@@ -47,8 +44,6 @@ public struct SyncSettings: Equatable, Sendable {
                 settings.hold = TimeSpan(seconds: seconds)
             }
             return settings
-        } catch {
-            throw .damaged(path: path, problem: "at \(error.path): \(error.message)", backup: backup)
         }
     }
 }
