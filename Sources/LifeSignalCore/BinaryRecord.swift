@@ -175,10 +175,6 @@ public struct BinaryWriter: FieldCoder {
         self.count(count)
         for index in 0..<count { try element(&self, index, count) }
     }
-
-    public mutating func check(
-        _ condition: @autoclosure () -> Bool, _ key: String, _ problem: @autoclosure () -> String
-    ) {}
 }
 
 /// Reads records in the binary form; every read checks its bounds.

@@ -150,10 +150,6 @@ public struct JSONRecordWriter: FieldCoder {
         }
         bytes.append(UInt8(ascii: "]"))
     }
-
-    public mutating func check(
-        _ condition: @autoclosure () -> Bool, _ key: String, _ problem: @autoclosure () -> String
-    ) {}
 }
 
 /// Reads records from a parsed file, checking every field; errors carry the JSON path.

@@ -72,6 +72,13 @@ public protocol FieldCoder {
 /// The failure of a writer, which has none: writers' descriptions run through `writing`.
 public enum CannotFail: Error {}
 
+extension FieldCoder where Failure == CannotFail {
+    /// A writer checks nothing.
+    public mutating func check(
+        _ condition: @autoclosure () -> Bool, _ key: String, _ problem: @autoclosure () -> String
+    ) {}
+}
+
 /// Runs a writer over a description: it cannot fail.
 func writing<T>(_ body: () throws(CannotFail) -> T) -> T {
     switch Result(catching: body) {
