@@ -34,11 +34,6 @@ private struct Line {
     var helpPath: [String]? = nil
     var optionsEnded = false
 
-    init(tokens: [String], spec: CommandSpec) {
-        self.tokens = tokens
-        self.spec = spec
-    }
-
     mutating func next() -> String? {
         guard index < tokens.count else { return nil }
         index += 1
