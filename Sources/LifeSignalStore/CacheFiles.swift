@@ -115,8 +115,10 @@ extension CircleCache {
             found.members =
                 alone ? [] : state.dashboardMembers(of: member).union(trustRequired(of: member, in: [state]))
             if scope == .linked {
+                // Chunks of 64 `stat`s: the few keys of a small circle are checked on this
+                // thread, where making two helper threads cost more than the checks.
                 let picked = entries.indices(of: found.members, ownPrefix: ownPrefix)
-                found.check = SharedWork(count: picked.count, chunk: 16) { chunks in
+                found.check = SharedWork(count: picked.count, chunk: 64) { chunks in
                     entries.check(picked, taking: chunks, in: circle)
                 }
             }
