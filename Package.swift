@@ -40,7 +40,8 @@ let package = Package(
             name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore", "TestSupport"]),
         // The rules of each use case, in-process against a temporary directory and a fixed clock.
         .testTarget(
-            name: "LifeSignalAppTests", dependencies: ["LifeSignalApp", "LifeSignalCore", "LifeSignalChannels"]),
+            name: "LifeSignalAppTests",
+            dependencies: ["LifeSignalApp", "LifeSignalCore", "LifeSignalChannels", "LifeSignalStore"]),
         // Each test target names every module it imports: a change to a module imported only
         // transitively did not rebuild the tests, which then ran against a stale layout.
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.

@@ -101,7 +101,7 @@ extension App {
         let responders = Notifications.responders(of: me, in: circle).compactMap {
             reach($0, in: circle)
         }
-        let members = circle.members.keys.sorted().map { id in
+        let members = circle.knownMembers.map { id in
             MemberFreshness(
                 name: circle.members[id]?.name?.value ?? id, isMe: id == me,
                 lastChange: circle.members[id].flatMap(Self.lastChange))

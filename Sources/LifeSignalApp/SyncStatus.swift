@@ -130,7 +130,7 @@ extension App {
         let me = store.identity.member
         let device = store.identity.device
         let sync = syncView(store, asking: true)
-        let members = circle.members.keys.sorted().map { id in
+        let members = circle.knownMembers.map { id in
             HeardMember(
                 id: id, name: circle.members[id]?.name?.value ?? id, isMe: id == me,
                 lastHeard: circle.members[id]?.lastHeard(excludingDevice: device))

@@ -127,6 +127,18 @@ public struct CircleState: Equatable, Sendable {
         event.body.fold(into: &self, member: member, stamp: event.stamp(device: device))
     }
 
+    /// The members this copy of the circle has records of, by id: those whose state holds
+    /// more than taps of their "I'm OK" button relayed in another member's log. Any log may
+    /// name any id in a tap, and a tap counts only through a token the member's own devices
+    /// committed to: an id known from taps alone is nobody the circle can show.
+    public var knownMembers: [String] {
+        members.compactMap { id, state in
+            var own = state
+            own.phoneTaps = [:]
+            return own == MemberState() ? nil : id
+        }.sorted()
+    }
+
     /// Changes one member's state, creating it on first use.
     mutating func update(_ member: String, _ change: (inout MemberState) -> Void) {
         change(&members[member, default: MemberState()])

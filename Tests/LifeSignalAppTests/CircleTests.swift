@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalApp
 import LifeSignalCore
+import LifeSignalStore
 import Testing
 
 /// Contacts, pings, alerts and the feed between members of one circle folder, each in their own
@@ -189,6 +190,23 @@ import Testing
         _ = try editing.editContact("Sam", edit)
         #expect(editing.notices.isEmpty, "an ntfy channel reaches Sam from any device")
     }
+    /// Whoever can write the circle can name any id in a tap of an "I'm OK" button relayed in
+    /// their log (here Mal's own, signed by Mal's device): the tap is kept, counting only through
+    /// a token, but an id nobody has records of is not listed as a member anywhere.
+    @Test func anIdNamedOnlyInAnotherMembersTapsIsListedNowhere() throws {
+        let box = Sandbox()
+        try box.join("ana", at: t0)
+        try box.join("mal", at: t0)
+        let now = try #require(Timestamp(rfc3339: t0))
+        let token = String(repeating: "0123456789abcdef", count: 2)
+        _ = try Store.update(dataDirectory: box.directory("mal"), lockTimeout: 5, creation: .never, now: now) {
+            $0.record(PhoneTapped(member: "00000000-0000-0000-0000-000000000001", token: token, at: now), at: now)
+        }
+        let app = box.app("ana", at: t0)
+        #expect(try app.circleStatus().members.map(\.name).sorted() == ["Ana", "Mal"])
+        #expect(try app.checkup().members.map(\.name).sorted() == ["Ana", "Mal"])
+    }
+
     /// A damaged sync.json is said, and the copy is not vouched for: this device no longer
     /// knows how its copy is kept, so a miss it relays says it could not confirm.
     @Test func damagedSyncSettingsAreSaidAndVouchForNothing() throws {

@@ -52,6 +52,16 @@ import Testing
         #expect(foreign?.members == 1)
     }
 
+    @Test func anIdKnownOnlyFromRelayedTapsIsNoMemberOfTheCircle() {
+        var circle = Self.circle(taps: [(Self.token, Self.issued + .hours(1))])
+        NameSet(name: "Bob").fold(into: &circle, member: "bob", stamp: Stamp(at: Self.issued, device: "b1", seq: 9))
+        // Bob's log relays a tap for an id nobody in the circle has records of.
+        PhoneTapped(member: "ghost", token: Self.token, at: Self.issued).fold(
+            into: &circle, member: "bob", stamp: Stamp(at: Self.issued, device: "b1", seq: 10))
+        #expect(circle.members["ghost"]?.phoneTaps.count == 1, "the tap is kept, counting only through a token")
+        #expect(circle.knownMembers == ["alice", "bob"])
+    }
+
     @Test func tokensAndTapsAreBounded() {
         var state = MemberState()
         for n in 0..<200 {
