@@ -142,6 +142,7 @@ def main():
         "status warm 1k": Case("status (warm)", "circle-1000", [ls, "status"], store("circle-1000"), R),
         "status warm coord": Case("status (warm)", "coordinator-1000", [ls, "status"], store("coordinator-1000"), R),
         "checkin 1k": Case("checkin", "circle-1000", [ls, "checkin"], store("circle-1000-write"), R),
+        "checkin crowd": Case("checkin", "crowd-1000", [ls, "checkin"], store("crowd-1000-write"), R),
         "history 1": Case("checkin history", "typical", [ls, "checkin", "history"], store("typical"), R),
         "history 1k": Case("checkin history", "circle-1000", [ls, "checkin", "history"], store("circle-1000"), R),
         "deliver 1y": Case("notify deliver", "one-year", [ls, "notify", "deliver"], store("one-year"), R),
@@ -228,6 +229,11 @@ def main():
         "≤ 1.25× hello-s + phys", m("checkin") / limit <= 1.25)
     row("checkin, 1,000 members", f"{m('checkin 1k') / m('checkin'):.2f}× one person", "≤ 1.5× one person",
         m("checkin 1k") / m("checkin") <= 1.5)
+    # Beside it, not a target: a circle of 1,000 where the member is linked with 10, as in the
+    # one-person store (the row above is linked with 120): what the circle's size costs, apart
+    # from the member's own links.
+    row("checkin, 1,000 members, linked with 10", f"{m('checkin crowd') / m('checkin'):.2f}× one person",
+        "(beside the row above)", None)
     # Issue #26: a cold read checks the signatures of the 100 linked members' logs.
     row("status cold, 1,000 members", f"{m('status cold 1k') / f:.1f}× floor, {mib('status cold 1k'):.1f} MiB",
         "≤ 12× floor, ≤ 12 MiB", m("status cold 1k") / f <= 12 and mib("status cold 1k") <= 12)

@@ -17,13 +17,15 @@ import LifeSignalStore
 /// would deliver, without every new member reading every earlier one (which would make
 /// generating 10,000 members quadratic).
 enum BulkCircle {
-    /// How many of the added members the benchmarked member watches over.
+    /// How many of the added members the benchmarked member watches over, unless told otherwise.
     static let watched = 100
 
-    /// With `linkedBack`, each watched member names the benchmarked one as their responder in
-    /// their own records, as a team would after exchanging codes.
+    /// The benchmarked member watches over the first `watched` of the added members. With
+    /// `linkedBack`, each of those names the benchmarked one as their responder in their own
+    /// records, as a team would after exchanging codes.
     static func add(
-        _ count: Int, to dataDirectory: String, peerRoot: String, now: Timestamp, linkedBack: Bool = false
+        _ count: Int, to dataDirectory: String, peerRoot: String, now: Timestamp, watched: Int,
+        linkedBack: Bool = false
     ) throws {
         let coordinator = try Store.open(dataDirectory: dataDirectory)
         let circle = coordinator.circleDirectory

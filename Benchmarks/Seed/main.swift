@@ -3,7 +3,7 @@ import LifeSignalStore
 
 // lifesignal-bench-seed: writes a benchmark store through the real store code.
 //
-//     lifesignal-bench-seed <data-dir> typical|one-year|ten-year|circle-<N>
+//     lifesignal-bench-seed <data-dir> typical|one-year|ten-year|circle-<N>|coordinator-<N>|crowd-<N>
 //
 // typical    one year of daily check-ins (365), a note on some of them; 300 notifications
 // one-year   one year of hourly check-ins (8,760); 1,000 notifications
@@ -12,6 +12,8 @@ import LifeSignalStore
 //            (whose data directory this is) is a responder of 100 of the others (see Circle.swift)
 // coordinator-N  the same circle, where the 100 watched members have linked back (each names
 //            the typical member as their responder in their own records): a team's coordinator
+// crowd-N    a circle of N members in which the typical member is linked with no more than in
+//            `typical` (its 10 members): what the size of a circle costs, apart from links
 //
 //     lifesignal-bench-seed --signature-cost
 //
@@ -126,12 +128,16 @@ if arguments == ["--signature-cost"] {
 }
 let kind = arguments.count == 2 ? arguments[1] : ""
 let linkedBack = kind.hasPrefix("coordinator-")
+let crowd = kind.hasPrefix("crowd-")
 let circleSize =
-    kind.hasPrefix("circle-") ? Int(kind.dropFirst(7)) : linkedBack ? Int(kind.dropFirst(12)) : nil
+    kind.hasPrefix("circle-")
+    ? Int(kind.dropFirst(7)) : linkedBack ? Int(kind.dropFirst(12)) : crowd ? Int(kind.dropFirst(6)) : nil
 guard arguments.count == 2, let shape = Seed.shapes[circleSize == nil ? kind : "typical"],
     arguments[0].hasPrefix("/")
 else {
-    fail("usage: lifesignal-bench-seed <absolute data-dir> typical|one-year|ten-year|circle-<N>|coordinator-<N>")
+    fail(
+        "usage: lifesignal-bench-seed <absolute data-dir> typical|one-year|ten-year|circle-<N>|coordinator-<N>|crowd-<N>"
+    )
 }
 let dataDirectory = arguments[0]
 guard let now = Timestamp(rfc3339: Seed.nowText) else { fail("bad built-in now") }
@@ -216,7 +222,8 @@ do {
 if let circleSize {
     do {
         try BulkCircle.add(
-            max(circleSize - 11, 0), to: dataDirectory, peerRoot: peerRoot, now: now, linkedBack: linkedBack)
+            max(circleSize - 11, 0), to: dataDirectory, peerRoot: peerRoot, now: now,
+            watched: crowd ? 0 : BulkCircle.watched, linkedBack: linkedBack)
     } catch {
         fail("adding the circle's members failed: \(error)")
     }
