@@ -127,11 +127,11 @@ if arguments == ["--signature-cost"] {
     exit(0)
 }
 let kind = arguments.count == 2 ? arguments[1] : ""
-let linkedBack = kind.hasPrefix("coordinator-")
-let crowd = kind.hasPrefix("crowd-")
-let circleSize =
-    kind.hasPrefix("circle-")
-    ? Int(kind.dropFirst(7)) : linkedBack ? Int(kind.dropFirst(12)) : crowd ? Int(kind.dropFirst(6)) : nil
+// The circles' kinds are a prefix and a size.
+let circleKind = ["circle-", "coordinator-", "crowd-"].first { kind.hasPrefix($0) }
+let circleSize = circleKind.flatMap { Int(kind.dropFirst($0.count)) }
+let linkedBack = circleKind == "coordinator-"
+let crowd = circleKind == "crowd-"
 guard arguments.count == 2, let shape = Seed.shapes[circleSize == nil ? kind : "typical"],
     arguments[0].hasPrefix("/")
 else {
