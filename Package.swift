@@ -13,7 +13,7 @@ let package = Package(
         // Pure rules: events, folding, deadlines, formats, JSON. No I/O, clock or environment.
         .target(name: "LifeSignalCore"),
         // The data directory and the circle on disk: paths, locking, crash-safe writes.
-        .target(name: "LifeSignalStore", dependencies: ["LifeSignalCore", "CMalloc"]),
+        .target(name: "LifeSignalStore", dependencies: ["LifeSignalCore", "CGlibc"]),
         // Other programs: child processes with timeouts, and the delivery channels built on them.
         .target(name: "LifeSignalChannels", dependencies: ["LifeSignalCore"]),
         // One operation per use case, with the domain checks and the transaction inside; owns
@@ -22,9 +22,9 @@ let package = Package(
         // Tokenizer, the one command table, commands, rendering, the exit-code map.
         .target(name: "LifeSignalCLI", dependencies: ["LifeSignalCore", "LifeSignalApp"]),
         // glibc's mallopt and malloc_trim (a header of the C library, nothing built).
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CGlibc"),
         // main.swift only: wires the real world into a Context.
-        .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI", "CMalloc"]),
+        .executableTarget(name: "lifesignal", dependencies: ["LifeSignalCLI", "CGlibc"]),
         // Benchmark helper: writes large stores through the real store code.
         .executableTarget(
             name: "lifesignal-bench-seed",

@@ -192,11 +192,15 @@ extension Store {
     /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
     /// private copy is the durable one, and a lost publication is published again). Called
     /// once the private copy is written, so a failure here means "recorded, not published".
+    /// The log or feed it replaces stays beside it as `.bak`, which sync never carries
+    /// (`SyncIgnore`): the next publication is written over that file rather than a new one
+    /// (`Posix.replace`). Archive segments, written once, keep none.
     func publish(_ bytes: [UInt8], as relative: String) throws(StoreError) {
         let path = Paths.join(publishedDirectory, relative)
         do {
             try makePublishedFolders(Paths.parent(of: path))
-            try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
+            let backup = relative.hasPrefix("archive/") ? nil : path + ".bak"
+            try Posix.replace(path, with: bytes, backup: backup, durable: false, mode: sharing.files)
         } catch {
             throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
         }

@@ -2,7 +2,7 @@ import LifeSignalCore
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
-    import CMalloc
+    import CGlibc
 #elseif canImport(Musl)
     @preconcurrency import Musl
 #elseif canImport(Darwin)
@@ -181,15 +181,35 @@ public enum Posix {
     /// Replaces `path` with `bytes` so that a crash at any instant leaves either the old or the
     /// new file: a temporary file in the same directory (O_EXCL|O_NOFOLLOW, mode 0600), every
     /// byte written, fsync, close, rename over the target, fsync of the directory. With
-    /// `backup`, the old file is first hard-linked to `backup` (the last good copy).
+    /// `backup`, the old file is first hard-linked to `backup` (the last good copy), or, where
+    /// `replaceThroughBackup` can, the two names are swapped instead.
     ///
-    /// `durable: false` skips both fsyncs, for a cache that may be lost but must never be torn.
+    /// `durable: false` skips both fsyncs, for a copy that may be lost but must never be torn.
     public static func replace(
         _ path: String, with bytes: [UInt8], backup: String? = nil, durable: Bool = true, mode: mode_t = 0o600
     ) throws(SystemError) {
         let directory = Paths.parent(of: path)
+        if let backup, try replaceThroughBackup(path, with: bytes, backup: backup, durable: durable, mode: mode) {
+            // Swapped: nothing else to do but make the swap durable.
+        } else {
+            try replaceThroughTemporary(path, with: bytes, backup: backup, durable: durable, mode: mode)
+        }
+        // After the rename the new text is in place; only its durability is in doubt.
+        if durable {
+            do {
+                try syncDirectory(directory)
+            } catch {
+                throw SystemError(operation: "fsync after rename", path: error.path, code: error.code)
+            }
+        }
+    }
+
+    private static func replaceThroughTemporary(
+        _ path: String, with bytes: [UInt8], backup: String?, durable: Bool, mode: mode_t
+    ) throws(SystemError) {
         let temp = Paths.join(
-            directory, ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+            Paths.parent(of: path),
+            ".\(Paths.lastComponent(of: path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
         let fd = retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         if fd < 0 { throw SystemError(operation: "create", path: temp, code: errno) }
         var closed = false
@@ -198,15 +218,7 @@ public enum Posix {
         }
         do throws(SystemError) {
             if fchmod(fd, mode) != 0 { throw SystemError(operation: "chmod", path: temp, code: errno) }
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { buffer -> Int in
-                    guard let base = buffer.baseAddress else { return 0 }
-                    return retrying { systemWrite(fd, base + offset, buffer.count - offset) }
-                }
-                if n < 0 { throw SystemError(operation: "write", path: temp, code: errno) }
-                offset += n
-            }
+            try writeAll(bytes, to: fd, path: temp)
             if durable, fullSync(fd) != 0 { throw SystemError(operation: "fsync", path: temp, code: errno) }
             closed = true
             if close(fd) != 0 { throw SystemError(operation: "close", path: temp, code: errno) }
@@ -225,13 +237,58 @@ public enum Posix {
             _ = unlink(temp)
             throw error
         }
-        // After the rename the new text is in place; only its durability is in doubt.
-        if durable {
-            do {
-                try syncDirectory(directory)
-            } catch {
-                throw SystemError(operation: "fsync after rename", path: error.path, code: error.code)
+    }
+
+    /// A replacement that reuses the backup's file, two writes behind, rather than freeing it
+    /// and creating a new one: the bytes are written over it (and synced, when durable), then
+    /// its name and `path` are swapped in one rename (RENAME_EXCHANGE), so the old file becomes
+    /// the backup. Neither name ever holds a partly written file. It spares an inode created
+    /// and one freed, which on ext4 cost a check-in a sixth of its time, and writeback started
+    /// at the rename (auto_da_alloc).
+    ///
+    /// Returns false, having changed nothing, unless both are regular files on one file system
+    /// and the backup is a file of its own (not a second name of `path`'s: a writer killed
+    /// between link and rename leaves that) already large enough on disk to take the bytes, so
+    /// that a full disk fails before anything is changed; and, having written the backup, when
+    /// the file system cannot swap names: the caller's temporary file then makes the backup the
+    /// old file again. A write that fails midway (EIO) leaves the backup torn and `path` whole;
+    /// the next write makes a new backup.
+    private static func replaceThroughBackup(
+        _ path: String, with bytes: [UInt8], backup: String, durable: Bool, mode: mode_t
+    ) throws(SystemError) -> Bool {
+        #if canImport(Glibc)
+            var target = stat()
+            guard lstat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
+            let fd = retrying { open(backup, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var spare = stat()
+            guard fstat(fd, &spare) == 0, spare.st_mode & S_IFMT == S_IFREG, spare.st_nlink == 1,
+                spare.st_dev == target.st_dev, spare.st_ino != target.st_ino,
+                Int(spare.st_blocks) * 512 >= bytes.count
+            else { return false }
+            if fchmod(fd, mode) != 0 { throw SystemError(operation: "chmod", path: backup, code: errno) }
+            try writeAll(bytes, to: fd, path: backup)
+            if ftruncate(fd, off_t(bytes.count)) != 0 {
+                throw SystemError(operation: "truncate", path: backup, code: errno)
             }
+            if durable, fullSync(fd) != 0 { throw SystemError(operation: "fsync", path: backup, code: errno) }
+            return renameat2(AT_FDCWD, backup, AT_FDCWD, path, UInt32(LIFESIGNAL_RENAME_EXCHANGE)) == 0
+        #else
+            return false
+        #endif
+    }
+
+    /// Writes all of `bytes` to `fd`, the first at `start`.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, at start: Int = 0, path: String) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return retrying { pwrite(fd, base + done, buffer.count - done, off_t(start + done)) }
+            }
+            if n < 0 { throw SystemError(operation: "write", path: path, code: errno) }
+            done += n
         }
     }
 
@@ -256,16 +313,8 @@ public enum Posix {
         guard info.st_mode & S_IFMT == S_IFREG else { throw SystemError(operation: "read", path: path, code: EINVAL) }
         var offset = 0
         for bytes in parts {
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { buffer -> Int in
-                    guard let base = buffer.baseAddress else { return 0 }
-                    return retrying { pwrite(fd, base + done, buffer.count - done, off_t(offset + done)) }
-                }
-                if n < 0 { throw SystemError(operation: "write", path: path, code: errno) }
-                done += n
-            }
-            offset += done
+            try writeAll(bytes, to: fd, at: offset, path: path)
+            offset += bytes.count
         }
         if ftruncate(fd, off_t(offset)) != 0 { throw SystemError(operation: "truncate", path: path, code: errno) }
     }
@@ -300,9 +349,6 @@ public enum Posix {
 // `read` and `write` are shadowed by the enum's own names inside `Posix`.
 @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
-}
-@inline(__always) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }
 
 extension Posix {

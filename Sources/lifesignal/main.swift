@@ -4,7 +4,7 @@ import LifeSignalCore
 // Wires the real world into a Context and runs lifesignal. Nothing else belongs here.
 #if canImport(Glibc)
     @preconcurrency import Glibc
-    import CMalloc
+    import CGlibc
 #elseif canImport(Musl)
     @preconcurrency import Musl
 #elseif canImport(Darwin)
@@ -103,7 +103,7 @@ func run() -> Int32 {
     return LifeSignal.run(context)
 }
 
-#if canImport(Glibc) && canImport(CMalloc)
+#if canImport(Glibc) && canImport(CGlibc)
     // A run lives a fraction of a second with two reader threads besides the main one. Two
     // malloc arenas, not one per thread, and a fixed 128 KiB threshold above which a block is
     // mapped and given back when freed (glibc raises it as large blocks are freed, then keeps

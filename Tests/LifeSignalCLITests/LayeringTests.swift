@@ -8,13 +8,13 @@ import Testing
     /// What each target may depend on, directly.
     static let allowed: [String: Set<String>] = [
         "LifeSignalCore": [],
-        // CMalloc: a header of the C library (glibc's malloc_trim, mallopt), no code of ours.
-        "LifeSignalStore": ["LifeSignalCore", "CMalloc"],
+        // CGlibc: a header of the C library (glibc's malloc_trim, mallopt, renameat2), no code of ours.
+        "LifeSignalStore": ["LifeSignalCore", "CGlibc"],
         "LifeSignalChannels": ["LifeSignalCore"],
         "LifeSignalApp": ["LifeSignalCore", "LifeSignalStore", "LifeSignalChannels"],
         "LifeSignalCLI": ["LifeSignalCore", "LifeSignalApp"],
-        // CMalloc: a header of the C library (glibc's mallopt), no code of ours.
-        "lifesignal": ["LifeSignalCLI", "LifeSignalCore", "CMalloc"],
+        // CGlibc: a header of the C library (glibc's mallopt), no code of ours.
+        "lifesignal": ["LifeSignalCLI", "LifeSignalCore", "CGlibc"],
     ]
 
     /// `.target(name: "X", dependencies: ["A", "B"])` for the targets under Sources.

@@ -422,26 +422,3 @@ import Testing
         )
     }
 }
-
-/// The crash-safe replace and its backup.
-@Suite struct ReplaceTests {
-    /// A writer killed between making the backup and replacing the file leaves the backup as a
-    /// second name of the file itself. The next replace must still end with exactly the file
-    /// and its backup (rename between two links to one inode does nothing).
-    @Test func aBackupThatIsAlreadyTheFileLeavesNoTemporaryName() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lifesignal-replace-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/log.json"
-        let backup = path + ".bak"
-        try Posix.replace(path, with: Array("old\n".utf8), backup: backup)
-        try FileManager.default.linkItem(atPath: path, toPath: backup)
-        try Posix.replace(path, with: Array("new\n".utf8), backup: backup)
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["log.json", "log.json.bak"])
-        #expect(FileManager.default.contents(atPath: path) == Data("new\n".utf8))
-        #expect(FileManager.default.contents(atPath: backup) == Data("old\n".utf8))
-    }
-}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import LifeSignalStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The crash-safe replace and its backup.
+@Suite struct ReplaceTests {
+    let directory: String
+    var path: String { directory + "/log.json" }
+    var backup: String { path + ".bak" }
+
+    init() throws {
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "lifesignal-replace-\(UUID().uuidString)"
+            ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func text(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func inode(_ path: String) -> (inode: UInt64, links: UInt64, mode: UInt32)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_ino), UInt64(info.st_nlink), UInt32(info.st_mode & 0o7777))
+    }
+
+    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory).sorted() }
+
+    /// A writer killed between making the backup and replacing the file leaves the backup as a
+    /// second name of the file itself. The next replace must still end with exactly the file
+    /// and its backup (rename between two links to one inode does nothing), and must not
+    /// write over that shared file in place.
+    @Test func aBackupThatIsAlreadyTheFileLeavesNoTemporaryName() throws {
+        defer { cleanUp() }
+        try Posix.replace(path, with: Array("old\n".utf8), backup: backup)
+        try FileManager.default.linkItem(atPath: path, toPath: backup)
+        try Posix.replace(path, with: Array("new\n".utf8), backup: backup)
+        #expect(try names() == ["log.json", "log.json.bak"])
+        #expect(text(path) == "new\n")
+        #expect(text(backup) == "old\n")
+        #expect(inode(path)?.inode != inode(backup)?.inode)
+    }
+
+    /// With a backup in place, the next replacement is written over the backup's file and the
+    /// two names swapped: the file takes the backup's inode (none created, none freed), the
+    /// backup the file's, and no other name is left behind. The same for a copy that is not
+    /// synced (a published one).
+    @Test(arguments: [true, false]) func theBackupsFileIsWrittenOverAndSwappedIn(durable: Bool) throws {
+        defer { cleanUp() }
+        try Posix.replace(path, with: Array("one\n".utf8), backup: backup, durable: durable)
+        try Posix.replace(path, with: Array("two\n".utf8), backup: backup, durable: durable)
+        #expect(text(path) == "two\n" && text(backup) == "one\n")
+        let before = (file: inode(path), backup: inode(backup))
+        try Posix.replace(path, with: Array("three, longer\n".utf8), backup: backup, durable: durable, mode: 0o640)
+        #expect(text(path) == "three, longer\n")
+        #expect(text(backup) == "two\n")
+        #expect(try names() == ["log.json", "log.json.bak"])
+        #expect(inode(path)?.mode == 0o640)
+        #if canImport(Glibc)
+            #expect(inode(path)?.inode == before.backup?.inode, "the backup's file was not reused")
+            #expect(inode(backup)?.inode == before.file?.inode, "the old file did not become the backup")
+        #endif
+        // And shorter again: the reused file is cut to the new length.
+        try Posix.replace(path, with: Array("4\n".utf8), backup: backup, durable: durable)
+        #expect(text(path) == "4\n" && text(backup) == "three, longer\n")
+    }
+
+    /// A backup whose file holds fewer blocks than the new text needs is not written over (a
+    /// full disk must fail before anything changes): the file goes through a new temporary
+    /// file and the old one becomes the backup.
+    @Test func aBackupTooSmallOnDiskIsNotWrittenOver() throws {
+        defer { cleanUp() }
+        try Posix.replace(path, with: Array("old\n".utf8), backup: backup)
+        #expect(FileManager.default.createFile(atPath: backup, contents: Data()))
+        let large = String(repeating: "x", count: 64 * 1024)
+        let file = inode(path)
+        try Posix.replace(path, with: Array(large.utf8), backup: backup)
+        #expect(text(path) == large)
+        #expect(text(backup) == "old\n")
+        #expect(inode(backup)?.inode == file?.inode)
+        #expect(try names() == ["log.json", "log.json.bak"])
+    }
+
+    /// A backup name that is a symbolic link is never written through: what it points at is
+    /// left alone, and the backup becomes a file again.
+    @Test func aBackupThatIsASymbolicLinkIsNotWrittenThrough() throws {
+        defer { cleanUp() }
+        let outside = directory + "/outside"
+        #expect(
+            FileManager.default.createFile(atPath: outside, contents: Data(String(repeating: "o", count: 8192).utf8)))
+        try Posix.replace(path, with: Array("old\n".utf8), backup: backup)
+        try FileManager.default.createSymbolicLink(atPath: backup, withDestinationPath: outside)
+        try Posix.replace(path, with: Array("new\n".utf8), backup: backup)
+        #expect(text(outside) == String(repeating: "o", count: 8192))
+        #expect(text(path) == "new\n" && text(backup) == "old\n")
+        #expect(inode(backup).map { $0.links } == 1)
+        var info = stat()
+        #expect(lstat(backup, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+    }
+}
