@@ -15,19 +15,40 @@ enum CommandTable {
         .flag("version", "Show the version."),
     ]
 
-    static let root = CommandSpec(
-        name: "lifesignal",
-        abstract:
-            "A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch over you are told.",
-        discussion: """
-            Run 'lifesignal checkin' to record that you are OK; 'lifesignal status' shows where you stand. \
-            Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
-            """,
-        subcommands: [
-            InitCommand.spec, CheckinCommand.spec, AlertCommand.spec, ContactsCommand.spec, PingCommand.spec,
-            NotifyCommand.spec, StatusCommand.spec, DoctorCommand.spec, CircleCommand.spec,
-            CompletionCommand.spec, ManCommand.spec, SchemaCommand.spec, CompleteCommand.spec,
-        ])
+    static let root = root(with: commands.map { $0.spec() })
+
+    /// The top-level commands by name, each spec built only when asked for (a test checks the
+    /// names are the specs' own).
+    static let commands: [(name: String, spec: @Sendable () -> CommandSpec)] = [
+        ("init", { InitCommand.spec }), ("checkin", { CheckinCommand.spec }), ("alert", { AlertCommand.spec }),
+        ("contacts", { ContactsCommand.spec }), ("ping", { PingCommand.spec }), ("notify", { NotifyCommand.spec }),
+        ("status", { StatusCommand.spec }), ("doctor", { DoctorCommand.spec }), ("circle", { CircleCommand.spec }),
+        ("completion", { CompletionCommand.spec }), ("__man", { ManCommand.spec }),
+        ("__schema", { SchemaCommand.spec }), ("__complete", { CompleteCommand.spec }),
+    ]
+
+    /// The tree a run parses `arguments` with: when they start with a command's name, the root
+    /// with that command alone. The parse is the same (only the first word is looked up at the
+    /// root), but building every command's spec, options and help text was a twentieth of a
+    /// check-in; help and errors still show the whole tree.
+    static func root(for arguments: [String]) -> CommandSpec {
+        guard let first = arguments.first, let command = commands.first(where: { $0.name == first }) else {
+            return root
+        }
+        return root(with: [command.spec()])
+    }
+
+    private static func root(with subcommands: [CommandSpec]) -> CommandSpec {
+        CommandSpec(
+            name: "lifesignal",
+            abstract:
+                "A personal safety check-in: check in on an interval; if you go quiet past your deadline, the people who watch over you are told.",
+            discussion: """
+                Run 'lifesignal checkin' to record that you are OK; 'lifesignal status' shows where you stand. \
+                Data lives in $XDG_DATA_HOME/lifesignal (~/.local/share/lifesignal), or where --home or LIFESIGNAL_HOME say.
+                """,
+            subcommands: subcommands)
+    }
 
     static let helpTopics: [HelpTopic] = [
         HelpTopic(name: "exit-codes", abstract: "What each exit status means.", text: { exitCodeTable() }),

@@ -15,7 +15,11 @@ enum ParseResult {
 /// usage error always comes from the table before anything runs. Pure: no files, clock or
 /// environment.
 enum Parser {
-    static func parse(_ arguments: [String], root: CommandSpec = CommandTable.root) throws(CLIError) -> ParseResult {
+    static func parse(_ arguments: [String]) throws(CLIError) -> ParseResult {
+        try parse(arguments, root: CommandTable.root(for: arguments))
+    }
+
+    static func parse(_ arguments: [String], root: CommandSpec) throws(CLIError) -> ParseResult {
         var line = Line(tokens: arguments, spec: root)
         while let token = line.next() { try line.take(token) }
         return try line.finish(root: root)

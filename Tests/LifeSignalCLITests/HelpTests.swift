@@ -276,3 +276,19 @@ private func goldenName(_ path: [String]) -> String { (path.isEmpty ? "root" : p
                 || ManPage.render().contains("lifesignal checkin trip 3h --note"))
     }
 }
+
+/// A run parses with the root narrowed to the command it names (`CommandTable.root(for:)`).
+@Suite struct CommandTableTests {
+    @Test func theTopLevelCommandsAreTheTreesInItsOrderUnderTheirOwnNames() {
+        #expect(CommandTable.commands.map(\.name) == CommandTable.root.subcommands.map(\.name))
+        for command in CommandTable.commands { #expect(command.spec().name == command.name) }
+    }
+
+    @Test func aRunNamingACommandFirstBuildsThatCommandAlone() {
+        #expect(CommandTable.root(for: ["checkin", "--note", "x"]).subcommands.map(\.name) == ["checkin"])
+        let whole = CommandTable.root.subcommands.count
+        for arguments in [["--home", "/tmp/x", "checkin"], ["chekin"], ["help", "checkin"], []] {
+            #expect(CommandTable.root(for: arguments).subcommands.count == whole, "\(arguments)")
+        }
+    }
+}
