@@ -53,11 +53,12 @@ let package = Package(
 )
 
 // Concrete generic types (Dictionary<String, MemberState>, …) reach their metadata through
-// accessor functions, not by a run-time lookup of their mangled names: demangling them was a
-// seventh of a check-in's time. A one-person check-in went from 2.39 to 2.05 ms, a warm status
-// of 1,000 members from 4.20 to 3.86 (scripts/bench's stores, 300 and 200 alternating runs).
-// The flag changes only how the code reaches metadata, and a package nothing depends on may
-// use it.
+// accessor functions, not by a run-time lookup of their mangled names, whose demangling was a
+// tenth of a check-in's samples (perf). A one-person check-in went from 2.19 to 2.09 ms wall, a
+// warm status of 1,000 members from 4.47 to 4.31 (scripts/bench's stores, 300 and 200
+// alternating runs of both binaries, read into a freshly dropped page cache first: how a
+// binary's pages sit in the cache moved these figures by more than the flag does). The flag
+// changes only how the code reaches metadata, and a package nothing depends on may use it.
 for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
