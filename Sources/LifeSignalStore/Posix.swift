@@ -242,17 +242,18 @@ public enum Posix {
     /// A replacement that reuses the backup's file, two writes behind, rather than freeing it
     /// and creating a new one: the bytes are written over it (and synced, when durable), then
     /// its name and `path` are swapped in one rename (RENAME_EXCHANGE), so the old file becomes
-    /// the backup. Neither name ever holds a partly written file. It spares an inode created
-    /// and one freed, which on ext4 cost a check-in a sixth of its time, and writeback started
-    /// at the rename (auto_da_alloc).
+    /// the backup. `path` never holds a partly written file. It spares an inode created and one
+    /// freed, which on ext4 cost a check-in a sixth of its time, and writeback started at the
+    /// rename (auto_da_alloc).
     ///
     /// Returns false, having changed nothing, unless both are regular files on one file system
     /// and the backup is a file of its own (not a second name of `path`'s: a writer killed
     /// between link and rename leaves that) already large enough on disk to take the bytes, so
     /// that a full disk fails before anything is changed; and, having written the backup, when
     /// the file system cannot swap names: the caller's temporary file then makes the backup the
-    /// old file again. A write that fails midway (EIO) leaves the backup torn and `path` whole;
-    /// the next write makes a new backup.
+    /// old file again. A write that fails midway (EIO, or a full disk on a copy-on-write file
+    /// system, which needs new blocks even to write over old ones) or a crash meanwhile leaves
+    /// the backup torn and `path` whole; the next write makes a new backup.
     private static func replaceThroughBackup(
         _ path: String, with bytes: [UInt8], backup: String, durable: Bool, mode: mode_t
     ) throws(SystemError) -> Bool {
