@@ -156,6 +156,32 @@ import Testing
         #expect(json.stderr.contains(#""code":"history-incomplete""#), "\(json.stderr)")
     }
 
+    /// A crash while a write puts the new text over the backup's own file leaves the backup
+    /// torn and the log whole: the next write makes the backup the previous log again, and a
+    /// torn backup is never named as the copy to restore a damaged log from.
+    @Test func aBackupTornByACrashIsMendedByTheNextWriteAndNeverOffered() throws {
+        let fixture = try ReliabilityFixture.make()
+        let backup = fixture.log + ".bak"
+        func tear() throws {
+            var text = try #require(bytes(backup))
+            text.replaceSubrange(text.count / 2..<text.count, with: Data(count: text.count - text.count / 2))
+            try text.write(to: URL(fileURLWithPath: backup))
+        }
+        try tear()
+        let before = try #require(bytes(fixture.log))
+        let checkin = fixture.home.run(["checkin", "--note", "after"], now: "2026-03-01T10:00:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(bytes(backup) == before)
+        #expect(historyNotes(fixture) == ["after", "n2", "n1", "n0"])
+
+        try tear()
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: fixture.log))
+        let status = fixture.home.run(["status"])
+        #expect(status.code == 65, "\(status.stderr)")
+        #expect(status.stderr.contains(fixture.publishedLog), "\(status.stderr)")
+        #expect(!status.stderr.contains(backup), "\(status.stderr)")
+    }
+
     /// This machine's feed missing while its backup is there is damage, never an empty feed
     /// (which the next write would publish over the circle's copy).
     @Test func aMissingFeedWithItsBackupIsDamageNotAnEmptyFeed() throws {
