@@ -184,8 +184,10 @@ extension Store {
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
         dryRun: Bool = false, others use: OthersUse = .all, _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
-        // Nothing is created, not even the directory, for a command that needs a profile.
-        if case .never = creation, try readIdentity(dataDirectory) == nil {
+        // Nothing is created, not even the directory, for a command that needs a profile. (The
+        // identity is read under the lock; one whose backup is left is damage, said then.)
+        let identity = identityPath(dataDirectory)
+        if case .never = creation, !Posix.exists(identity), !Posix.exists(identity + ".bak") {
             throw StoreError.notInitialized(dataDirectory: dataDirectory)
         }
         let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
