@@ -93,7 +93,9 @@ extension Store {
     /// each file first in the private folder (durably), then published in the circle. The
     /// segment is written first: a crash in between leaves a segment past `archivedThrough`,
     /// which readers ignore and the next save rewrites.
-    func save(_ log: inout DeviceLog, hadValidFile: Bool, signer: SigningKey) throws(StoreError) {
+    func save(_ log: inout DeviceLog, hadValidFile: Bool, signer: SigningKey, unpublished: inout StoreError?)
+        throws(StoreError)
+    {
         let archive = ownArchiveDirectory
         if log.eventCount > DeviceLog.tailLimit { try log.decodeWritten(path: ownLogPath) }
         if log.events.count > DeviceLog.tailLimit {
@@ -122,14 +124,14 @@ extension Store {
             }
             let bytes = ArchiveSegment.encode(moving, member: log.member, device: log.device, signer: signer)
             try Store.write(bytes, to: Paths.join(archive, segment.fileName), backup: false)
-            try publish(bytes, as: "archive/" + segment.fileName)
+            publish(bytes, as: "archive/" + segment.fileName, failure: &unpublished)
             log.events.removeFirst(moving.count)
             log.archivedThrough = last.seq
         }
         log.key = signer.publicKeyText
         let bytes = log.encoded(signer: signer)
         try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
-        try publish(bytes, as: "log.json")
+        publish(bytes, as: "log.json", failure: &unpublished)
     }
 
     /// Signs this device's archive segments with `signer` (they were written by an older

@@ -126,3 +126,33 @@ extension Store {
         return try Identity.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
     }
 }
+
+extension Transaction {
+    /// What a new profile records first: a new member's settings and the public key of its
+    /// recovery code; a new device of an existing member, its request to be enrolled and the
+    /// key it takes for its member's (the device that enrolls it, or those its recovery code's
+    /// key is named by).
+    mutating func start(_ profile: NewProfile, at now: Timestamp) {
+        let me = member
+        let device = store.identity.device
+        let key = signer.publicKeyText
+        switch profile.join {
+        case .enrollment(let secret, let enroller)?:
+            let proof = Enrollment.proof(secret: secret, member: me, device: device, key: key)
+            record(DeviceEnrolled(device: device, key: key, proof: proof), at: now)
+            record(KeyPinned(member: me, fingerprint: enroller), at: now)
+        case .recovery(let recovery, let devices)?:
+            let certificate = recovery.sign(SignedStatement.recovery(member: me, device: device, key: key))
+            record(DeviceEnrolled(device: device, key: key, certificate: KeyText.hex(certificate)), at: now)
+            for fingerprint in devices { record(KeyPinned(member: me, fingerprint: fingerprint), at: now) }
+        case nil:
+            guard profile.joining == nil else { return }
+            var generator = SystemRandomNumberGenerator()
+            record(NameSet(name: profile.name), at: now)
+            record(IntervalSet(interval: profile.interval), at: now)
+            record(ReminderSet(reminder: profile.reminder), at: now)
+            record(CodeSet(code: Identifier.make(using: &generator)), at: now)
+            if let recovery = profile.recovery { record(RecoveryKeySet(key: recovery.publicKeyText), at: now) }
+        }
+    }
+}

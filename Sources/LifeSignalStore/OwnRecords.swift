@@ -102,7 +102,8 @@ extension Store {
         func restore() -> String? { restoreFrom.map { $0(path) } ?? (Posix.exists(backup) ? backup : nil) }
         let result: Posix.ReadResult
         do {
-            result = try Posix.read(path, key: &key)
+            // A private file may be written over in place while it is read (see Posix.read).
+            result = try Posix.read(path, key: &key, settling: !path.hasPrefix(circleDirectory + "/"))
         } catch {
             throw error.asReadError(backup: restore())
         }
@@ -192,17 +193,24 @@ extension Store {
     /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
     /// private copy is the durable one, and a lost publication is published again). Called
     /// once the private copy is written, so a failure here means "recorded, not published".
-    /// The log or feed it replaces stays beside it as `.bak`, which sync never carries
-    /// (`SyncIgnore`): the next publication is written over that file rather than a new one
-    /// (`Posix.replace`). Archive segments, written once, keep none.
     func publish(_ bytes: [UInt8], as relative: String) throws(StoreError) {
         let path = Paths.join(publishedDirectory, relative)
         do {
             try makePublishedFolders(Paths.parent(of: path))
-            let backup = relative.hasPrefix("archive/") ? nil : path + ".bak"
-            try Posix.replace(path, with: bytes, backup: backup, durable: false, mode: sharing.files)
+            try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
         } catch {
             throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
+        }
+    }
+
+    /// `publish`, remembering in `failure` that the circle could not be written rather than
+    /// throwing it: a transaction writes everything private first (the log, its segments, the
+    /// feed, with the deliveries it recorded), then says once that the circle is behind.
+    func publish(_ bytes: [UInt8], as relative: String, failure: inout StoreError?) {
+        do {
+            try publish(bytes, as: relative)
+        } catch {
+            failure = failure ?? error
         }
     }
 

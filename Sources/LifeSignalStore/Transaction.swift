@@ -343,12 +343,23 @@ extension Store {
         // key was restored from elsewhere) is signed now, with its archive.
         let resign = own.log.map { $0.key != transaction.signer.publicKeyText } ?? false
         if resign { try signSegments(with: transaction.signer) }
+        // The circle's copies are written after each private one; one that cannot be written
+        // does not stop the private writes after it (the feed, with the deliveries just made,
+        // above all), and is said at the end.
+        var unpublished: StoreError?
         if transaction.changed || own.adopted || resign {
-            try save(&transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer)
+            try save(
+                &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
         } else if transaction.publication != .current, let bytes = own.bytes {
-            try publish(bytes, as: "log.json")
+            publish(bytes, as: "log.json", failure: &unpublished)
         }
-        if transaction.publication != .current || own.adopted { try publishMissingSegments() }
+        if transaction.publication != .current || own.adopted {
+            do {
+                try publishMissingSegments()
+            } catch .notPublished(let path, let reason, let privateCopy) {
+                unpublished = unpublished ?? .notPublished(path: path, reason: reason, privateCopy: privateCopy)
+            }
+        }
         // Only a transaction that loaded the feed may write it (else it would replace the
         // feed with the few entries it added); one that used the digest loads it now.
         if transaction.feedChanged, transaction.digest != nil { try transaction.loadFeed() }
@@ -358,37 +369,8 @@ extension Store {
             transaction.ownFeed.prune(now: now)
             let bytes = FeedFile.encode(transaction.ownFeed, signer: transaction.signer)
             try Store.write(bytes, to: ownFeedPath, backup: Posix.exists(ownFeedPath))
-            try publish(bytes, as: "feed.json")
+            publish(bytes, as: "feed.json", failure: &unpublished)
         }
-    }
-}
-
-extension Transaction {
-    /// What a new profile records first: a new member's settings and the public key of its
-    /// recovery code; a new device of an existing member, its request to be enrolled and the
-    /// key it takes for its member's (the device that enrolls it, or those its recovery code's
-    /// key is named by).
-    mutating func start(_ profile: NewProfile, at now: Timestamp) {
-        let me = member
-        let device = store.identity.device
-        let key = signer.publicKeyText
-        switch profile.join {
-        case .enrollment(let secret, let enroller)?:
-            let proof = Enrollment.proof(secret: secret, member: me, device: device, key: key)
-            record(DeviceEnrolled(device: device, key: key, proof: proof), at: now)
-            record(KeyPinned(member: me, fingerprint: enroller), at: now)
-        case .recovery(let recovery, let devices)?:
-            let certificate = recovery.sign(SignedStatement.recovery(member: me, device: device, key: key))
-            record(DeviceEnrolled(device: device, key: key, certificate: KeyText.hex(certificate)), at: now)
-            for fingerprint in devices { record(KeyPinned(member: me, fingerprint: fingerprint), at: now) }
-        case nil:
-            guard profile.joining == nil else { return }
-            var generator = SystemRandomNumberGenerator()
-            record(NameSet(name: profile.name), at: now)
-            record(IntervalSet(interval: profile.interval), at: now)
-            record(ReminderSet(reminder: profile.reminder), at: now)
-            record(CodeSet(code: Identifier.make(using: &generator)), at: now)
-            if let recovery = profile.recovery { record(RecoveryKeySet(key: recovery.publicKeyText), at: now) }
-        }
+        if let unpublished { throw unpublished }
     }
 }

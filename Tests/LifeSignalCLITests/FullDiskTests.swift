@@ -77,4 +77,40 @@ final class FullDisk {
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.count == 2, "sent once while full, once more after: \(lines)")
     }
+
+    /// The circle on a disk that is full, this machine's records on another: what is due is
+    /// still sent, and recorded here (so not sent again); once there is room, the circle gets it.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func deliverSendsWhatIsDueWhenOnlyTheCircleIsFull() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let home = disk.outside.path + "/data"
+        let circle = disk.mountPoint + "/circle"
+        let log = disk.outside.path + "/sent.log"
+        func run(_ arguments: [String], now: String) -> Run {
+            lifesignal(
+                arguments,
+                environment: [
+                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home,
+                ])
+        }
+        #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
+        disk.fill()
+        let full = run(["notify", "deliver"], now: "2026-03-02T08:40:00Z")
+        #expect(full.code == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("it was recorded on this machine"), "\(full.stderr)")
+        #expect(full.stderr.contains("Still, 1 notification that was due was sent, and recorded on this machine."))
+        let sent = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(sent.contains("check_in_reminder"), "the reminder was not sent: \(sent)")
+
+        // Recorded here: not sent again while the circle stays full, nor after.
+        #expect(run(["notify", "deliver"], now: "2026-03-02T08:41:00Z").code == 74)
+        disk.free()
+        let after = run(["notify", "deliver"], now: "2026-03-02T08:42:00Z")
+        #expect(after.code == 0, "\(after.stderr)")
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 1, "sent once: \(lines)")
+    }
 }

@@ -54,15 +54,14 @@ import Testing
 
     /// With a backup in place, the next replacement is written over the backup's file and the
     /// two names swapped: the file takes the backup's inode (none created, none freed), the
-    /// backup the file's, and no other name is left behind. The same for a copy that is not
-    /// synced (a published one).
-    @Test(arguments: [true, false]) func theBackupsFileIsWrittenOverAndSwappedIn(durable: Bool) throws {
+    /// backup the file's, and no other name is left behind.
+    @Test func theBackupsFileIsWrittenOverAndSwappedIn() throws {
         defer { cleanUp() }
-        try Posix.replace(path, with: Array("one\n".utf8), backup: backup, durable: durable)
-        try Posix.replace(path, with: Array("two\n".utf8), backup: backup, durable: durable)
+        try Posix.replace(path, with: Array("one\n".utf8), backup: backup)
+        try Posix.replace(path, with: Array("two\n".utf8), backup: backup)
         #expect(text(path) == "two\n" && text(backup) == "one\n")
         let before = (file: inode(path), backup: inode(backup))
-        try Posix.replace(path, with: Array("three, longer\n".utf8), backup: backup, durable: durable, mode: 0o640)
+        try Posix.replace(path, with: Array("three, longer\n".utf8), backup: backup, mode: 0o640)
         #expect(text(path) == "three, longer\n")
         #expect(text(backup) == "two\n")
         #expect(try names() == ["log.json", "log.json.bak"])
@@ -72,8 +71,57 @@ import Testing
             #expect(inode(backup)?.inode == before.file?.inode, "the old file did not become the backup")
         #endif
         // And shorter again: the reused file is cut to the new length.
-        try Posix.replace(path, with: Array("4\n".utf8), backup: backup, durable: durable)
+        try Posix.replace(path, with: Array("4\n".utf8), backup: backup)
         #expect(text(path) == "4\n" && text(backup) == "three, longer\n")
+    }
+
+    /// A copy that is not synced is never swapped with its backup (a power cut could leave its
+    /// name on old blocks partly written over): it goes through a new file each time.
+    @Test func aCopyNotSyncedIsNeverWrittenOverItsBackup() throws {
+        defer { cleanUp() }
+        for text in ["one\n", "two\n"] {
+            try Posix.replace(path, with: Array(text.utf8), backup: backup, durable: false)
+        }
+        let before = (file: inode(path), backup: inode(backup))
+        try Posix.replace(path, with: Array("three\n".utf8), backup: backup, durable: false)
+        #expect(text(path) == "three\n" && text(backup) == "two\n")
+        #expect(inode(path)?.inode != before.backup?.inode)
+        #expect(inode(backup)?.inode == before.file?.inode)
+    }
+
+    /// A backup written over but not swapped in (the swap failed: a file system that cannot, or
+    /// an error) holds text that was never saved: it is removed, and the old file becomes the
+    /// backup again through a new temporary file.
+    @Test func aBackupWrittenOverButNotSwappedInIsMadeTheOldFileAgain() throws {
+        defer { cleanUp() }
+        for text in ["one\n", "two\n"] { try Posix.replace(path, with: Array(text.utf8), backup: backup) }
+        let file = inode(path)
+        var tried = 0
+        try Posix.replace(
+            path, with: Array("three\n".utf8), backup: backup, durable: true, mode: 0o600,
+            swapping: { _, _ in
+                tried += 1
+                return false
+            })
+        #expect(tried == 1)
+        #expect(text(path) == "three\n")
+        #expect(text(backup) == "two\n")
+        #expect(inode(backup)?.inode == file?.inode)
+        #expect(try names() == ["log.json", "log.json.bak"])
+
+        // When the temporary file's way then fails too, the text never saved is not left as
+        // the backup (a restore would bring back what the person was told had failed).
+        let blocker = backup + ".tmp"
+        #expect(throws: SystemError.self) {
+            try Posix.replace(
+                path, with: Array("four\n".utf8), backup: backup, durable: true, mode: 0o600,
+                swapping: { _, _ in
+                    (try? FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false))
+                        == nil
+                })
+        }
+        #expect(text(path) == "three\n")
+        #expect(!FileManager.default.fileExists(atPath: backup))
     }
 
     /// A backup whose file holds fewer blocks than the new text needs is not written over (a
