@@ -172,6 +172,19 @@ extension App {
         return nil
     }
 
+    /// Runs `write`, a write whose notifications are delivered at once (an alert, a ping). When
+    /// it was recorded here but the circle could not be written, what it made due is delivered
+    /// all the same — an alert must reach its responders whatever the circle's disk — and then
+    /// that is said.
+    func deliveringIfUnpublished<T>(_ write: () throws(AppError) -> T) throws(AppError) -> T {
+        do {
+            return try write()
+        } catch .store(let error) where error.isNotPublished && !dryRun {
+            _ = try deliver()
+            throw .store(error)
+        }
+    }
+
     /// Now and then, that this device watches: the circle can tell when cron stopped, and a
     /// watcher elsewhere that its copy is current (see `DeliverRan.period(for:)`).
     private static func recordLiveness(_ transaction: inout Transaction, engine: SyncEngine, now: Timestamp) {

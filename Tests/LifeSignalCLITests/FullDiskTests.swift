@@ -113,4 +113,33 @@ final class FullDisk {
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.count == 1, "sent once: \(lines)")
     }
+
+    /// An alert raised while the circle's disk is full still reaches an external responder at
+    /// once, and the person is told the circle is behind.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func anAlertReachesItsResponderWhenTheCircleIsFull() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let home = disk.outside.path + "/data"
+        let circle = disk.mountPoint + "/circle"
+        let log = disk.outside.path + "/sam.log"
+        func run(_ arguments: [String]) -> Run {
+            lifesignal(
+                arguments,
+                environment: [
+                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "TZ": "UTC",
+                    "PATH": "/usr/bin:/bin", "HOME": home,
+                ])
+        }
+        #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"]).code == 0)
+        let sam = ["contacts", "add", "Sam", "--responder", "--notify", "exec:cat >> '\(log)'", "--quiet"]
+        #expect(run(sam).code == 0)
+        disk.fill()
+        let alert = run(["alert", "activate", "--message", "fell on the ice", "--yes"])
+        #expect(alert.code == 74, "\(alert.stderr)")
+        #expect(alert.stderr.contains("it was recorded on this machine"), "\(alert.stderr)")
+        #expect(alert.stderr.contains("sent, and recorded on this machine"), "\(alert.stderr)")
+        let told = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(told.contains("fell on the ice"), "Sam was not told: \(told)")
+    }
 }
