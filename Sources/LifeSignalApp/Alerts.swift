@@ -31,13 +31,7 @@ extension App {
     public func raiseAlert(message: String?) throws(AppError) -> AlertChange {
         let now = self.now
         let id = newID()
-        var change = try deliveringIfUnpublished { () throws(AppError) in try raise(message, id: id, now: now) }
-        if change.kind != .unchanged { change.delivery = try deliver() }
-        return change
-    }
-
-    private func raise(_ message: String?, id: String, now: Timestamp) throws(AppError) -> AlertChange {
-        try write(feed: .whole) { transaction throws(AppError) in
+        var change = try write(feed: .whole) { transaction throws(AppError) in
             let active = transaction.memberState.activeAlert
             // Only what stops responders from hearing of it; a missing check-in does not.
             let warnings = self.watchWarnings(for: transaction.member, in: transaction.circle).filter {
@@ -56,18 +50,18 @@ extension App {
             return AlertChange(
                 alert: alert, kind: active == nil ? .raised : .updated, delivery: nil, warnings: warnings)
         }
+        if change.kind != .unchanged { change.delivery = try deliver() }
+        return change
     }
 
     /// Ends my active alert and tells my responders I am safe; nil when none was active.
     public func endAlert() throws(AppError) -> AlertChange? {
         let now = self.now
-        let ended = try deliveringIfUnpublished { () throws(AppError) in
-            try write(feed: .whole) { transaction throws(AppError) -> AlertRecord? in
-                guard let active = transaction.memberState.activeAlert else { return nil }
-                transaction.record(AlertEnded(id: active.id), at: now)
-                transaction.noticeDue(now: now)
-                return transaction.memberState.alerts[active.id]
-            }
+        let ended = try write(feed: .whole) { transaction throws(AppError) -> AlertRecord? in
+            guard let active = transaction.memberState.activeAlert else { return nil }
+            transaction.record(AlertEnded(id: active.id), at: now)
+            transaction.noticeDue(now: now)
+            return transaction.memberState.alerts[active.id]
         }
         guard let ended else { return nil }
         return AlertChange(alert: ended, kind: .ended, delivery: try deliver(), warnings: [])

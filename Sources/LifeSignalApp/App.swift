@@ -32,6 +32,10 @@ public final class App {
     public var dryRun = false
 
     public private(set) var notices: [Notice] = []
+    /// A write of this run was recorded on this machine but its copy in the circle could not
+    /// be written (`.notPublished`). The use case went on as if published (what it made due
+    /// was sent); the caller says so once it has shown the result, and fails the run.
+    public private(set) var unpublished: StoreError?
 
     public init(
         dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
@@ -156,7 +160,7 @@ extension App {
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
-                dryRun: dryRun, others: others
+                dryRun: dryRun, others: others, unpublished: noteUnpublished
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown
@@ -183,16 +187,26 @@ extension App {
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
         notice(trust: trustWarnings, kept: trust, store: store)
-        if let problem = PublishedCopy(publication) {
+        // (A circle known to be behind is said at the end of the run, not as a copy published again.)
+        if unpublished == nil, let problem = PublishedCopy(publication) {
             notice(.warning(.publishedCopy(problem, path: published, republished: true)))
         }
-        if outcome.created, case .ifMissing(let created) = profile, created.joining == nil {
-            notice(
-                .createdProfile(
-                    name: created.name, interval: created.interval, reminder: created.reminder,
-                    dataDirectory: dataDirectory))
-        }
+        if outcome.created, case .ifMissing(let created) = profile { notice(created: created) }
         return outcome.value
+    }
+
+    /// Remembers the first write of this run that could not write the circle's copy.
+    private func noteUnpublished(_ error: StoreError) {
+        if unpublished == nil { unpublished = error }
+    }
+
+    /// A profile this write created, unless it joined an existing member.
+    private func notice(created: NewProfile) {
+        guard created.joining == nil else { return }
+        notice(
+            .createdProfile(
+                name: created.name, interval: created.interval, reminder: created.reminder,
+                dataDirectory: dataDirectory))
     }
 
     /// What a write found and did about trust: the doubts, the members whose keys it took on

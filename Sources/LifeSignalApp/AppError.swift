@@ -12,9 +12,6 @@ public enum AppError: Error, Equatable, Sendable {
     /// Deliveries were made (`sent` of them) but could not be recorded, because of `StoreError`
     /// (a full disk, an I/O error): they will be made again once it is fixed.
     case sentButNotRecorded(StoreError, sent: Int)
-    /// What was due was sent (`sent` of them) and recorded on this machine, but the circle's
-    /// copy could not be written (`StoreError` is `.notPublished`).
-    case sentButNotPublished(StoreError, sent: Int)
 
     /// Runs a store call and carries its error as `.store`.
     static func wrap<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {
@@ -27,12 +24,6 @@ public enum AppError: Error, Equatable, Sendable {
 }
 
 extension StoreError {
-    /// Recorded on this machine, but not written into the circle.
-    var isNotPublished: Bool {
-        if case .notPublished = self { return true }
-        return false
-    }
-
     /// The disk failed a write (full, I/O error, not durable): nothing could be recorded, but
     /// what reads still works.
     var isDiskTrouble: Bool {

@@ -81,8 +81,7 @@ extension App {
     /// commands that cause urgent notifications (an alert, a ping) run at once.
     ///
     /// On a bad day (a full disk, an I/O error) what is already due is still sent — sending
-    /// twice beats not sending — and then the error is reported with how many were sent. When
-    /// only the circle's copy cannot be written, what is due is sent and recorded here.
+    /// twice beats not sending — and then the error is reported with how many were sent.
     /// With `retryingNow`, channels that are failing are tried at once rather than after their
     /// pause (`notify deliver --now`, once the person has fixed one).
     public func deliver(retryingNow: Bool = false) throws(AppError) -> DeliveryReport {
@@ -101,19 +100,8 @@ extension App {
                 &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, report: &report)
         }
         let jobs: [DeliveryJob]
-        var unpublished: StoreError?
         do {
             jobs = try write(feed: .digest(sync), pick)
-        } catch .store(let error) where error.isNotPublished && !dryRun {
-            // Recorded on this machine, not in the circle (its disk full, say): what is due is
-            // worked out again from what was just recorded, and sent all the same.
-            unpublished = error
-            let recorded = report
-            dryRun = true
-            defer { dryRun = false }
-            jobs = try write(feed: .whole, pick)
-            (report.noticed, report.inboxes, report.tapsIgnored) =
-                (recorded.noticed, recorded.inboxes, recorded.tapsIgnored)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
             // Nothing can be recorded: work out what is due without writing, and send it.
             dryRun = true
@@ -130,27 +118,12 @@ extension App {
         }
         guard !jobs.isEmpty else {
             finish(&report, heartbeats: heartbeats)
-            if let unpublished { throw .store(unpublished) }
             return report
         }
         let (attempts, held) = send(jobs)
         // Test failpoint: die between sending and recording, as a power cut would. The next
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
         crashAfterSend?()
-        let notPublished = try record(attempts, held: held, now: now, report: &report)
-        finish(&report, heartbeats: heartbeats)
-        if let error = unpublished ?? notPublished {
-            throw .sentButNotPublished(error, sent: attempts.filter { $0.1.succeeded }.count)
-        }
-        return report
-    }
-
-    /// Records what was sent and what waits behind a failing channel. Returns the error of a
-    /// circle that could not be written (recorded here all the same), to be said at the end.
-    private func record(
-        _ attempts: [(DeliveryJob, DeliveryAttempt)], held: [(DeliveryJob, DeliveryAttempt)], now: Timestamp,
-        report: inout DeliveryReport
-    ) throws(AppError) -> StoreError? {
         do {
             try write(feed: .whole) { transaction throws(AppError) in
                 for (job, attempt) in attempts {
@@ -166,23 +139,9 @@ extension App {
             }
         } catch .store(let error) where error.isDiskTrouble {
             throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
-        } catch .store(let error) where error.isNotPublished {
-            return error
         }
-        return nil
-    }
-
-    /// Runs `write`, a write whose notifications are delivered at once (an alert, a ping). When
-    /// it was recorded here but the circle could not be written, what it made due is delivered
-    /// all the same — an alert must reach its responders whatever the circle's disk — and then
-    /// that is said.
-    func deliveringIfUnpublished<T>(_ write: () throws(AppError) -> T) throws(AppError) -> T {
-        do {
-            return try write()
-        } catch .store(let error) where error.isNotPublished && !dryRun {
-            _ = try deliver()
-            throw .store(error)
-        }
+        finish(&report, heartbeats: heartbeats)
+        return report
     }
 
     /// Now and then, that this device watches: the circle can tell when cron stopped, and a

@@ -15,19 +15,17 @@ extension App {
     public func sendPing(to text: String) throws(AppError) -> SentPing {
         let now = self.now
         let id = newID()
-        let contact = try deliveringIfUnpublished { () throws(AppError) in
-            try write { transaction throws(AppError) in
-                let me = transaction.member
-                let circle = transaction.circle
-                let contact = try Self.find(text, in: circle.contacts(of: me))
-                guard contact.kind == .member else { throw .refused(.ping(.external(name: contact.name))) }
-                guard contact.roles.dependent else { throw .refused(.ping(.notDependent(name: contact.name))) }
-                if let pending = circle.pendingPing(from: me, to: contact.id), let sent = pending.sent {
-                    throw .refused(.ping(.alreadyPending(name: contact.name, sent: sent.at)))
-                }
-                transaction.record(PingSent(id: id, to: contact.id), at: now)
-                return contact
+        let contact = try write { transaction throws(AppError) in
+            let me = transaction.member
+            let circle = transaction.circle
+            let contact = try Self.find(text, in: circle.contacts(of: me))
+            guard contact.kind == .member else { throw .refused(.ping(.external(name: contact.name))) }
+            guard contact.roles.dependent else { throw .refused(.ping(.notDependent(name: contact.name))) }
+            if let pending = circle.pendingPing(from: me, to: contact.id), let sent = pending.sent {
+                throw .refused(.ping(.alreadyPending(name: contact.name, sent: sent.at)))
             }
+            transaction.record(PingSent(id: id, to: contact.id), at: now)
+            return contact
         }
         return SentPing(id: id, to: contact, delivery: try deliver())
     }

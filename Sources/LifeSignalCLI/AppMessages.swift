@@ -15,9 +15,6 @@ extension AppError {
                 error,
                 "Still, \(what) sent; since that could not be recorded, they will be sent again once the disk is fixed (receivers can drop duplicates by their id)."
             )
-        case .sentButNotPublished(let error, let sent):
-            let what = sent == 1 ? "1 notification that was due was" : "\(sent) notifications that were due were"
-            return .storeWithNote(error, "Still, \(what) sent, and recorded on this machine.")
         case .refused(let refusal):
             // Options that do not fit the contact they were given for are usage errors.
             switch refusal {

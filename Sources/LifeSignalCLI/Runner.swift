@@ -49,6 +49,9 @@ public enum LifeSignal {
                 do throws(CLIError) {
                     let code = try run(invocation, &session)
                     try session.output.flush()
+                    // Recorded here, not in the circle: the result above stands, and the run
+                    // fails saying what the circle is missing.
+                    if let unpublished = session.unpublished { throw CLIError.store(unpublished) }
                     return session.output.exitCode(code)
                 } catch {
                     // What the command printed before failing still goes out, before the error.

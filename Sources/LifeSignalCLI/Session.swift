@@ -67,6 +67,9 @@ struct Session {
         return app
     }
 
+    /// A write of this run recorded on this machine but not in the circle (see `App.unpublished`).
+    var unpublished: StoreError? { madeApp?.unpublished }
+
     /// Runs a use case for the command at `path`, shows what it noticed on the way (not a new
     /// profile, with `announce: false`), and turns its error into the CLI's.
     mutating func call<T>(_ path: [String], announce: Bool = true, _ body: (App) throws(AppError) -> T)

@@ -131,12 +131,14 @@ extension Store {
         log.key = signer.publicKeyText
         let bytes = log.encoded(signer: signer)
         try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
-        publish(bytes, as: "log.json", failure: &unpublished)
+        // Not past a segment the circle could not take: its log stays older, so the next write
+        // publishes the missing segments with it.
+        if unpublished == nil { publish(bytes, as: "log.json", failure: &unpublished) }
     }
 
     /// Signs this device's archive segments with `signer` (they were written by an older
     /// lifesignal, or signed with a key this device no longer holds), privately and in the circle.
-    func signSegments(with signer: SigningKey) throws(StoreError) {
+    func signSegments(with signer: SigningKey, unpublished: inout StoreError?) throws(StoreError) {
         let names: [String]
         do {
             names = try Posix.list(ownArchiveDirectory) ?? []
@@ -147,7 +149,7 @@ extension Store {
             let path = Paths.join(ownArchiveDirectory, name)
             let bytes = Signing.sign(Signing.unsigned(try Files.read(path)), domain: .segment, key: signer)
             try Store.write(bytes, to: path, backup: false)
-            try publish(bytes, as: "archive/" + name)
+            publish(bytes, as: "archive/" + name, failure: &unpublished)
         }
     }
 

@@ -180,9 +180,14 @@ extension Store {
     /// crash-safely. Returns the body's value and whether a new profile was created.
     /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
     /// what a command would do, shown without doing it.
+    /// With `unpublished`, a circle whose copies could not be written (`.notPublished`, once
+    /// everything private is written) is handed to it rather than thrown: the write is done
+    /// and its value returned, so a caller can still act on it (send what it made due) and
+    /// say afterwards that the circle is behind.
     public static func update<T>(
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
-        dryRun: Bool = false, others use: OthersUse = .all, _ body: (inout Transaction) throws -> T
+        dryRun: Bool = false, others use: OthersUse = .all, unpublished: ((StoreError) -> Void)? = nil,
+        _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile. (The
         // identity is read under the lock; one whose backup is left is damage, said then.)
@@ -230,9 +235,10 @@ extension Store {
         if created, case .ifMissing(let profile) = creation { transaction.start(profile, at: now) }
         let value = try body(&transaction)
         if dryRun { return (value, created) }
-        try store.commit(&transaction, own: own, now: now)
+        let published = try store.commit(&transaction, own: own, now: now, unpublished: unpublished)
         TrustMemory.remember(others.learned, in: dataDirectory)
-        if !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
+        // (Not when the circle is behind: a reader trusting the cache would not see it.)
+        if published, !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
         return (value, created)
     }
 
@@ -337,16 +343,29 @@ extension Store {
     /// then the feed. A published copy that was missing, older or damaged is published again
     /// even when nothing was recorded, and a directory written before private copies existed
     /// gets one.
+    private func commit(
+        _ transaction: inout Transaction, own: OwnLog, now: Timestamp, unpublished: ((StoreError) -> Void)?
+    ) throws(StoreError) -> Bool {
+        do {
+            try commit(&transaction, own: own, now: now)
+            return true
+        } catch {
+            guard case .notPublished = error, let unpublished else { throw error }
+            unpublished(error)
+            return false
+        }
+    }
+
     private func commit(_ transaction: inout Transaction, own: OwnLog, now: Timestamp) throws(StoreError) {
         if own.adopted { try adoptPublishedSegments() }
         // A log not yet signed with this key (one of an older lifesignal, or signed before the
         // key was restored from elsewhere) is signed now, with its archive.
         let resign = own.log.map { $0.key != transaction.signer.publicKeyText } ?? false
-        if resign { try signSegments(with: transaction.signer) }
         // The circle's copies are written after each private one; one that cannot be written
         // does not stop the private writes after it (the feed, with the deliveries just made,
         // above all), and is said at the end.
         var unpublished: StoreError?
+        if resign { try signSegments(with: transaction.signer, unpublished: &unpublished) }
         if transaction.changed || own.adopted || resign {
             try save(
                 &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
