@@ -32,6 +32,15 @@ final class FullDisk {
 
     func free() { unlink(mountPoint + "/filler") }
 
+    /// Runs lifesignal with `home` as its data directory, as cron would (a bare PATH, UTC).
+    func run(_ arguments: [String], home: String, now: String = "2026-03-01T09:00:00Z") -> Run {
+        lifesignal(
+            arguments,
+            environment: [
+                "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home,
+            ])
+    }
+
     deinit {
         if mounted {
             _ = spawn(["-l", mountPoint], environment: ["PATH": "/usr/bin:/bin"], executable: "/bin/umount")
@@ -54,13 +63,7 @@ final class FullDisk {
         try #require(disk.mounted)
         let home = disk.mountPoint + "/data"
         let log = disk.outside.path + "/sent.log"
-        func run(_ arguments: [String], now: String) -> Run {
-            lifesignal(
-                arguments,
-                environment: [
-                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home,
-                ])
-        }
+        func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
         #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
         disk.fill()
@@ -87,13 +90,7 @@ final class FullDisk {
         let home = disk.outside.path + "/data"
         let circle = disk.mountPoint + "/circle"
         let log = disk.outside.path + "/sent.log"
-        func run(_ arguments: [String], now: String) -> Run {
-            lifesignal(
-                arguments,
-                environment: [
-                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": now, "TZ": "UTC", "PATH": "/usr/bin:/bin", "HOME": home,
-                ])
-        }
+        func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
         #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
@@ -122,14 +119,7 @@ final class FullDisk {
         let home = disk.outside.path + "/data"
         let circle = disk.mountPoint + "/circle"
         let log = disk.outside.path + "/sam.log"
-        func run(_ arguments: [String]) -> Run {
-            lifesignal(
-                arguments,
-                environment: [
-                    "LIFESIGNAL_HOME": home, "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z", "TZ": "UTC",
-                    "PATH": "/usr/bin:/bin", "HOME": home,
-                ])
-        }
+        func run(_ arguments: [String]) -> Run { disk.run(arguments, home: home) }
         #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"]).code == 0)
         let sam = ["contacts", "add", "Sam", "--responder", "--notify", "exec:cat >> '\(log)'", "--quiet"]
         #expect(run(sam).code == 0)
