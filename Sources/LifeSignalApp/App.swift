@@ -32,10 +32,11 @@ public final class App {
     public var dryRun = false
 
     public private(set) var notices: [Notice] = []
-    /// A write of this run was recorded on this machine but its copy in the circle could not
-    /// be written (`.notPublished`). The use case went on as if published (what it made due
-    /// was sent); the caller says so once it has shown the result, and fails the run.
-    public private(set) var unpublished: StoreError?
+    /// A write of this run recorded its log on this machine but could not finish: its copy in
+    /// the circle (`.notPublished`) or its feed (`.feedNotWritten`) could not be written. The
+    /// use case went on as if it had (what it made due was sent); the caller says so once it
+    /// has shown the result, and fails the run.
+    public private(set) var unfinished: StoreError?
 
     public init(
         dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
@@ -160,7 +161,7 @@ extension App {
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
-                dryRun: dryRun, others: others, unpublished: noteUnpublished
+                dryRun: dryRun, others: others, unfinished: noteUnfinished
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown
@@ -187,17 +188,17 @@ extension App {
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
         notice(trust: trustWarnings, kept: trust, store: store)
-        // (A circle known to be behind is said at the end of the run, not as a copy published again.)
-        if unpublished == nil, let problem = PublishedCopy(publication) {
+        // (A write that could not finish is said at the end of the run, not as a copy published again.)
+        if unfinished == nil, let problem = PublishedCopy(publication) {
             notice(.warning(.publishedCopy(problem, path: published, republished: true)))
         }
         if outcome.created, case .ifMissing(let created) = profile { notice(created: created) }
         return outcome.value
     }
 
-    /// Remembers the first write of this run that could not write the circle's copy.
-    private func noteUnpublished(_ error: StoreError) {
-        if unpublished == nil { unpublished = error }
+    /// Remembers the first write of this run that could not finish.
+    private func noteUnfinished(_ error: StoreError) {
+        if unfinished == nil { unfinished = error }
     }
 
     /// A profile this write created, unless it joined an existing member.

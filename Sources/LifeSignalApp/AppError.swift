@@ -28,7 +28,7 @@ extension StoreError {
     /// what reads still works.
     var isDiskTrouble: Bool {
         switch self {
-        case .io, .cannotCreate, .notDurable: return true
+        case .io, .cannotCreate, .notDurable, .feedNotWritten: return true
         case .notInitialized, .damaged, .newerSchema, .unreadable, .lockBusy, .circleMissing, .identityMismatch,
             .notPublished, .circleRefused, .heldElsewhere, .deviceKey:
             return false

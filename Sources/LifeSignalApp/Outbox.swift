@@ -103,14 +103,9 @@ extension App {
         do {
             jobs = try write(feed: .digest(sync), pick)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
-            // Nothing can be recorded: work out what is due without writing, and send it.
-            dryRun = true
-            defer { dryRun = false }
             report = DeliveryReport()
-            let due = try write(feed: .whole, pick)
-            dryRun = false
-            let sent = send(due).attempts.filter { $0.1.succeeded }.count
-            throw .sentButNotRecorded(error, sent: sent)
+            try sendUnrecorded(error, pick: pick)
+            return report
         }
         if dryRun {
             report.planned = jobs
@@ -137,11 +132,27 @@ extension App {
                     report.waiting.append(DeliveryProblem(job: job, error: attempt.error ?? "failed", next: next))
                 }
             }
-        } catch .store(let error) where error.isDiskTrouble {
+        } catch .store(let error) where error.isDiskTrouble && unfinished == nil {
             throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
+        } catch .store(let error) where error.isDiskTrouble {
+            // (Said as the run's unfinished write, as above.)
         }
         finish(&report, heartbeats: heartbeats)
         return report
+    }
+
+    /// Nothing can be recorded (`error`): works out what is due without writing, and sends it.
+    /// When a write earlier in this run (an alert's) is said to be unfinished already, with the
+    /// way out, the run fails with that once the command has shown its result.
+    private func sendUnrecorded(
+        _ error: StoreError, pick: (inout Transaction) throws(AppError) -> [DeliveryJob]
+    ) throws(AppError) {
+        dryRun = true
+        defer { dryRun = false }
+        let due = try write(feed: .whole, pick)
+        dryRun = false
+        let sent = send(due).attempts.filter { $0.1.succeeded }.count
+        if unfinished == nil { throw .sentButNotRecorded(error, sent: sent) }
     }
 
     /// Now and then, that this device watches: the circle can tell when cron stopped, and a

@@ -32,7 +32,7 @@ enum CLIError: Error {
             switch error {
             case .notInitialized, .circleMissing: return .noProfile
             case .damaged, .newerSchema, .unreadable, .identityMismatch, .heldElsewhere, .deviceKey: return .dataError
-            case .notDurable, .notPublished: return .ioError
+            case .notDurable, .notPublished, .feedNotWritten: return .ioError
             case .cannotCreate, .circleRefused: return .cannotCreate
             case .io: return .ioError
             case .lockBusy: return .tryAgain

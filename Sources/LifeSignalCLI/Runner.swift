@@ -49,9 +49,9 @@ public enum LifeSignal {
                 do throws(CLIError) {
                     let code = try run(invocation, &session)
                     try session.output.flush()
-                    // Recorded here, not in the circle: the result above stands, and the run
-                    // fails saying what the circle is missing.
-                    if let unpublished = session.unpublished { throw CLIError.store(unpublished) }
+                    // Recorded, not finished (the circle's copy, the feed): the result above
+                    // stands, and the run fails saying what is missing.
+                    if let unfinished = session.unfinished { throw CLIError.store(unfinished) }
                     return session.output.exitCode(code)
                 } catch {
                     // What the command printed before failing still goes out, before the error.

@@ -67,8 +67,8 @@ struct Session {
         return app
     }
 
-    /// A write of this run recorded on this machine but not in the circle (see `App.unpublished`).
-    var unpublished: StoreError? { madeApp?.unpublished }
+    /// A write of this run that recorded its log but could not finish (see `App.unfinished`).
+    var unfinished: StoreError? { madeApp?.unfinished }
 
     /// Runs a use case for the command at `path`, shows what it noticed on the way (not a new
     /// profile, with `announce: false`), and turns its error into the CLI's.

@@ -31,6 +31,10 @@ extension StoreError {
         case .lockBusy(let path, let waited):
             return
                 "another lifesignal has held the lock \(path) for over \(waited)s; nothing was recorded. Try again; if it persists, find the process holding it with 'fuser \(path)'"
+        case .feedNotWritten(let path, let reason, let cause):
+            let advice = cause == .other ? "" : " " + Self.advice(cause, path: path)
+            return
+                "it was recorded on this machine, but its notifications could not be written to \(path): \(reason). 'lifesignal notify deliver' notices them again and sends what is due.\(advice)"
         case .notDurable, .circleMissing, .identityMismatch, .circleRefused, .heldElsewhere, .notPublished, .deviceKey:
             return ownRecordsMessage
         }
@@ -72,7 +76,7 @@ extension StoreError {
         case .deviceKey(let path, let problem):
             return
                 "this device's signing key \(path) \(problem). Without it nothing this device writes counts for anyone in your circle, so nothing was written. Restore device.key from a backup of this data directory; or set this machine up again in a new --home as a new device, with an enrollment code from another of your devices ('lifesignal circle enroll') or your recovery code"
-        case .notInitialized, .damaged, .newerSchema, .unreadable, .cannotCreate, .io, .lockBusy:
+        case .notInitialized, .damaged, .newerSchema, .unreadable, .cannotCreate, .io, .lockBusy, .feedNotWritten:
             return message
         }
     }
@@ -87,7 +91,7 @@ extension StoreError {
                 "\(path): written by a newer lifesignal (schema \(found); this one understands up to \(supported)); upgrade lifesignal to read it"
         case .unreadable(let path, let reason, _): return "\(path): \(reason)"
         case .notInitialized, .cannotCreate, .io, .lockBusy, .notDurable, .circleMissing, .identityMismatch,
-            .notPublished, .circleRefused, .heldElsewhere, .deviceKey:
+            .notPublished, .feedNotWritten, .circleRefused, .heldElsewhere, .deviceKey:
             return message
         }
     }

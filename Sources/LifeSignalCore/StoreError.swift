@@ -32,6 +32,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// copy in the circle (`path`) failed: it is not visible to the circle until a later write
     /// publishes it.
     case notPublished(path: String, reason: String, privateCopy: String)
+    /// What was asked was recorded in this machine's own log, but its feed (`path`: the
+    /// notifications it raised, the deliveries it made) could not be written (`reason`, a full
+    /// disk say): what is due is noticed again from the log and sent by the next delivery.
+    case feedNotWritten(path: String, reason: String, cause: IOCause)
     /// The circle folder given with `init --circle` cannot take this device's records (`path`
     /// could not be made: another account's folder, a read-only one). Nothing was set up.
     case circleRefused(circle: String, path: String, reason: String, cause: IOCause)

@@ -29,7 +29,7 @@ extension StoreError {
             return .identityMismatch(
                 identity: identity, records: records, expected: expected, found: found, recordsBackup: backup)
         case .notInitialized, .newerSchema, .cannotCreate, .io, .lockBusy, .notDurable, .circleMissing, .notPublished,
-            .circleRefused, .heldElsewhere, .deviceKey:
+            .feedNotWritten, .circleRefused, .heldElsewhere, .deviceKey:
             return self
         }
     }
@@ -273,5 +273,70 @@ extension Store {
         for name in own where ArchiveSegment(fileName: name) != nil && !published.contains(name) {
             try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name)
         }
+    }
+}
+
+extension Store {
+    /// Writes what the transaction recorded: the log (privately and durably, then published),
+    /// then the feed. A published copy that was missing, older or damaged is published again
+    /// even when nothing was recorded, and a directory written before private copies existed
+    /// gets one.
+    func commit(
+        _ transaction: inout Transaction, own: OwnLog, now: Timestamp, unfinished: ((StoreError) -> Void)?
+    ) throws(StoreError) -> Bool {
+        do {
+            try commit(&transaction, own: own, now: now)
+            return true
+        } catch {
+            switch (error, unfinished) {
+            case (.notPublished, let unfinished?), (.feedNotWritten, let unfinished?):
+                unfinished(error)
+                return false
+            default: throw error
+            }
+        }
+    }
+
+    private func commit(_ transaction: inout Transaction, own: OwnLog, now: Timestamp) throws(StoreError) {
+        if own.adopted { try adoptPublishedSegments() }
+        // A log not yet signed with this key (one of an older lifesignal, or signed before the
+        // key was restored from elsewhere) is signed now, with its archive.
+        let resign = own.log.map { $0.key != transaction.signer.publicKeyText } ?? false
+        // The circle's copies are written after each private one; one that cannot be written
+        // does not stop the private writes after it (the feed, with the deliveries just made,
+        // above all), and is said at the end.
+        var unpublished: StoreError?
+        if resign { try signSegments(with: transaction.signer, unpublished: &unpublished) }
+        if transaction.changed || own.adopted || resign {
+            try save(
+                &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
+        } else if transaction.publication != .current, let bytes = own.bytes {
+            publish(bytes, as: "log.json", failure: &unpublished)
+        }
+        if transaction.publication != .current || own.adopted {
+            do {
+                try publishMissingSegments()
+            } catch .notPublished(let path, let reason, let privateCopy) {
+                unpublished = unpublished ?? .notPublished(path: path, reason: reason, privateCopy: privateCopy)
+            }
+        }
+        // Only a transaction that loaded the feed may write it (else it would replace the
+        // feed with the few entries it added); one that used the digest loads it now.
+        if transaction.feedChanged, transaction.digest != nil { try transaction.loadFeed() }
+        if transaction.feedChanged, transaction.feedLoaded {
+            // The feed after the log: a crash in between can only mean a notification noticed
+            // again (and delivered again), never a fact lost.
+            transaction.ownFeed.prune(now: now)
+            let bytes = FeedFile.encode(transaction.ownFeed, signer: transaction.signer)
+            do {
+                try Store.write(bytes, to: ownFeedPath, backup: Posix.exists(ownFeedPath))
+            } catch {
+                // After the log was recorded: it is kept, and said so.
+                guard transaction.changed || own.adopted || resign else { throw error }
+                throw error.feedNotWritten(ownFeedPath)
+            }
+            publish(bytes, as: "feed.json", failure: &unpublished)
+        }
+        if let unpublished { throw unpublished }
     }
 }

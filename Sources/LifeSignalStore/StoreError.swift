@@ -43,3 +43,15 @@ extension SystemError {
         operation == "readdir" || [EMFILE, ENFILE, ENOMEM, EIO, ENOSPC, ENOBUFS, EAGAIN, EINTR].contains(code)
     }
 }
+
+extension StoreError {
+    /// A failure to write the feed at `path` once the log is recorded: the disk's trouble,
+    /// said as "recorded, but its notifications could not be written".
+    func feedNotWritten(_ path: String) -> StoreError {
+        switch self {
+        case .io(_, _, let reason, let cause), .cannotCreate(_, let reason, let cause):
+            return .feedNotWritten(path: path, reason: reason, cause: cause)
+        default: return self
+        }
+    }
+}

@@ -180,13 +180,13 @@ extension Store {
     /// crash-safely. Returns the body's value and whether a new profile was created.
     /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
     /// what a command would do, shown without doing it.
-    /// With `unpublished`, a circle whose copies could not be written (`.notPublished`, once
-    /// everything private is written) is handed to it rather than thrown: the write is done
-    /// and its value returned, so a caller can still act on it (send what it made due) and
-    /// say afterwards that the circle is behind.
+    /// With `unfinished`, a write whose log was recorded but could not be finished (its copy in
+    /// the circle, `.notPublished`, or its feed, `.feedNotWritten`) is handed to it rather than
+    /// thrown: its value is returned, so a caller can still act on it (send what it made due)
+    /// and say afterwards what is missing.
     public static func update<T>(
         dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
-        dryRun: Bool = false, others use: OthersUse = .all, unpublished: ((StoreError) -> Void)? = nil,
+        dryRun: Bool = false, others use: OthersUse = .all, unfinished: ((StoreError) -> Void)? = nil,
         _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile. (The
@@ -235,10 +235,10 @@ extension Store {
         if created, case .ifMissing(let profile) = creation { transaction.start(profile, at: now) }
         let value = try body(&transaction)
         if dryRun { return (value, created) }
-        let published = try store.commit(&transaction, own: own, now: now, unpublished: unpublished)
+        let finished = try store.commit(&transaction, own: own, now: now, unfinished: unfinished)
         TrustMemory.remember(others.learned, in: dataDirectory)
-        // (Not when the circle is behind: a reader trusting the cache would not see it.)
-        if published, !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
+        // (Not over an unfinished write: a reader trusting the cache would not see what is missing.)
+        if finished, !created, own.log != nil { store.refreshCache(after: transaction, others: others, now: now) }
         return (value, created)
     }
 
@@ -337,59 +337,5 @@ extension Store {
             // one leaves it in archive/, where nothing else would ever remove it.
             Store.sweepTemporaryFiles(in: Paths.join(directory, "archive"))
         }
-    }
-
-    /// Writes what the transaction recorded: the log (privately and durably, then published),
-    /// then the feed. A published copy that was missing, older or damaged is published again
-    /// even when nothing was recorded, and a directory written before private copies existed
-    /// gets one.
-    private func commit(
-        _ transaction: inout Transaction, own: OwnLog, now: Timestamp, unpublished: ((StoreError) -> Void)?
-    ) throws(StoreError) -> Bool {
-        do {
-            try commit(&transaction, own: own, now: now)
-            return true
-        } catch {
-            guard case .notPublished = error, let unpublished else { throw error }
-            unpublished(error)
-            return false
-        }
-    }
-
-    private func commit(_ transaction: inout Transaction, own: OwnLog, now: Timestamp) throws(StoreError) {
-        if own.adopted { try adoptPublishedSegments() }
-        // A log not yet signed with this key (one of an older lifesignal, or signed before the
-        // key was restored from elsewhere) is signed now, with its archive.
-        let resign = own.log.map { $0.key != transaction.signer.publicKeyText } ?? false
-        // The circle's copies are written after each private one; one that cannot be written
-        // does not stop the private writes after it (the feed, with the deliveries just made,
-        // above all), and is said at the end.
-        var unpublished: StoreError?
-        if resign { try signSegments(with: transaction.signer, unpublished: &unpublished) }
-        if transaction.changed || own.adopted || resign {
-            try save(
-                &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
-        } else if transaction.publication != .current, let bytes = own.bytes {
-            publish(bytes, as: "log.json", failure: &unpublished)
-        }
-        if transaction.publication != .current || own.adopted {
-            do {
-                try publishMissingSegments()
-            } catch .notPublished(let path, let reason, let privateCopy) {
-                unpublished = unpublished ?? .notPublished(path: path, reason: reason, privateCopy: privateCopy)
-            }
-        }
-        // Only a transaction that loaded the feed may write it (else it would replace the
-        // feed with the few entries it added); one that used the digest loads it now.
-        if transaction.feedChanged, transaction.digest != nil { try transaction.loadFeed() }
-        if transaction.feedChanged, transaction.feedLoaded {
-            // The feed after the log: a crash in between can only mean a notification noticed
-            // again (and delivered again), never a fact lost.
-            transaction.ownFeed.prune(now: now)
-            let bytes = FeedFile.encode(transaction.ownFeed, signer: transaction.signer)
-            try Store.write(bytes, to: ownFeedPath, backup: Posix.exists(ownFeedPath))
-            publish(bytes, as: "feed.json", failure: &unpublished)
-        }
-        if let unpublished { throw unpublished }
     }
 }

@@ -182,6 +182,29 @@ import Testing
         #expect(!status.stderr.contains(backup), "\(status.stderr)")
     }
 
+    /// An alert whose log is recorded but whose feed cannot be written (here its backup's name
+    /// is taken by a folder; on a bad day, a full disk) is not reported as "nothing was
+    /// recorded": it is kept, delivered at once all the same, and the run says what is missing.
+    @Test func anAlertRecordedWhoseFeedCannotBeWrittenIsStillDelivered() throws {
+        let fixture = try ReliabilityFixture.make()
+        let sam = fixture.home.path + "/sam.log"
+        let add = ["contacts", "add", "Sam", "--responder", "--notify", "exec:cat >> '\(sam)'", "--quiet"]
+        #expect(fixture.home.run(add, now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(fixture.home.run(["notify", "deliver"], now: "2026-03-01T09:01:00Z").code == 0)
+        #expect(fixture.home.run(["notify", "read", "--all"], now: "2026-03-01T09:02:00Z").code == 0)
+        try? FileManager.default.removeItem(atPath: fixture.feed + ".bak")
+        try FileManager.default.createDirectory(atPath: fixture.feed + ".bak/x", withIntermediateDirectories: true)
+
+        let alert = fixture.home.run(
+            ["alert", "activate", "--message", "fell on the ice", "--yes"], now: "2026-03-01T09:03:00Z")
+        #expect(alert.code == 74, "\(alert.stderr)")
+        #expect(alert.stdout.contains("Emergency alert activated"), "\(alert.stdout)")
+        #expect(alert.stderr.contains("it was recorded on this machine, but its notifications could not be written"))
+        #expect(!alert.stderr.contains("nothing was recorded"), "\(alert.stderr)")
+        #expect(((try? String(contentsOfFile: sam, encoding: .utf8)) ?? "").contains("fell on the ice"))
+        #expect(((try? String(contentsOfFile: fixture.log, encoding: .utf8)) ?? "").contains("fell on the ice"))
+    }
+
     /// This machine's feed missing while its backup is there is damage, never an empty feed
     /// (which the next write would publish over the circle's copy).
     @Test func aMissingFeedWithItsBackupIsDamageNotAnEmptyFeed() throws {
