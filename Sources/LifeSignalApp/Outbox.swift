@@ -96,8 +96,12 @@ extension App {
             report.noticed = transaction.noticeDue(now: now)
             Self.recordLiveness(&transaction, engine: sync.engine, now: now)
             heartbeats = transaction.memberState.heartbeats?.value
+            // A button's token is committed to in this transaction: one that will not be
+            // written (a dry run, or nothing can be recorded) hands out none, as a tap on it
+            // would be ignored.
             return Self.dueJobs(
-                &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, report: &report)
+                &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, buttons: !self.dryRun,
+                report: &report)
         }
         let jobs: [DeliveryJob]
         do {
@@ -226,7 +230,7 @@ extension App {
     /// causes; those waiting for their channel's next try go to `report.waiting`.
     private static func dueJobs(
         _ transaction: inout Transaction, now: Timestamp, zone: Message.Zone, retryingNow: Bool, sync: SyncView,
-        report: inout DeliveryReport
+        buttons: Bool, report: inout DeliveryReport
     ) -> [DeliveryJob] {
         let circle = transaction.circle
         let feed = transaction.feed
@@ -249,6 +253,7 @@ extension App {
         return plan.jobs.map { planned in
             var made = job(planned)
             made.address = topics.address(of: planned.channel)
+            guard buttons else { return made }
             if let button = okButton(for: planned, in: &transaction, now: now) {
                 made.message.buttons = [button]
             } else if let button = onItButton(for: planned, in: &transaction, now: now) {

@@ -96,6 +96,26 @@ import Testing
         #expect(last.contains("poll=1&since=") && !last.hasSuffix("since=all"), "\(last)")
     }
 
+    /// When nothing can be recorded (here her log's backup name is taken by a folder; on a bad
+    /// day, a full disk), the reminder still goes to her phone, but without an "I'm OK" button:
+    /// its token could not be committed to, so a tap on it would be ignored.
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func nothingRecordedMeansNoButtonThatWouldBeIgnored() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        let backup = h.root.path + "/alice/own/log.json.bak"
+        try? FileManager.default.removeItem(atPath: backup)
+        try FileManager.default.createDirectory(atPath: backup + "/x", withIntermediateDirectories: true)
+        let run = h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env)
+        #expect(run.code == 74, "\(run.stderr)")
+        #expect(run.stderr.contains("Still, "), "\(run.stderr)")
+        let reminder = try #require(ntfy.published("alice-phone-2m8qk4").last)
+        #expect((reminder["title"] as? String)?.hasPrefix("Check in by") == true, "\(reminder)")
+        #expect(Self.okButton(reminder) == nil, "a button whose token was never recorded: \(reminder)")
+    }
+
     @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
     func aForgedTokenAndAReplayChangeNothing() throws {
         let recorder = try HTTPRecorder()
