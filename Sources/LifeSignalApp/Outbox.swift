@@ -136,10 +136,9 @@ extension App {
                     report.waiting.append(DeliveryProblem(job: job, error: attempt.error ?? "failed", next: next))
                 }
             }
-        } catch .store(let error) where error.isDiskTrouble && unfinished == nil {
-            throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count)
         } catch .store(let error) where error.isDiskTrouble {
-            // (Said as the run's unfinished write, as above.)
+            // A run already unfinished says so at its end (see `sendUnrecorded`).
+            if unfinished == nil { throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count) }
         }
         finish(&report, heartbeats: heartbeats)
         return report
