@@ -135,5 +135,13 @@ final class FullDisk {
         #expect(alert.stdout.contains("Emergency alert activated"), "shown as on any run: \(alert.stdout)")
         let told = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(told.contains("fell on the ice"), "Sam was not told: \(told)")
+
+        // With --json: the result as JSON on stdout, then the error as JSON on stderr.
+        let json = run(["checkin", "--json"])
+        #expect(json.code == 74, "\(json.stderr)")
+        #expect(jsonObject(json.stdout)["checkedIn"] != nil, "\(json.stdout)")
+        let error = jsonObject(json.stderr)["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == 74, "\(json.stderr)")
+        #expect((error?["message"] as? String)?.contains("it was recorded on this machine") == true)
     }
 }
