@@ -79,20 +79,3 @@ extension DailySchedule: Schema {
         try c.check((try? ZoneRules(posixTZ: rule)) != nil, "rule", "must be a POSIX TZ rule")
     }
 }
-
-/// I check in by fixed times of day (or, with nil, by the interval again).
-public struct ScheduleSet: EventBody {
-    public static var typeName: String { "scheduleSet" }
-    public var schedule: DailySchedule?
-
-    public init() {}
-    public init(schedule: DailySchedule?) { self.schedule = schedule }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("schedule", &schedule, .null)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.schedule.keepLatest(Stamped(schedule, stamp)) }
-    }
-}

@@ -55,40 +55,6 @@ public struct Acknowledgement: Equatable, Sendable {
     public var external: String? = nil
 }
 
-/// My grace period after a missed deadline, during which only I am told.
-public struct GraceSet: EventBody {
-    public static var typeName: String { "graceSet" }
-    public var grace: TimeSpan?
-
-    public init() {}
-    public init(grace: TimeSpan?) { self.grace = grace }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.optionalSpan("seconds", &grace, .null)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.grace.keepLatest(Stamped(grace, stamp)) }
-    }
-}
-
-/// The delay between tiers of my responders.
-public struct EscalationSet: EventBody {
-    public static var typeName: String { "escalationSet" }
-    public var delay = Escalation.defaultDelay
-
-    public init() {}
-    public init(delay: TimeSpan) { self.delay = delay }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.span("seconds", &delay)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.escalation.keepLatest(Stamped(delay, stamp)) }
-    }
-}
-
 /// A responder of mine (a member or an external contact) is in this tier.
 public struct TierSet: EventBody {
     public static var typeName: String { "tierSet" }

@@ -1,6 +1,7 @@
 /// Every kind of fact a device records. Each type is the whole of its event: the name stored
 /// in `type`, its fields once (`code`, from which the log's JSON comes) and its fold rule.
-/// Register a new type in `EventTypes.named`; its rendering belongs to the CLI.
+/// Register a new type in `EventTypes.all`; its rendering belongs to the CLI. A setting of the
+/// member's own, in which the latest stamp wins, is a `MemberSetting` (Settings.swift).
 
 /// I checked in.
 public struct CheckedIn: EventBody {
@@ -24,68 +25,6 @@ public struct CheckedIn: EventBody {
             }
             state.remember(checkIn)
         }
-    }
-}
-
-/// My name.
-public struct NameSet: EventBody {
-    public static var typeName: String { "nameSet" }
-    public var name = ""
-
-    public init() {}
-    public init(name: String) { self.name = name }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.string("name", &name) }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.name.keepLatest(Stamped(name, stamp)) }
-    }
-}
-
-/// How often I check in.
-public struct IntervalSet: EventBody {
-    public static var typeName: String { "intervalSet" }
-    public var interval = Rules.defaultInterval
-
-    public init() {}
-    public init(interval: TimeSpan) { self.interval = interval }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.span("seconds", &interval) }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.interval.keepLatest(Stamped(interval, stamp)) }
-    }
-}
-
-/// How long before my deadline I am reminded; nil turns the reminder off.
-public struct ReminderSet: EventBody {
-    public static var typeName: String { "reminderSet" }
-    public var reminder: TimeSpan?
-
-    public init() {}
-    public init(reminder: TimeSpan?) { self.reminder = reminder }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.optionalSpan("seconds", &reminder, .null)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.reminder.keepLatest(Stamped(reminder, stamp)) }
-    }
-}
-
-/// My invite code; a new one replaces (and invalidates) the old.
-public struct CodeSet: EventBody {
-    public static var typeName: String { "codeSet" }
-    public var code = ""
-
-    public init() {}
-    public init(code: String) { self.code = code }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) { try c.string("code", &code) }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.code.keepLatest(Stamped(code, stamp)) }
     }
 }
 
@@ -255,23 +194,6 @@ public struct AlertEnded: EventBody {
     }
 }
 
-/// My feed settings and my own delivery channels.
-public struct PreferencesSet: EventBody {
-    public static var typeName: String { "preferencesSet" }
-    public var preferences = FeedPreferences()
-
-    public init() {}
-    public init(preferences: FeedPreferences) { self.preferences = preferences }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("preferences", &preferences)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.preferences.keepLatest(Stamped(preferences, stamp)) }
-    }
-}
-
 /// I delivered a notification to an external contact (mine, or a dependent's) through one
 /// channel: every device of the circle then knows it was sent, by whom and when, and does not
 /// send it again.
@@ -305,24 +227,6 @@ public struct Delivered: EventBody {
         if circle.deliveries.values.contains(where: { $0.stamp.at < horizon }) {
             circle.deliveries = circle.deliveries.filter { $0.value.stamp.at >= horizon }
         }
-    }
-}
-
-/// My heartbeat URLs: pinged on every check-in, or on every delivery run, so that a service
-/// outside the circle (Healthchecks, Uptime Kuma) raises the alarm when they stop.
-public struct HeartbeatsSet: EventBody {
-    public static var typeName: String { "heartbeatsSet" }
-    public var heartbeats = Heartbeats()
-
-    public init() {}
-    public init(heartbeats: Heartbeats) { self.heartbeats = heartbeats }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("heartbeats", &heartbeats)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.heartbeats.keepLatest(Stamped(heartbeats, stamp)) }
     }
 }
 

@@ -122,25 +122,6 @@ extension MemberState {
     }
 }
 
-/// Where my check-ins from elsewhere arrive: an ntfy topic URL (nil: none).
-public struct InboxSet: EventBody {
-    public static var typeName: String { "inboxSet" }
-    public var url: String?
-
-    public init() {}
-    public init(url: String?) { self.url = url }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.optionalString("url", &url, .null)
-        try c.check(
-            url.map { Address.problem(withChannel: "ntfy:" + $0) == nil } ?? true, "url", "must be an ntfy topic URL")
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.inbox.keepLatest(Stamped(url, stamp)) }
-    }
-}
-
 /// I will hand out the token whose commitment is `hash` (in a button of a message to me).
 public struct TokenIssued: EventBody {
     public static var typeName: String { "tokenIssued" }

@@ -45,37 +45,3 @@ extension MailSettings: Schema {
         try c.optionalString("replyTo", &replyTo, .omitted)
     }
 }
-
-/// My phone number and emergency note (both, as they now are).
-public struct DetailsSet: EventBody {
-    public static var typeName: String { "detailsSet" }
-    public var details = ProfileDetails()
-
-    public init() {}
-    public init(details: ProfileDetails) { self.details = details }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("details", &details)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.details.keepLatest(Stamped(details, stamp)) }
-    }
-}
-
-/// How my devices' e-mail is addressed.
-public struct MailSet: EventBody {
-    public static var typeName: String { "mailSet" }
-    public var mail = MailSettings()
-
-    public init() {}
-    public init(mail: MailSettings) { self.mail = mail }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("mail", &mail)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.mail.keepLatest(Stamped(mail, stamp)) }
-    }
-}

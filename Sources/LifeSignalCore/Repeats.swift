@@ -74,20 +74,3 @@ public enum Repeats {
         return earliest.map { max($0, first.at) }
     }
 }
-
-/// How often my unanswered alarms are told again; nil turns repeats off.
-public struct RepeatSet: EventBody {
-    public static var typeName: String { "repeatSet" }
-    public var every: TimeSpan?
-
-    public init() {}
-    public init(every: TimeSpan?) { self.every = every }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.optionalSpan("seconds", &every, .null)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.repeatEvery.keepLatest(Stamped(every, stamp)) }
-    }
-}

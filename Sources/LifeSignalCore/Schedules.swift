@@ -47,57 +47,6 @@ extension Trip: Schema {
     }
 }
 
-/// I pause my check-ins until a time (or resume now: a pause until now).
-public struct PauseSet: EventBody {
-    public static var typeName: String { "pauseSet" }
-    public var pause = Pause()
-
-    public init() {}
-    public init(pause: Pause) { self.pause = pause }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("pause", &pause)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.pause.keepLatest(Stamped(pause, stamp)) }
-    }
-}
-
-/// The longest pause I may set without `--yes` (default `Pause.longest`).
-public struct PauseLimitSet: EventBody {
-    public static var typeName: String { "pauseLimitSet" }
-    public var limit = Pause.longest
-
-    public init() {}
-    public init(limit: TimeSpan) { self.limit = limit }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.span("seconds", &limit)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.pauseLimit.keepLatest(Stamped(limit, stamp)) }
-    }
-}
-
-/// I set out on a trip: a one-off deadline until my next check-in.
-public struct TripSet: EventBody {
-    public static var typeName: String { "tripSet" }
-    public var trip = Trip()
-
-    public init() {}
-    public init(trip: Trip) { self.trip = trip }
-
-    public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.record("trip", &trip)
-    }
-
-    public func fold(into circle: inout CircleState, member: String, stamp: Stamp) {
-        circle.update(member) { $0.trip.keepLatest(Stamped(trip, stamp)) }
-    }
-}
-
 extension MemberState {
     /// The pause in force at `now`: set, and not yet over.
     public func pause(at now: Timestamp) -> Stamped<Pause>? {

@@ -272,8 +272,8 @@ import Testing
         #expect(back.state.members.count > 1)
     }
 
-    /// Every `EventBody` the sources declare is registered (a forgotten one would be read as
-    /// "from a newer version" and skipped).
+    /// Every `EventBody` the sources declare (directly, or as a `MemberSetting`) is registered
+    /// (a forgotten one would be read as "from a newer version" and skipped).
     @Test func everyDeclaredEventTypeIsRegistered() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/LifeSignalCore")
@@ -282,7 +282,8 @@ import Testing
         for file in FileManager.default.enumerator(atPath: sources.path)?.compactMap({ $0 as? String }) ?? []
         where file.hasSuffix(".swift") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains(": EventBody {") && line.contains("struct ") {
+            for line in text.split(separator: "\n")
+            where [": EventBody {", ": MemberSetting {"].contains(where: line.contains) && line.contains("struct ") {
                 let name = line.split(separator: "struct ").last?.split(separator: ":").first.map(String.init) ?? ""
                 declared.append(name)
             }
