@@ -318,6 +318,11 @@ extension Store {
     /// Creates this device's private and published folders (a circle chosen with `--circle`
     /// is created for a new profile, never recreated for an existing one), and clears what a
     /// killed writer left in them.
+    ///
+    /// An existing profile whose folder in the circle is gone and cannot be made again (a sync
+    /// tool removed it, and the circle is full or read-only) still writes: what it records is
+    /// kept here, the run's sends go out, and publishing reports the circle behind, as it does
+    /// for a folder that is there but cannot be written.
     private func prepareDeviceDirectory(newProfile: Bool) throws(StoreError) {
         if !newProfile { try checkCircleExists() }
         // The circle's folder first: one that refuses this device leaves nothing behind here.
@@ -326,6 +331,7 @@ extension Store {
                 try Posix.makeDirectories(
                     directory, mode: directory == ownDirectory ? 0o700 : sharing.directories)
             } catch {
+                if directory == publishedDirectory, !newProfile { continue }
                 if directory == publishedDirectory, identity.circle != nil {
                     throw StoreError.circleRefused(
                         circle: circleDirectory, path: error.path, reason: error.reason, cause: error.cause)

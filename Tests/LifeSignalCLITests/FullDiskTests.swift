@@ -32,6 +32,14 @@ final class FullDisk {
 
     func free() { unlink(mountPoint + "/filler") }
 
+    /// Mounts the disk read-only (as ext4 does itself after an error) or writable again.
+    func remount(readOnly: Bool) {
+        let run = spawn(
+            ["-o", readOnly ? "remount,ro" : "remount,rw", mountPoint], environment: ["PATH": "/usr/bin:/bin"],
+            executable: "/bin/mount")
+        #expect(run.code == 0, "\(run.stderr)")
+    }
+
     /// Runs lifesignal with `home` as its data directory, as cron would (a bare PATH, UTC).
     func run(_ arguments: [String], home: String, now: String = "2026-03-01T09:00:00Z") -> Run {
         lifesignal(
@@ -111,6 +119,41 @@ final class FullDisk {
         disk.free()
         let after = run(["notify", "deliver"], now: "2026-03-02T08:42:00Z")
         #expect(after.code == 0, "\(after.stderr)")
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 1, "sent once: \(lines)")
+    }
+
+    /// This device's folder in the circle removed (by a sync tool) while the circle's disk is
+    /// read-only: it cannot be made again, yet what is due is sent and recorded here, and the
+    /// folder comes back with the records once the disk can be written.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func deliverSendsWhatIsDueWhenItsCircleFolderIsGoneAndCannotBeMade() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let home = disk.outside.path + "/data"
+        let circle = disk.mountPoint + "/circle"
+        let log = disk.outside.path + "/sent.log"
+        func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
+        #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
+        let members = circle + "/members"
+        let folders = try FileManager.default.contentsOfDirectory(atPath: members)
+        #expect(folders.count == 1, "\(folders)")
+        for folder in folders { try FileManager.default.removeItem(atPath: members + "/" + folder) }
+        disk.remount(readOnly: true)
+        let refused = run(["notify", "deliver"], now: "2026-03-02T08:40:00Z")
+        #expect(refused.code == 74, "\(refused.stderr)")
+        #expect(refused.stderr.contains("it was recorded on this machine"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Read-only file system"), "\(refused.stderr)")
+        let sent = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(sent.contains("check_in_reminder"), "the reminder was not sent: \(sent)")
+
+        disk.remount(readOnly: false)
+        let after = run(["notify", "deliver"], now: "2026-03-02T08:41:00Z")
+        #expect(after.code == 0, "\(after.stderr)")
+        let published = FileManager.default.enumerator(atPath: members)?.compactMap { $0 as? String } ?? []
+        #expect(published.contains { $0.hasSuffix("/log.json") }, "not published again: \(published)")
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.count == 1, "sent once: \(lines)")
     }
