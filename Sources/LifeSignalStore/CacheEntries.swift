@@ -99,11 +99,18 @@ struct CacheEntries: Sendable {
     /// log itself) and those in the folders of members not in `members`.
     func indices(of members: Set<String>, ownPrefix: [UInt8]) -> [Int] {
         let folders = Array("members/".utf8)
+        // A member's folder, its devices' folders and their files follow one another: the
+        // member of the entry before is not looked up again.
+        var last: (member: ArraySlice<UInt8>, wanted: Bool)?
         return (0..<count).filter { i in
             guard !path(i, hasPrefix: ownPrefix), !isAbsolute(i) else { return false }
             guard path(i, hasPrefix: folders) else { return true }
             let rest = bytes[(starts[i] + folders.count)..<(starts[i] + lengths[i])]
-            return members.contains(String(decoding: rest.prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self))
+            let member = rest.prefix { $0 != UInt8(ascii: "/") }
+            if let last, last.member.elementsEqual(member) { return last.wanted }
+            let wanted = members.contains(String(decoding: member, as: UTF8.self))
+            last = (member, wanted)
+            return wanted
         }
     }
 
