@@ -87,7 +87,7 @@ extension App {
     /// accepts (the one device of mine that proves it holds the code this device made — when
     /// two did, someone else saw the code, and neither is), the pins and keys `TrustUpkeep`
     /// asks for.
-    static func keepTrust(_ transaction: inout Transaction, now: Timestamp) -> TrustKept {
+    static func keepTrust(_ transaction: inout Transaction, circle: CircleState, now: Timestamp) -> TrustKept {
         let me = transaction.member
         var kept = TrustKept()
         if let pending = transaction.store.pendingEnrollment(), pending.expires > now {
@@ -102,7 +102,6 @@ extension App {
             }
         }
         let mine = transaction.memberState
-        let circle = transaction.circle
         let firstSight = TrustUpkeep.firstSight(me: me, mine: mine, circle: circle, speakers: transaction.speakers)
         let records = TrustUpkeep.records(
             me: me, device: transaction.store.identity.device, mine: mine, circle: circle,

@@ -139,6 +139,23 @@ public enum PublishedCopy: Equatable, Sendable {
     case notOurs(publishedSeq: Int64)
     /// This device's folder in the circle was a symbolic link or a file.
     case notAFolder
+    /// It was missing or held fewer events because this machine could not write it, failing
+    /// since `since` with `error` (see `Health.publishing`).
+    case notWritten(since: Timestamp, error: String)
+
+    /// What `publication` says, told as this machine's own failure to write the circle when
+    /// `publishing` has been failing and the copy is only missing or behind.
+    init?(_ publication: Store.Publication, publishing: LinkHealth) {
+        switch publication {
+        case .missing, .older:
+            if let since = publishing.failingSince {
+                self = .notWritten(since: since, error: publishing.lastError ?? "failed")
+                return
+            }
+        default: break
+        }
+        self.init(publication)
+    }
 
     init?(_ publication: Store.Publication) {
         switch publication {

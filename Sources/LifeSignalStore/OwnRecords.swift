@@ -199,7 +199,9 @@ extension Store {
             try makePublishedFolders(Paths.parent(of: path))
             try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
         } catch {
-            throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
+            // The file named, not the temporary file beside it that the write went through.
+            let shown = Paths.parent(of: error.path) == Paths.parent(of: path) ? path : error.path
+            throw StoreError.notPublished(path: shown, reason: error.reason, privateCopy: ownDirectory)
         }
     }
 

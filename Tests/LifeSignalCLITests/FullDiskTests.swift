@@ -117,8 +117,20 @@ final class FullDisk {
         // Recorded here: not sent again while the circle stays full, nor after.
         #expect(run(["notify", "deliver"], now: "2026-03-02T08:41:00Z").code == 74)
         disk.free()
+        // The copy left behind is told as this machine's doing, with when and why, not as a
+        // sync tool's rollback; the next write publishes it, and then nothing is said.
+        let behind = run(["status"], now: "2026-03-02T08:41:30Z")
+        #expect(
+            behind.stderr.contains(
+                "this machine could not write your records into the circle from 2026-03-02 08:40 UTC (\(circle)/members/"
+            ),
+            "\(behind.stderr)")
+        #expect(behind.stderr.contains("/log.json: No space left on device), so the circle's copy"), "\(behind.stderr)")
+        #expect(!behind.stderr.contains("sync tool"), "\(behind.stderr)")
         let after = run(["notify", "deliver"], now: "2026-03-02T08:42:00Z")
         #expect(after.code == 0, "\(after.stderr)")
+        let current = run(["status"], now: "2026-03-02T08:43:00Z")
+        #expect(!current.stderr.contains("circle's copy"), "\(current.stderr)")
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.count == 1, "sent once: \(lines)")
     }

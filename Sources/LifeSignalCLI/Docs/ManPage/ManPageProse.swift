@@ -90,7 +90,8 @@ extension ManPage {
         .Pq Cm contacts edit --button-topic .
         Kept on this machine only, never in the circle.
         .It Pa health.json
-        How each channel, heartbeat URL and inbox has been doing on this machine, for
+        How each channel, heartbeat URL and inbox has been doing on this machine, and since when
+        it could not write its records into the circle, if it cannot, for
         .Cm status
         and
         .Cm doctor .
