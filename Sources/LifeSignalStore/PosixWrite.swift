@@ -127,7 +127,7 @@ extension Posix {
             var spare = stat()
             guard fstat(fd, &spare) == 0, spare.st_mode & S_IFMT == S_IFREG, spare.st_nlink == 1,
                 spare.st_dev == target.st_dev, spare.st_ino != target.st_ino,
-                Int(spare.st_blocks) * 512 >= bytes.count, fchmod(fd, mode) == 0
+                Int(spare.st_blocks) * 512 >= bytes.count, swapsNames(fd), fchmod(fd, mode) == 0
             else { return .untouched }
             guard (try? writeAll(bytes, to: fd, path: backup)) != nil, ftruncate(fd, off_t(bytes.count)) == 0,
                 fullSync(fd) == 0
@@ -137,6 +137,24 @@ extension Posix {
             return swapping(backup, path) ? .done : .spoiled
         #else
             return .untouched
+        #endif
+    }
+
+    /// Whether the file system holding `fd` is one known to swap two names in one step. On any
+    /// other (NFS, CIFS, a USB stick's vfat or exFAT, ZFS before 2.2, most FUSE) the text would
+    /// be written and synced over the backup only for the swap to fail, and then written again
+    /// through a temporary file: twice the I/O, on the slowest disks.
+    private static func swapsNames(_ fd: Int32) -> Bool {
+        #if canImport(Glibc)
+            var info = statfs()
+            guard fstatfs(fd, &info) == 0 else { return false }
+            switch UInt32(truncatingIfNeeded: info.f_type) {
+            // ext2/3/4, btrfs, XFS, tmpfs, F2FS, overlayfs (a container's), bcachefs.
+            case 0xEF53, 0x9123_683E, 0x5846_5342, 0x0102_1994, 0xF2F5_2010, 0x794C_7630, 0xCA45_1A4E: return true
+            default: return false
+            }
+        #else
+            return false
         #endif
     }
 

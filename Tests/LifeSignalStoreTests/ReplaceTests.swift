@@ -124,6 +124,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: backup))
     }
 
+    /// On a file system not known to swap names (here a ramfs; in life NFS, CIFS, a USB stick)
+    /// the text is not written over the backup first: it goes once, through a temporary file.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a ramfs"))
+    func aFileSystemNotKnownToSwapNamesIsWrittenOnce() throws {
+        defer { cleanUp() }
+        let disk = directory + "/ram"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        func mount(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try #require(try mount(["/bin/mount", "-t", "ramfs", "ramfs", disk]) == 0)
+        defer { _ = try? mount(["/bin/umount", "-l", disk]) }
+        let (path, backup) = (disk + "/log.json", disk + "/log.json.bak")
+        for text in ["one\n", "two\n"] { try Posix.replace(path, with: Array(text.utf8), backup: backup) }
+        let file = inode(path)
+        var tried = 0
+        try Posix.replace(
+            path, with: Array("three\n".utf8), backup: backup, durable: true, mode: 0o600,
+            swapping: {
+                tried += 1
+                return Posix.swapNames($0, $1)
+            })
+        #expect(tried == 0, "the backup was written over on a file system not known to swap names")
+        #expect(text(path) == "three\n" && text(backup) == "two\n")
+        #expect(inode(backup)?.inode == file?.inode)
+    }
+
     /// A backup whose file holds fewer blocks than the new text needs is not written over (a
     /// full disk must fail before anything changes): the file goes through a new temporary
     /// file and the old one becomes the backup.
