@@ -338,6 +338,11 @@ extension Store {
                 throw error.feedNotWritten(ownFeedPath)
             }
             publish(bytes, as: "feed.json", failure: &unpublished)
+        } else if transaction.publication != .current, case .contents(let bytes)? = try? Posix.read(ownFeedPath) {
+            // The circle's copy of the feed is as far behind as the log's was (a circle that could
+            // not be written): it goes again with it, so this member's other devices see what
+            // was delivered and read meanwhile, and do not send it again.
+            publish(bytes, as: "feed.json", failure: &unpublished)
         }
         if let unpublished { throw unpublished }
     }

@@ -129,6 +129,14 @@ final class FullDisk {
         #expect(!behind.stderr.contains("sync tool"), "\(behind.stderr)")
         let after = run(["notify", "deliver"], now: "2026-03-02T08:42:00Z")
         #expect(after.code == 0, "\(after.stderr)")
+        // The feed's copy too, with the delivery made while the circle was full (else another
+        // device of Ana's would send the reminder again).
+        let feeds = FileManager.default.enumerator(atPath: circle)?.compactMap { $0 as? String }.filter {
+            $0.hasSuffix("/feed.json")
+        }
+        let published = try #require(feeds?.first.flatMap { FileManager.default.contents(atPath: circle + "/" + $0) })
+        #expect(
+            published == FileManager.default.contents(atPath: home + "/own/feed.json"), "the circle's feed is behind")
         let current = run(["status"], now: "2026-03-02T08:43:00Z")
         #expect(!current.stderr.contains("circle's copy"), "\(current.stderr)")
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
