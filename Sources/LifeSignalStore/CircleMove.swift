@@ -47,10 +47,11 @@ extension Store {
             if case .notOurs(let seq) = target.publication(of: log, bytes: bytes) {
                 throw .heldElsewhere(published: target.publishedLogPath, publishedSeq: seq)
             }
-            try target.publish(bytes, as: "log.json")
-            if own.bytes != nil { try target.publishMissingSegments() }
+            // One that fails is refused: identity.json still names the old circle.
+            try target.publish(bytes, as: "log.json", moving: circle)
+            if own.bytes != nil { try target.publishMissingSegments(moving: circle) }
             if case .contents(let feed)? = try? Posix.read(store.ownFeedPath) {
-                try target.publish(feed, as: "feed.json")
+                try target.publish(feed, as: "feed.json", moving: circle)
             }
         }
         try Store.write(identity.encoded(), to: store.identityPath, backup: true)

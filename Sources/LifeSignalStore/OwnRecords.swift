@@ -193,15 +193,27 @@ extension Store {
     /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
     /// private copy is the durable one, and a lost publication is published again). Called
     /// once the private copy is written, so a failure here means "recorded, not published".
-    func publish(_ bytes: [UInt8], as relative: String) throws(StoreError) {
+    func publish(_ bytes: [UInt8], as relative: String, moving circle: String? = nil) throws(StoreError) {
+        do {
+            try publishing(bytes, as: relative)
+        } catch {
+            // A move into `circle` is refused; anything else leaves the circle behind.
+            guard let circle else {
+                throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
+            }
+            throw StoreError.circleRefused(circle: circle, path: error.path, reason: error.reason, cause: error.cause)
+        }
+    }
+
+    private func publishing(_ bytes: [UInt8], as relative: String) throws(SystemError) {
         let path = Paths.join(publishedDirectory, relative)
         do {
             try makePublishedFolders(Paths.parent(of: path))
             try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
         } catch {
             // The file named, not the temporary file beside it that the write went through.
-            let shown = Paths.parent(of: error.path) == Paths.parent(of: path) ? path : error.path
-            throw StoreError.notPublished(path: shown, reason: error.reason, privateCopy: ownDirectory)
+            guard Paths.parent(of: error.path) == Paths.parent(of: path) else { throw error }
+            throw SystemError(operation: error.operation, path: path, code: error.code)
         }
     }
 
@@ -262,7 +274,7 @@ extension Store {
     }
 
     /// Publishes the private archive segments the circle lacks.
-    func publishMissingSegments() throws(StoreError) {
+    func publishMissingSegments(moving circle: String? = nil) throws(StoreError) {
         let own: [String]
         do {
             own = try Posix.list(ownArchiveDirectory) ?? []
@@ -273,7 +285,7 @@ extension Store {
         // What lies behind a link is not the circle's: everything is published into a real folder.
         let published = Set(Posix.isRealDirectory(archive) ? ((try? Posix.list(archive)) ?? nil) ?? [] : [])
         for name in own where ArchiveSegment(fileName: name) != nil && !published.contains(name) {
-            try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name)
+            try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name, moving: circle)
         }
     }
 }

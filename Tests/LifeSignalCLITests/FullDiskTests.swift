@@ -178,6 +178,30 @@ final class FullDisk {
         #expect(lines.count == 1, "sent once: \(lines)")
     }
 
+    /// A move into a folder whose disk is full (it takes an empty file, not the records) is
+    /// refused as a move, with nothing changed: not told as records "recorded on this machine"
+    /// that "the next write publishes", since identity.json still names the old circle.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func aMoveIntoAFullDiskIsRefusedWithNothingChanged() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let home = disk.outside.path + "/data"
+        func run(_ arguments: [String]) -> Run { disk.run(arguments, home: home) }
+        #expect(run(["checkin", "--note", "before the move", "--quiet"]).code == 0)
+        let identity = FileManager.default.contents(atPath: home + "/identity.json")
+        disk.fill()
+        let moved = run(["init", "--circle", disk.mountPoint + "/circle"])
+        #expect(moved.code == 73, "\(moved.stderr)")
+        #expect(moved.stderr.contains("cannot take this device's records"), "\(moved.stderr)")
+        #expect(
+            moved.stderr.contains("/log.json: No space left on device). Nothing was set up here."), "\(moved.stderr)")
+        #expect(!moved.stderr.contains("recorded on this machine"), "\(moved.stderr)")
+        #expect(FileManager.default.contents(atPath: home + "/identity.json") == identity)
+        let status = run(["status", "--json"])
+        #expect(jsonObject(status.stdout)["circle"] as? String == home + "/circle", "\(status.stdout)")
+        #expect(run(["checkin", "--quiet"]).code == 0)
+    }
+
     /// An alert raised while the circle's disk is full still reaches an external responder at
     /// once, and the person is told the circle is behind.
     @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
