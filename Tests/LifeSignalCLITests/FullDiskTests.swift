@@ -62,6 +62,21 @@ final class FullDisk {
 }
 
 @Suite struct FullDiskTests {
+    /// Ana's data directory beside the disk and her circle on it, checked in on 2026-03-01 at
+    /// 09:00 with a channel of her own that appends what it is sent to `log`.
+    static func anaWithCircle(on disk: FullDisk) -> (home: String, circle: String, log: String) {
+        let (home, circle) = (disk.outside.path + "/data", disk.mountPoint + "/circle")
+        let log = disk.outside.path + "/sent.log"
+        for arguments in [
+            ["init", "--name", "Ana", "--circle", circle, "--quiet"], ["checkin", "--quiet"],
+            ["notify", "prefs", "--channel", "exec:cat >> '\(log)'"],
+        ] {
+            let run = disk.run(arguments, home: home, now: "2026-03-01T09:00:00Z")
+            #expect(run.code == 0, "\(arguments): \(run.stderr)")
+        }
+        return (home, circle, log)
+    }
+
     /// With the disk full, `notify deliver` still sends what is already due (sending twice
     /// beats not sending), then exits 74 saying so; once the disk is fixed, the next run sends
     /// it again (nothing was recorded) and then stops.
@@ -100,13 +115,8 @@ final class FullDisk {
     func deliverSendsWhatIsDueWhenOnlyTheCircleIsFull() throws {
         let disk = FullDisk()
         try #require(disk.mounted)
-        let home = disk.outside.path + "/data"
-        let circle = disk.mountPoint + "/circle"
-        let log = disk.outside.path + "/sent.log"
+        let (home, circle, log) = Self.anaWithCircle(on: disk)
         func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
-        #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
         disk.fill()
         let full = run(["notify", "deliver"], now: "2026-03-02T08:40:00Z")
         #expect(full.code == 74, "\(full.stderr)")
@@ -150,13 +160,8 @@ final class FullDisk {
     func deliverSendsWhatIsDueWhenItsCircleFolderIsGoneAndCannotBeMade() throws {
         let disk = FullDisk()
         try #require(disk.mounted)
-        let home = disk.outside.path + "/data"
-        let circle = disk.mountPoint + "/circle"
-        let log = disk.outside.path + "/sent.log"
+        let (home, circle, log) = Self.anaWithCircle(on: disk)
         func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
-        #expect(run(["init", "--name", "Ana", "--circle", circle, "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
-        #expect(run(["notify", "prefs", "--channel", "exec:cat >> '\(log)'"], now: "2026-03-01T09:00:00Z").code == 0)
         let members = circle + "/members"
         let folders = try FileManager.default.contentsOfDirectory(atPath: members)
         #expect(folders.count == 1, "\(folders)")
