@@ -147,12 +147,13 @@ extension App {
     }
 
     /// Puts back this device's own files as they were before the merge, when a remote commit
-    /// changed them; returns the files put back.
+    /// changed them, and removes any it added there (`git checkout` would leave those: a folder
+    /// named like a backup, a made-up archive segment); returns the files put back or removed.
     static func keepOwn(_ git: Git, own: String, from mine: String) throws(AppError) -> [String] {
         guard !mine.isEmpty, let changed = git.lines(["diff", "--name-only", mine, "HEAD", "--", own]),
             !changed.isEmpty
         else { return [] }
-        try run(git, ["checkout", mine, "--", own])
+        try run(git, ["restore", "--source=" + mine, "--staged", "--worktree", "--", own])
         _ = try commit(git, paths: [own], message: "lifesignal: keep this device's own records")
         return changed
     }

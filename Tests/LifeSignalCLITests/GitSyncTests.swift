@@ -134,6 +134,33 @@ struct GitSyncTests {
         #expect(try String(contentsOfFile: b + "/members/" + anaLog, encoding: .utf8) == good)
     }
 
+    /// A file a remote commit added to this device's own folder (force-added past .gitignore,
+    /// here a folder in place of a backup's name, where this device writes) is removed, not
+    /// kept beside the records put back.
+    @Test func aFileARemoteCommitAddedToMyOwnFolderIsRemoved() throws {
+        let (circle, a, b) = Self.anaAndBea()
+        #expect(circle.run("bea", ["circle", "sync"]).code == 0)
+        let anaLog = try #require(
+            FileManager.default.enumerator(atPath: b + "/members")?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("log.json")
+                    && (try? String(contentsOfFile: b + "/members/" + $0, encoding: .utf8))?.contains("\"Ana\"") == true
+            })
+        let planted = "members/" + anaLog + ".bak/x"
+        try FileManager.default.createDirectory(
+            atPath: b + "/members/" + anaLog + ".bak", withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: b + "/" + planted))
+        #expect(GitCircle.run(["add", "-f", planted], in: b).code == 0)
+        #expect(GitCircle.run(["commit", "-qm", "plant"], in: b).code == 0)
+        #expect(GitCircle.run(["push", "-q", "origin", "HEAD"], in: b).code == 0)
+        let synced = circle.run("ana", ["circle", "sync"])
+        #expect(synced.code == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("had changed this device's own records"), "\(synced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: a + "/members/" + anaLog + ".bak"))
+        #expect(circle.run("ana", ["checkin", "--quiet"]).code == 0)
+        circle.run("bea", ["circle", "sync"])
+        #expect(!FileManager.default.fileExists(atPath: b + "/" + planted), "the remote still holds it")
+    }
+
     /// A git left running (or crashed) holds the index lock: the message names the lock and the
     /// way out, not git's advice cut into pieces.
     @Test func aLockedRepositoryIsNamed() throws {
