@@ -110,8 +110,7 @@ extension App {
             notice(.warning(warning))
         }
         if snapshot.publication != .current,
-            let problem = PublishedCopy(
-                snapshot.publication, publishing: Store.health(dataDirectory: dataDirectory).publishing)
+            let problem = PublishedCopy(snapshot.publication, behind: store.circleBehind())
         {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
         }
@@ -157,24 +156,20 @@ extension App {
         case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
         }
         var (skipped, unknown, foreign): ([StoreError], [UnknownRecords], [ForeignRecords]) = ([], [], [])
-        var (publication, published) = (Store.Publication.current, "")
+        var (publication, behind, published): (Store.Publication, Store.CircleBehind?, String) = (.current, nil, "")
         var (trust, trustWarnings, store): (TrustKept, [Warning], Store?) = (TrustKept(), [], nil)
         let outcome: (value: T, created: Bool)
         let (now, dryRun) = (self.now, self.dryRun)
-        var thisWrite: StoreError?
-        let noteWrite = { (error: StoreError) in
-            thisWrite = error
-            self.noteUnfinished(error)
-        }
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
-                dryRun: dryRun, others: others, unfinished: noteWrite
+                dryRun: dryRun, others: others, unfinished: noteUnfinished
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown
                 foreign = transaction.foreign
                 publication = transaction.publication
+                behind = transaction.circleBehind
                 published = transaction.store.publishedLogPath
                 store = transaction.store
                 // The circle as read: what trust upkeep records (pins, this member's devices) changes
@@ -199,30 +194,12 @@ extension App {
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
         notice(trust: trustWarnings, kept: trust, store: store)
-        notice(publication: publication, path: published, thisWrite: thisWrite)
+        // (A write that could not finish is said at the end of the run, not as a copy published again.)
+        if unfinished == nil, let problem = PublishedCopy(publication, behind: behind) {
+            notice(.warning(.publishedCopy(problem, path: published, republished: true)))
+        }
         if outcome.created, case .ifMissing(let created) = profile { notice(created: created) }
         return outcome.value
-    }
-
-    /// After a write: says how the circle's copy of my records stood when it was not current
-    /// and was published again (as this machine's own failure to write it, when
-    /// `Health.publishing` says so), and keeps `Health.publishing`: failing from a write whose
-    /// records could not be written into the circle (`thisWrite`), until one that published
-    /// them. A write that could not finish is said at the end of the run instead.
-    private func notice(publication: Store.Publication, path: String, thisWrite: StoreError?) {
-        if case .notPublished(let failed, let reason, _)? = thisWrite, !dryRun {
-            Store.updateHealth(dataDirectory: dataDirectory) {
-                $0.publishing.record(error: "\(failed): \(reason)", at: now)
-            }
-        }
-        guard thisWrite == nil else { return }
-        let publishing = Store.health(dataDirectory: dataDirectory).publishing
-        if unfinished == nil, let problem = PublishedCopy(publication, publishing: publishing) {
-            notice(.warning(.publishedCopy(problem, path: path, republished: true)))
-        }
-        if !dryRun, publication != .current || publishing.failingSince != nil {
-            Store.updateHealth(dataDirectory: dataDirectory) { $0.publishing.record(error: nil, at: now) }
-        }
     }
 
     /// Remembers the first write of this run that could not finish.

@@ -139,22 +139,20 @@ public enum PublishedCopy: Equatable, Sendable {
     case notOurs(publishedSeq: Int64)
     /// This device's folder in the circle was a symbolic link or a file.
     case notAFolder
-    /// It was missing or held fewer events because this machine could not write it, failing
-    /// since `since` with `error` (see `Health.publishing`).
-    case notWritten(since: Timestamp, error: String)
+    /// It was missing or behind because this machine could not write it, since `since`
+    /// (`error`: what the system said, when known; see Store's CircleBehind.swift).
+    case notWritten(since: Timestamp, error: String?)
 
-    /// What `publication` says, told as this machine's own failure to write the circle when
-    /// `publishing` has been failing and the copy is only missing or behind.
-    init?(_ publication: Store.Publication, publishing: LinkHealth) {
-        switch publication {
-        case .missing, .older:
-            if let since = publishing.failingSince {
-                self = .notWritten(since: since, error: publishing.lastError ?? "failed")
-                return
-            }
-        default: break
+    /// What `publication` says, told as this machine's own failure to write the circle when an
+    /// earlier write could not publish (`behind`) and the copy is only missing or behind, or
+    /// current while another of its files was not.
+    init?(_ publication: Store.Publication, behind: Store.CircleBehind?) {
+        switch (publication, behind) {
+        case (.missing, let behind?), (.older, let behind?), (.current, let behind?):
+            self = .notWritten(since: behind.since, error: behind.reason)
+        case (.current, nil), (.missing, nil), (.older, nil), (.damaged, _), (.notOurs, _), (.notAFolder, _):
+            self.init(publication)
         }
-        self.init(publication)
     }
 
     init?(_ publication: Store.Publication) {

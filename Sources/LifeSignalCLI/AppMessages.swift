@@ -327,7 +327,7 @@ extension Warning {
                 "the circle's copy of your records (\(path), \(published) events) is not this machine's: it is ahead of this machine's own copy or differs from it. Another data directory writes as this device, this one was restored from an older backup, or someone who can write the circle folder changed it; \(fix). If another data directory acts as this device, give it a device of its own ('lifesignal init --circle DIR --member CODE' with a new --home)."
         case .notWritten(let since, let error):
             return
-                "this machine could not write your records into the circle from \(utc(since)) (\(error)), so the circle's copy (\(path)) \(republished ? "was" : "is") behind this machine's; \(fix)."
+                "this machine could not write your records into the circle from \(utc(since))\(error.map { " (\(TerminalText.safeLine($0)))" } ?? ""), so the circle's copy (\(path)) \(republished ? "was" : "is") behind this machine's; \(fix)."
         case .notAFolder:
             return
                 "your device's folder in the circle (\(Paths.parent(of: path))) was a symbolic link or a file, and lifesignal reads and writes nothing in the circle through one; \(fix) into a real folder in its place."

@@ -12,10 +12,6 @@ public struct Health: Equatable, Sendable {
     /// The inboxes this device reads (see `PhoneCheckIns`), by URL: whose, the last message
     /// seen, and how the last reads went.
     public var inboxes: [String: InboxHealth] = [:]
-    /// How writing this device's records into the circle has been going: failing from a write
-    /// that could not publish them (a full or read-only circle) until one that did, so a copy
-    /// found behind is said to be this machine's doing, not a sync tool's.
-    public var publishing = LinkHealth()
 
     public init() {}
 }

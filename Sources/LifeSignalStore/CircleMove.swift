@@ -44,14 +44,26 @@ extension Store {
         if let log = own.log {
             let bytes = own.bytes ?? log.encoded(signer: nil)
             // Already there: our own half-done move (the same or an older copy), or someone else's.
-            if case .notOurs(let seq) = target.publication(of: log, bytes: bytes) {
+            let found = target.publication(of: log, bytes: bytes)
+            if case .notOurs(let seq) = found {
                 throw .heldElsewhere(published: target.publishedLogPath, publishedSeq: seq)
             }
-            // One that fails is refused: identity.json still names the old circle.
-            try target.publish(bytes, as: "log.json", moving: circle)
-            if own.bytes != nil { try target.publishMissingSegments(moving: circle) }
-            if case .contents(let feed)? = try? Posix.read(store.ownFeedPath) {
-                try target.publish(feed, as: "feed.json", moving: circle)
+            // One that fails is refused: identity.json still names the old circle, and what this
+            // move put there goes again (a copy left behind would look, to anyone who reads DIR,
+            // like a person who stopped checking in).
+            do {
+                try target.publish(bytes, as: "log.json", moving: circle)
+                if own.bytes != nil { try target.publishMissingSegments(moving: circle) }
+                if case .contents(let feed)? = try? Posix.read(store.ownFeedPath) {
+                    try target.publish(feed, as: "feed.json", moving: circle)
+                }
+            } catch {
+                if found == .missing {
+                    removeTree(target.publishedDirectory)
+                    _ = rmdir(target.memberDirectory(identity.member))
+                    _ = rmdir(Paths.join(circle, "members"))
+                }
+                throw error
             }
         }
         try Store.write(identity.encoded(), to: store.identityPath, backup: true)

@@ -17,7 +17,6 @@ extension Store {
         health.channels = links(o?.optional("channels"), key: "channel")
         health.heartbeats = links(o?.optional("heartbeats"), key: "url")
         health.sync = links(o?.optional("sync"), key: "engine").values.first ?? LinkHealth()
-        health.publishing = links(o?.optional("publishing"), key: "circle").values.first ?? LinkHealth()
         let inboxes = links(o?.optional("inboxes"), key: "url")
         for entry in (try? o?.optional("inboxes")?.array()) ?? [] {
             guard let e = try? entry.object(), let url = try? e.required("url").string(),
@@ -53,11 +52,6 @@ extension Store {
                 ("channels", entries(health.channels, key: "channel")),
                 ("heartbeats", entries(health.heartbeats, key: "url")),
                 ("sync", health.sync == LinkHealth() ? .array([]) : entries(["sync": health.sync], key: "engine")),
-                (
-                    "publishing",
-                    health.publishing == LinkHealth()
-                        ? .array([]) : entries(["circle": health.publishing], key: "circle")
-                ),
                 (
                     "inboxes",
                     entries(

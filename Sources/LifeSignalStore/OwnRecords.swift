@@ -320,19 +320,25 @@ extension Store {
         // does not stop the private writes after it (the feed, with the deliveries just made,
         // above all), and is said at the end.
         var unpublished: StoreError?
+        // Everything goes again while the circle is behind, or its copy of the log is not ours.
+        let behind = transaction.publication != .current || transaction.circleBehind != nil
         if resign { try signSegments(with: transaction.signer, unpublished: &unpublished) }
         if transaction.changed || own.adopted || resign {
             try save(
                 &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
-        } else if transaction.publication != .current, let bytes = own.bytes {
+        } else if behind, let bytes = own.bytes {
             publish(bytes, as: "log.json", failure: &unpublished)
         }
-        if transaction.publication != .current || own.adopted {
+        if behind || own.adopted {
             do {
                 try publishMissingSegments()
             } catch .notPublished(let path, let reason, let privateCopy) {
                 unpublished = unpublished ?? .notPublished(path: path, reason: reason, privateCopy: privateCopy)
             }
+        }
+        // Noted before the feed's private write, which may fail on the same full disk.
+        if case .notPublished(let path, let reason, _)? = unpublished {
+            noteCircleBehind(path: path, reason: reason, now: now)
         }
         // Only a transaction that loaded the feed may write it (else it would replace the
         // feed with the few entries it added); one that used the digest loads it now.
@@ -350,12 +356,16 @@ extension Store {
                 throw error.feedNotWritten(ownFeedPath)
             }
             publish(bytes, as: "feed.json", failure: &unpublished)
-        } else if transaction.publication != .current, case .contents(let bytes)? = try? Posix.read(ownFeedPath) {
-            // The circle's copy of the feed is as far behind as the log's was (a circle that could
-            // not be written): it goes again with it, so this member's other devices see what
-            // was delivered and read meanwhile, and do not send it again.
+        } else if behind, case .contents(let bytes)? = try? Posix.read(ownFeedPath) {
+            // The circle's copy of the feed may be as far behind as the log's: it goes again with
+            // it, so this member's other devices see what was delivered and read meanwhile, and
+            // do not send it again.
             publish(bytes, as: "feed.json", failure: &unpublished)
         }
+        if case .notPublished(let path, let reason, _)? = unpublished {
+            noteCircleBehind(path: path, reason: reason, now: now)
+        }
         if let unpublished { throw unpublished }
+        if transaction.circleBehind != nil { clearCircleBehind() }
     }
 }

@@ -39,6 +39,9 @@ public struct Transaction {
     /// How the circle's copy of this device's records stood when the transaction began; when
     /// not `.current`, this transaction published them again.
     public internal(set) var publication: Store.Publication = .current
+    /// Whether (and since when) an earlier write could not publish this device's records: this
+    /// one publishes them all again (see CircleBehind.swift).
+    public internal(set) var circleBehind: Store.CircleBehind?
     var changed = false
     /// The key this device signs its files with.
     public internal(set) var signer: SigningKey
@@ -216,6 +219,7 @@ extension Store {
         if let log = own.log, let bytes = own.bytes {
             transaction.publication = store.publication(of: log, bytes: bytes)
         }
+        transaction.circleBehind = store.circleBehind()
         switch feed {
         case .none: break
         case .whole: try transaction.loadFeed()

@@ -21,12 +21,14 @@ final class FullDisk {
         mounted = run.code == 0
     }
 
-    /// Fills the disk: one file grown until a write fails.
-    func fill() {
+    /// Fills the disk: one file grown until a write fails, then cut by `leaving` bytes.
+    func fill(leaving: Int = 0) {
         let fd = open(mountPoint + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         let block = [UInt8](repeating: 0, count: 4096)
-        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        var size = 0
+        while case let n = block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }), n > 0 { size += n }
+        if leaving > 0 { _ = ftruncate(fd, off_t(max(0, size - leaving))) }
         close(fd)
     }
 
@@ -103,6 +105,15 @@ final class FullDisk {
         #expect(sent.contains("check_in_reminder"), "the reminder was not sent: \(sent)")
 
         disk.free()
+        // A log recorded here but not in the circle (on the same full disk) is told as this
+        // machine's doing once there is room, never as a sync tool's rollback.
+        let status = run(["status"], now: "2026-03-02T08:40:30Z")
+        #expect(!status.stderr.contains("sync tool"), "\(status.stderr)")
+        if full.stderr.contains("its notifications could not be written") {
+            #expect(
+                status.stderr.contains("this machine could not write your records into the circle from"),
+                "\(status.stderr)")
+        }
         #expect(run(["notify", "deliver"], now: "2026-03-02T08:41:00Z").code == 0)
         #expect(run(["notify", "deliver"], now: "2026-03-02T08:42:00Z").code == 0)
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -183,24 +194,31 @@ final class FullDisk {
         #expect(lines.count == 1, "sent once: \(lines)")
     }
 
-    /// A move into a folder whose disk is full (it takes an empty file, not the records) is
-    /// refused as a move, with nothing changed: not told as records "recorded on this machine"
-    /// that "the next write publishes", since identity.json still names the old circle.
-    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
-    func aMoveIntoAFullDiskIsRefusedWithNothingChanged() throws {
+    /// A move into a folder whose disk is full (it takes an empty file, not the records; or
+    /// the log and not the feed) is refused as a move, with nothing changed and nothing of this
+    /// device left there (a copy left would look, to anyone reading that folder, like a person
+    /// who stopped checking in); not told as records "recorded on this machine" that "the next
+    /// write publishes", since identity.json still names the old circle.
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"), arguments: [0, 4096])
+    func aMoveIntoAFullDiskIsRefusedWithNothingChanged(leaving free: Int) throws {
         let disk = FullDisk()
         try #require(disk.mounted)
         let home = disk.outside.path + "/data"
-        func run(_ arguments: [String]) -> Run { disk.run(arguments, home: home) }
+        func run(_ arguments: [String], now: String = "2026-03-01T09:00:00Z") -> Run {
+            disk.run(arguments, home: home, now: now)
+        }
         #expect(run(["checkin", "--note", "before the move", "--quiet"]).code == 0)
+        #expect(run(["notify", "deliver"], now: "2026-03-02T08:40:00Z").code == 0)
         let identity = FileManager.default.contents(atPath: home + "/identity.json")
-        disk.fill()
-        let moved = run(["init", "--circle", disk.mountPoint + "/circle"])
+        disk.fill(leaving: free)
+        let circle = disk.mountPoint + "/circle"
+        let moved = run(["init", "--circle", circle])
         #expect(moved.code == 73, "\(moved.stderr)")
         #expect(moved.stderr.contains("cannot take this device's records"), "\(moved.stderr)")
-        #expect(
-            moved.stderr.contains("/log.json: No space left on device). Nothing was set up here."), "\(moved.stderr)")
+        #expect(moved.stderr.contains(": No space left on device). Nothing was set up here."), "\(moved.stderr)")
         #expect(!moved.stderr.contains("recorded on this machine"), "\(moved.stderr)")
+        let left = FileManager.default.enumerator(atPath: circle)?.compactMap { $0 as? String } ?? []
+        #expect(!left.contains { $0.hasPrefix("members") }, "left in the folder: \(left)")
         #expect(FileManager.default.contents(atPath: home + "/identity.json") == identity)
         let status = run(["status", "--json"])
         #expect(jsonObject(status.stdout)["circle"] as? String == home + "/circle", "\(status.stdout)")

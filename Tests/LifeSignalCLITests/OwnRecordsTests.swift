@@ -41,6 +41,26 @@ import Testing
         #expect(fixture.home.run(["checkin", "status"], now: "2026-03-01T13:32:00Z").stderr == "")
     }
 
+    /// A write that published the log but not the feed (here a folder sits where the circle's
+    /// feed.json goes) leaves the circle behind although its log is current: the next write
+    /// publishes the feed again, so this member's other devices see what was delivered.
+    @Test func aFeedThatMissedTheCircleGoesAgainWithTheNextWrite() throws {
+        let fixture = try ReliabilityFixture.make()
+        let ownFeed = fixture.home.path + "/own/feed.json"
+        let publishedFeed = fixture.deviceDirectory + "/feed.json"
+        try? FileManager.default.removeItem(atPath: publishedFeed)
+        try FileManager.default.createDirectory(
+            atPath: publishedFeed + "/in-the-way", withIntermediateDirectories: true)
+        let deliver = fixture.home.run(["notify", "deliver"], now: "2026-03-02T08:20:00Z")
+        #expect(deliver.code == 74, "\(deliver.stderr)")
+        #expect(deliver.stderr.contains("\(publishedFeed): Is a directory"), "\(deliver.stderr)")
+        try FileManager.default.removeItem(atPath: publishedFeed)
+        let checkin = fixture.home.run(["checkin"], now: "2026-03-02T08:25:00Z")
+        #expect(checkin.code == 0, "\(checkin.stderr)")
+        #expect(bytes(publishedFeed) != nil && bytes(publishedFeed) == bytes(ownFeed), "the circle's feed is behind")
+        #expect(!FileManager.default.fileExists(atPath: fixture.home.path + "/own/circle-behind"))
+    }
+
     @Test func aDamagedPublishedCopyIsPublishedAgainNotAStop() throws {
         let fixture = try ReliabilityFixture.make()
         try Data("garbage from a peer".utf8).write(to: URL(fileURLWithPath: fixture.publishedLog))

@@ -72,6 +72,10 @@ extension ManPage {
         The authoritative copy of this device's records, its notification feed and its
         older events: the circle holds a published copy, which is put back from here
         when a sync engine deletes, rolls back or damages it.
+        .It Pa own/circle-behind
+        Since when, and why, this device's records could not be written into the circle
+        (a full or read-only disk): every write publishes them all again until one
+        succeeds, which removes it.
         .It Pa verified.bin
         What this device verified of the people it is linked with: the key of each of their
         devices, the last of its records seen, and the keys it saw revoked.
@@ -90,8 +94,7 @@ extension ManPage {
         .Pq Cm contacts edit --button-topic .
         Kept on this machine only, never in the circle.
         .It Pa health.json
-        How each channel, heartbeat URL and inbox has been doing on this machine, and since when
-        it could not write its records into the circle, if it cannot, for
+        How each channel, heartbeat URL and inbox has been doing on this machine, for
         .Cm status
         and
         .Cm doctor .
