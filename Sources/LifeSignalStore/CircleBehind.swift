@@ -32,9 +32,11 @@ extension Store {
             reason: reason.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// Notes that this write could not publish `path` (`reason`), unless an earlier one did.
-    func noteCircleBehind(path: String, reason: String, now: Timestamp) {
-        guard !Posix.exists(circleBehindPath) else { return }
+    /// Notes that this write could not publish (`unpublished`), unless an earlier one did.
+    func noteCircleBehind(_ unpublished: StoreError?, now: Timestamp) {
+        guard case .notPublished(let path, let reason, _)? = unpublished, !Posix.exists(circleBehindPath) else {
+            return
+        }
         try? Posix.overwrite(circleBehindPath, with: Array("\(now.rfc3339)\n\(path): \(reason)\n".utf8))
     }
 

@@ -337,9 +337,7 @@ extension Store {
             }
         }
         // Noted before the feed's private write, which may fail on the same full disk.
-        if case .notPublished(let path, let reason, _)? = unpublished {
-            noteCircleBehind(path: path, reason: reason, now: now)
-        }
+        noteCircleBehind(unpublished, now: now)
         // Only a transaction that loaded the feed may write it (else it would replace the
         // feed with the few entries it added); one that used the digest loads it now.
         if transaction.feedChanged, transaction.digest != nil { try transaction.loadFeed() }
@@ -362,9 +360,7 @@ extension Store {
             // do not send it again.
             publish(bytes, as: "feed.json", failure: &unpublished)
         }
-        if case .notPublished(let path, let reason, _)? = unpublished {
-            noteCircleBehind(path: path, reason: reason, now: now)
-        }
+        noteCircleBehind(unpublished, now: now)
         if let unpublished { throw unpublished }
         if transaction.circleBehind != nil { clearCircleBehind() }
     }

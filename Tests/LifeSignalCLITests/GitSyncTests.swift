@@ -87,6 +87,14 @@ struct GitSyncTests {
         return (circle, a, b)
     }
 
+    /// Ana's log.json in a clone, relative to its members/ folder.
+    static func anaLog(in clone: String) -> String? {
+        FileManager.default.enumerator(atPath: clone + "/members")?.compactMap { $0 as? String }.first {
+            $0.hasSuffix("log.json")
+                && (try? String(contentsOfFile: clone + "/members/" + $0, encoding: .utf8))?.contains("\"Ana\"") == true
+        }
+    }
+
     @Test func twoClonesOfAnEmptyRemoteShareACircleQuietlyAndPrivately() throws {
         let (circle, a, b) = Self.anaAndBea()
         #expect(circle.run("bea", ["contacts", "list"]).stdout.contains("Ana   Responder"))
@@ -116,11 +124,7 @@ struct GitSyncTests {
         let (circle, a, b) = Self.anaAndBea()
         // On Bea's clone, up to date, someone rewrites Ana's log and pushes it.
         #expect(circle.run("bea", ["circle", "sync"]).code == 0)
-        let anaLog = try #require(
-            FileManager.default.enumerator(atPath: b + "/members")?.compactMap { $0 as? String }.first {
-                $0.hasSuffix("log.json")
-                    && (try? String(contentsOfFile: b + "/members/" + $0, encoding: .utf8))?.contains("\"Ana\"") == true
-            })
+        let anaLog = try #require(Self.anaLog(in: b))
         let good = try String(contentsOfFile: a + "/members/" + anaLog, encoding: .utf8)
         try Data("{ not a log".utf8).write(to: URL(fileURLWithPath: b + "/members/" + anaLog))
         #expect(GitCircle.run(["commit", "-qam", "tamper"], in: b).code == 0)
@@ -140,11 +144,7 @@ struct GitSyncTests {
     @Test func aFileARemoteCommitAddedToMyOwnFolderIsRemoved() throws {
         let (circle, a, b) = Self.anaAndBea()
         #expect(circle.run("bea", ["circle", "sync"]).code == 0)
-        let anaLog = try #require(
-            FileManager.default.enumerator(atPath: b + "/members")?.compactMap { $0 as? String }.first {
-                $0.hasSuffix("log.json")
-                    && (try? String(contentsOfFile: b + "/members/" + $0, encoding: .utf8))?.contains("\"Ana\"") == true
-            })
+        let anaLog = try #require(Self.anaLog(in: b))
         let planted = "members/" + anaLog + ".bak/x"
         try FileManager.default.createDirectory(
             atPath: b + "/members/" + anaLog + ".bak", withIntermediateDirectories: false)
