@@ -11,7 +11,7 @@ public enum AppError: Error, Equatable, Sendable {
     case unavailable(Unavailable)
     /// Deliveries were made (`sent` of them) but could not be recorded, because of `StoreError`
     /// (a full disk, an I/O error): they will be made again once it is fixed.
-    case sentButNotRecorded(StoreError, sent: Int)
+    case sentButNotRecorded(StoreError, sent: Int, due: Int)
 
     /// Runs a store call and carries its error as `.store`.
     static func wrap<T>(_ body: () throws(StoreError) -> T) throws(AppError) -> T {

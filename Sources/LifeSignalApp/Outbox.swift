@@ -138,7 +138,10 @@ extension App {
             }
         } catch .store(let error) where error.isDiskTrouble {
             // A run already unfinished says so at its end (see `sendUnrecorded`).
-            if unfinished == nil { throw .sentButNotRecorded(error, sent: attempts.filter { $0.1.succeeded }.count) }
+            if unfinished == nil {
+                let sent = attempts.filter { $0.1.succeeded }.count
+                throw .sentButNotRecorded(error, sent: sent, due: attempts.count + held.count)
+            }
         }
         finish(&report, heartbeats: heartbeats)
         return report
@@ -154,8 +157,9 @@ extension App {
         defer { dryRun = false }
         let due = try write(feed: .whole, pick)
         dryRun = false
-        let sent = send(due).attempts.filter { $0.1.succeeded }.count
-        if unfinished == nil { throw .sentButNotRecorded(error, sent: sent) }
+        let (attempts, held) = send(due)
+        let sent = attempts.filter { $0.1.succeeded }.count
+        if unfinished == nil { throw .sentButNotRecorded(error, sent: sent, due: attempts.count + held.count) }
     }
 
     /// Now and then, that this device watches: the circle can tell when cron stopped, and a

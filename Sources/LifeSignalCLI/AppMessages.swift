@@ -9,12 +9,25 @@ extension AppError {
         switch self {
         case .store(let error): return .store(error)
         case .unavailable(let problem): return .unavailable(problem.message)
-        case .sentButNotRecorded(let error, let sent):
-            let what = sent == 1 ? "1 notification that was due was" : "\(sent) notifications that were due were"
-            return .storeWithNote(
-                error,
-                "Still, \(what) sent; since that could not be recorded, they will be sent again once the disk is fixed (receivers can drop duplicates by their id)."
-            )
+        case .sentButNotRecorded(let error, let sent, let due):
+            let notifications = due == 1 ? "1 notification that was due" : "\(due) notifications that were due"
+            let again = "once the disk is fixed (receivers can drop duplicates by their id)"
+            switch sent {
+            case _ where due == 0: return .store(error)
+            case 0:
+                return .storeWithNote(
+                    error, "None of the \(notifications) could be sent either; they are tried again \(again).")
+            case due:
+                return .storeWithNote(
+                    error,
+                    "Still, \(notifications) \(due == 1 ? "was" : "were") sent; since that could not be recorded, they will be sent again \(again)."
+                )
+            default:
+                return .storeWithNote(
+                    error,
+                    "Still, \(sent) of the \(notifications) were sent; since that could not be recorded, all are sent again \(again)."
+                )
+            }
         case .refused(let refusal):
             // Options that do not fit the contact they were given for are usage errors.
             switch refusal {

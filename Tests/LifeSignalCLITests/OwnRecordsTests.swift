@@ -61,6 +61,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.home.path + "/own/circle-behind"))
     }
 
+    /// When nothing can be recorded (a folder where the log's backup goes; on a bad day, a full
+    /// disk), deliver says what became of what was due: none of it could be sent (its one
+    /// channel fails), or nothing was due at all, never "Still, 0 … were sent".
+    @Test func nothingRecordedSaysWhatBecameOfWhatWasDue() throws {
+        let fixture = try ReliabilityFixture.make()
+        let prefs = fixture.home.run(["notify", "prefs", "--channel", "exec:false"], now: "2026-03-01T09:00:00Z")
+        #expect(prefs.code == 0, "\(prefs.stderr)")
+        let backup = fixture.log + ".bak"
+        try? FileManager.default.removeItem(atPath: backup)
+        try FileManager.default.createDirectory(atPath: backup + "/x", withIntermediateDirectories: true)
+        let idle = fixture.home.run(["notify", "deliver"], now: "2026-03-01T09:05:00Z")
+        #expect(idle.code == 74, "\(idle.stderr)")
+        #expect(!idle.stderr.contains("Still,") && !idle.stderr.contains("None of"), "\(idle.stderr)")
+        let due = fixture.home.run(["notify", "deliver"], now: "2026-03-02T08:20:00Z")
+        #expect(due.code == 74, "\(due.stderr)")
+        #expect(
+            due.stderr.contains("None of the 1 notification that was due could be sent either; they are tried again"),
+            "\(due.stderr)")
+        #expect(!due.stderr.contains("Still,"), "\(due.stderr)")
+    }
+
     @Test func aDamagedPublishedCopyIsPublishedAgainNotAStop() throws {
         let fixture = try ReliabilityFixture.make()
         try Data("garbage from a peer".utf8).write(to: URL(fileURLWithPath: fixture.publishedLog))
