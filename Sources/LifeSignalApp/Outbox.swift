@@ -137,11 +137,7 @@ extension App {
                 }
             }
         } catch .store(let error) where error.isDiskTrouble {
-            // A run already unfinished says so at its end (see `sendUnrecorded`).
-            if unfinished == nil {
-                let sent = attempts.filter { $0.1.succeeded }.count
-                throw .sentButNotRecorded(error, sent: sent, due: attempts.count + held.count)
-            }
+            try notRecorded(error, sent: (attempts, held))
         }
         finish(&report, heartbeats: heartbeats)
         return report
@@ -157,9 +153,18 @@ extension App {
         defer { dryRun = false }
         let due = try write(feed: .whole, pick)
         dryRun = false
-        let (attempts, held) = send(due)
-        let sent = attempts.filter { $0.1.succeeded }.count
-        if unfinished == nil { throw .sentButNotRecorded(error, sent: sent, due: attempts.count + held.count) }
+        try notRecorded(error, sent: send(due))
+    }
+
+    /// What was `sent` could not be recorded (`error`): said with how much of what was due went
+    /// out, unless a write earlier in this run (an alert's) is said to be unfinished already, at
+    /// the run's end.
+    private func notRecorded(
+        _ error: StoreError, sent: (attempts: [(DeliveryJob, DeliveryAttempt)], held: [(DeliveryJob, DeliveryAttempt)])
+    ) throws(AppError) {
+        guard unfinished == nil else { return }
+        let succeeded = sent.attempts.filter { $0.1.succeeded }.count
+        throw .sentButNotRecorded(error, sent: succeeded, due: sent.attempts.count + sent.held.count)
     }
 
     /// Now and then, that this device watches: the circle can tell when cron stopped, and a
