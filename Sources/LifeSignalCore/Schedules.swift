@@ -56,13 +56,16 @@ extension MemberState {
         return pause
     }
 
-    /// The trip in force: set after the last check-in (as of `now`) and not overridden by a
-    /// later pause. "After" is the order of the events, not of their seconds: a check-in and a
-    /// trip set in the same second are ordered by their clocks (and one device's by sequence).
+    /// The trip in force: set after the last check-in (as of `now`) and not ended by a later
+    /// pause. A pause ends a trip for good, as a check-in does: when the pause is over the
+    /// countdown restarts from its end, as the pause promised, and a trip whose deadline passed
+    /// meanwhile is not missed the moment it ends. "After" is the order of the events, not of
+    /// their seconds: a check-in and a trip set in the same second are ordered by their clocks
+    /// (and one device's by sequence).
     public func trip(at now: Timestamp) -> Stamped<Trip>? {
         guard let trip, trip.stamp.at <= now else { return nil }
         if let last = lastCheckIn(asOf: now), !Stamp.earlierInTime(last.stamp, trip.stamp) { return nil }
-        if let pause, pause.stamp > trip.stamp, now < pause.value.until { return nil }
+        if let pause, pause.stamp > trip.stamp, pause.stamp.at <= now { return nil }
         return trip
     }
 

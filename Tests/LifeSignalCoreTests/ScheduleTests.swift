@@ -62,6 +62,19 @@ import Testing
             name: "a pause set after a trip wins while it lasts",
             events: [(0, checkIn), (h, trip(4 * h)), (2 * h, pause(until: d))], now: 5 * h, phase: .paused,
             deadline: nil, reminderAt: nil, timeLeft: nil),
+        // The trip's deadline passed while paused: it must not be missed the moment the pause ends.
+        Row(
+            name: "a pause set after a trip ends it: the countdown restarts when the pause ends",
+            events: [(0, checkIn), (h, trip(3 * h)), (2 * h, pause(until: 6 * h))], now: 6 * h, phase: .ok,
+            deadline: 30 * h, reminderAt: 30 * h - 1800, timeLeft: d),
+        Row(
+            name: "a trip ended by a pause stays ended when its deadline is later than the pause's end",
+            events: [(0, checkIn), (h, trip(10 * h)), (2 * h, pause(until: 3 * h))], now: 10 * h + 1, phase: .ok,
+            deadline: 27 * h, reminderAt: 27 * h - 1800, timeLeft: 17 * h - 1),
+        Row(
+            name: "a trip set after a pause replaces it",
+            events: [(0, checkIn), (h, pause(until: d)), (2 * h, trip(5 * h))], now: 5 * h + 1, phase: .overdue,
+            deadline: 5 * h, reminderAt: 5 * h - 1800, timeLeft: -1),
     ]
 
     @Test(arguments: rows)

@@ -13,7 +13,7 @@ enum PauseCommand {
         name: "pause",
         abstract: "Pause your check-ins until a time; the countdown restarts when it ends.",
         discussion: """
-            While paused there is no deadline and no reminder. Your responders are told now that the pause started and when it ends, so a pause is never a silent switch-off; when it ends the countdown restarts from that moment. A pause longer than \(Pause.longest.short) (or the limit set with 'lifesignal checkin pause-limit') needs --yes. 'lifesignal checkin resume' ends it early.
+            While paused there is no deadline and no reminder. Your responders are told now that the pause started and when it ends, so a pause is never a silent switch-off; when it ends the countdown restarts from that moment, and a trip set before it is over. A pause longer than \(Pause.longest.short) (or the limit set with 'lifesignal checkin pause-limit') needs --yes. 'lifesignal checkin resume' ends it early.
             """,
         options: [until, pauseNote, yes],
         rules: [
