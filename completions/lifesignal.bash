@@ -67,7 +67,7 @@ _lifesignal_node() {
         ;;
     "checkin trip")
         subs=()
-        options=(--note --json --home --quiet -q --no-color --help -h --version)
+        options=(--note --yes -y --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=1
         ;;

@@ -319,7 +319,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'schedule'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
-complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause or trip allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
@@ -333,7 +333,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'schedule' -d 'S
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'grace' -d 'Show or set how long after a missed deadline only you are told.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 'Show or set the delay between tiers of responders.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
-complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause allowed without --yes.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause or trip allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
@@ -356,6 +356,7 @@ complete -c lifesignal -n '__lifesignal_at \'checkin pause\'' -s 'y' -l 'yes' -d
 
 # lifesignal checkin trip
 complete -c lifesignal -n '__lifesignal_at \'checkin trip\'' -l 'note' -x -d 'Where you are going ("west ridge, car at the north lot"): told to your responders only if you miss the deadline.'
+complete -c lifesignal -n '__lifesignal_at \'checkin trip\'' -s 'y' -l 'yes' -d 'Allow a trip longer than the pause limit (default 30d).'
 
 # lifesignal checkin schedule
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin schedule\'' -a 'daily' -d 'Check in by fixed times of day.'

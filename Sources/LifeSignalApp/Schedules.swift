@@ -35,9 +35,16 @@ extension App {
     }
 
     /// Sets a one-off deadline, in force until my next check-in; `note` goes to my responders
-    /// only if I miss it.
-    public func trip(until deadline: Timestamp, note: String?) throws(AppError) -> ScheduleChange {
+    /// only if I miss it. One further away than my pause limit needs `long` (the caller's
+    /// `--yes`), as a pause does: a trip to 2027 for "tomorrow 18:00" would switch the alarm off
+    /// for a year, told to nobody.
+    public func trip(until deadline: Timestamp, note: String?, long: Bool) throws(AppError) -> ScheduleChange {
+        let now = self.now
         guard deadline > now else { throw .refused(.setting(.notInFuture(deadline))) }
+        let limit = try readMine().pauseLimit?.value ?? Pause.longest
+        guard long || deadline - now <= limit else {
+            throw .refused(.setting(.tripTooLong(deadline - now, limit: limit)))
+        }
         return try scheduleChange(TripSet(trip: Trip(deadline: deadline, note: note)))
     }
 

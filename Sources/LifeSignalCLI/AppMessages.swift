@@ -113,6 +113,9 @@ extension Rules.SettingError {
         case .pauseTooLong(let span, let limit):
             return
                 "a pause of \(span.short) is longer than \(limit.short): for that long nobody would be told if something happened to you. If that is what you want, add --yes (or raise the limit with 'lifesignal checkin pause-limit')"
+        case .tripTooLong(let span, let limit):
+            return
+                "a trip of \(span.short) is longer than \(limit.short): if something happened to you on the way, nobody would be told until its end. Check the time you gave; if that is what you want, add --yes (or raise the limit with 'lifesignal checkin pause-limit')"
         case .notPaused:
             return "your check-ins are not paused; see where you stand with 'lifesignal checkin status'"
         case .emergencyNoteTooLong(let count):

@@ -21,6 +21,8 @@ public enum Rules {
         case notInFuture(Timestamp)
         /// A pause longer than the member's limit without `--yes`.
         case pauseTooLong(TimeSpan, limit: TimeSpan)
+        /// A trip whose deadline is further away than the member's pause limit, without `--yes`.
+        case tripTooLong(TimeSpan, limit: TimeSpan)
         /// `checkin resume` with no pause in force.
         case notPaused
         /// An emergency note longer than `ProfileDetails.noteLimit`.

@@ -113,6 +113,41 @@ import Testing
         #expect(status["schedule"] as? String == "interval")
         #expect(status["deadline"] as? String == "2026-03-02T15:00:00Z")
     }
+
+    /// "Back tomorrow 18:00" typed with next year's date: refused like a long pause, and set
+    /// only with --yes.
+    @Test func aTripLongerThanThePauseLimitNeedsYes() {
+        let (home, received) = Self.bea()
+        let typo = home.run(["checkin", "trip", "2027-03-02T18:00:00Z"], now: "2026-03-01T11:00:00Z")
+        #expect(typo.code == 65)
+        #expect(typo.stderr.contains("a trip of 366d 7h is longer than 30d"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("add --yes"))
+        let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-01T11:00:00Z").stdout)
+        #expect(status["schedule"] as? String == "interval", "nothing was set")
+        #expect(home.run(["checkin", "trip", "29d", "--quiet"], now: "2026-03-01T11:00:00Z").code == 0)
+        let long = home.run(["checkin", "trip", "40d", "--yes"], now: "2026-03-01T11:00:00Z")
+        #expect(long.code == 0, "\(long.stderr)")
+        #expect(long.stdout.hasPrefix("Trip set: if you have not checked in by 2026-04-10 11:00 UTC (in 40d)"))
+        #expect(received().isEmpty)
+    }
+
+    /// A trip due back at 12:00, then a pause until 15:00: when the pause ends the countdown
+    /// restarts from 15:00, as the pause said; the trip's passed deadline is not missed then.
+    @Test func aTripWhoseDeadlinePassedDuringAPauseIsNotMissedWhenThePauseEnds() {
+        let (home, received) = Self.bea()
+        #expect(
+            home.run(["checkin", "trip", "3h", "--note", "ridge walk", "-q"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(
+            home.run(["checkin", "pause", "--until", "2026-03-01T15:00:00Z", "-q"], now: "2026-03-01T10:00:00Z").code
+                == 0)
+        Self.cron(home, from: "2026-03-01T11:00:00Z", hours: 6)
+        let kinds = received().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(
+            kinds == ["receive_dependent_check_ins_paused", "receive_dependent_check_ins_resumed"], "\(received())")
+        let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-01T16:00:00Z").stdout)
+        #expect(status["state"] as? String == "ok")
+        #expect(status["deadline"] as? String == "2026-03-02T15:00:00Z")
+    }
 }
 
 extension ScheduleCommandTests {

@@ -62,8 +62,10 @@ enum CheckinSettingsCommand {
 
     static let pauseLimitSpec = CommandSpec(
         name: "pause-limit",
-        abstract: "Show or set the longest pause allowed without --yes.",
-        discussion: "Default \(Pause.longest.short). A longer pause is how a switch gets left off by mistake.",
+        abstract: "Show or set the longest pause or trip allowed without --yes.",
+        discussion:
+            "Default \(Pause.longest.short). A longer pause, or a trip due back later, is how a switch gets left off by mistake.",
+
         arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30d or 60d.")],
         run: pauseLimit)
 
