@@ -46,7 +46,8 @@ extension App {
             checkIn: circle.status(of: me, now: now), alert: state.activeAlert, unread: unread,
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
             needsAttention: attention,
-            warnings: watchWarnings(for: me, in: circle)
+            warnings: (store.signingProblem(thorough: false).map { [.cannotSign($0)] } ?? [])
+                + watchWarnings(for: me, in: circle)
                 + Self.circleWarnings(
                     of: me, in: circle, device: store.identity.device,
                     sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))

@@ -126,7 +126,7 @@ extension App {
             lastDeliverHere: health.lastDeliver, lastDeliverAnywhere: state.deliverRun?.at, members: members,
             warnings: Self.watchWarnings(for: me, in: circle, now: now, health: health)
                 + Self.circleWarnings(of: me, in: circle, device: store.identity.device, sync: sync, now: now),
-            writeProblem: store.writeProblem(),
+            writeProblem: store.writeProblem() ?? store.signingProblem(thorough: true),
             commandsElsewhere: Self.commandsElsewhere(of: me, in: circle, device: store.identity.device), sync: sync,
             devices: Devices(
                 fingerprint: store.deviceFingerprint(), counting: snapshot.speakers[me]?.believed.count ?? 1,

@@ -59,6 +59,9 @@ public enum Warning: Equatable, Sendable {
     case recordsRolledBack(name: String?, device: String, path: String, seq: Int64, verified: Int64, kept: Bool)
     /// Another device of mine revoked this one: what it records counts for nobody.
     case thisDeviceRevoked(by: String, at: Timestamp)
+    /// This device cannot sign (`StoreError.deviceKey`): every check-in and delivery run here
+    /// fails until its key is restored.
+    case cannotSign(StoreError)
     /// A device of a member I am linked with (or of mine) runs a lifesignal that does not sign:
     /// believed as before, until its first signed file.
     case olderVersion(name: String?, device: String)
@@ -89,7 +92,8 @@ public enum Warning: Equatable, Sendable {
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
-            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .toldOnlyByThisDevice:
+            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .toldOnlyByThisDevice,
+            .cannotSign:
             return false
         }
     }
@@ -115,6 +119,7 @@ public enum Warning: Equatable, Sendable {
         case .recordsRolledBack: return "records-rolled-back"
         case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
         case .thisDeviceRevoked: return "this-device-revoked"
+        case .cannotSign: return "device-key-unusable"
         case .olderVersion: return "device-runs-older-version"
         case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"
         case .enrollmentCodeUsedTwice: return "enrollment-code-used-twice"

@@ -268,6 +268,10 @@ extension Warning {
                 "the records of device \(log.device) in member \(log.member)'s folder (members/\(log.member)/\(log.device)/log.json) claim \(what) about other members; a device speaks only for its own member, so they were ignored (the file keeps them). Whoever can write the circle folder wrote them: check who has access to it."
         case .publishedCopy(let problem, let path, let republished):
             return Self.message(problem, path: path, republished: republished)
+        case .cannotSign(let error):
+            guard case .deviceKey(let path, let problem) = error else { return error.message }
+            return
+                "this device's signing key \(path) \(problem): every check-in and 'notify deliver' here fails, so nothing due is sent from this machine. \(StoreError.deviceKeyRemedy)."
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
             .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored:
             return trustMessage ?? ""

@@ -31,7 +31,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: return "Usage error: unknown command or option, missing or bad value."
         case .dataError:
             return
-                "A data file is damaged, unreadable or from a newer lifesignal; or a value breaks a rule (unknown contact, reminder not shorter than the interval). Nothing was changed."
+                "A data file is damaged, unreadable or from a newer lifesignal; or a value breaks a rule (unknown contact, reminder not shorter than the interval). Nothing was changed. For status: this device's signing key is lost, so nothing can be recorded or sent from it."
         case .noProfile: return "No profile yet in the data directory (nothing to show)."
         case .unavailable: return "A program lifesignal needs is missing or failed (e.g. qrencode)."
         case .cannotCreate: return "The data directory or a file in it cannot be created."

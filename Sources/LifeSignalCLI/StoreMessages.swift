@@ -75,11 +75,15 @@ extension StoreError {
                 "it was recorded on this machine (\(privateCopy)), but its copy in the circle could not be written (\(path): \(reason)), so the people in your circle cannot see it yet. Fix that, then any lifesignal command that writes ('lifesignal checkin', 'lifesignal notify deliver') publishes it"
         case .deviceKey(let path, let problem):
             return
-                "this device's signing key \(path) \(problem). Without it nothing this device writes counts for anyone in your circle, so nothing was written. Restore device.key from a backup of this data directory; or set this machine up again in a new --home as a new device, with an enrollment code from another of your devices ('lifesignal circle enroll') or your recovery code"
+                "this device's signing key \(path) \(problem). Without it nothing this device writes counts for anyone in your circle, so nothing was written. \(Self.deviceKeyRemedy)"
         case .notInitialized, .damaged, .newerSchema, .unreadable, .cannotCreate, .io, .lockBusy, .feedNotWritten:
             return message
         }
     }
+
+    /// What to do about a device key that cannot be used.
+    static let deviceKeyRemedy =
+        "Restore device.key from a backup of this data directory; or set this machine up again in a new --home as a new device, with an enrollment code from another of your devices ('lifesignal circle enroll') or your recovery code"
 
     /// The path and what is wrong with it, without advice: for another device's file, which
     /// that device (or the sync) will rewrite, and which is not ours to restore.

@@ -53,7 +53,8 @@ extension Warning {
         case .enrollmentCodeUsedTwice(let devices):
             return
                 "the enrollment code this device made was used by more than one device (\(devices.joined(separator: ", "))), so someone else saw it: none was enrolled, and the code is forgotten. To enroll your new device, make a new code ('lifesignal circle enroll') and set it up again in a new --home."
-        case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
+        case .recordsLeftOut, .moreLeftOut, .cannotSign, .newerRecords, .foreignRecords, .publishedCopy,
+            .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored,
             .toldOnlyByThisDevice:

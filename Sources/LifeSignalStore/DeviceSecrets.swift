@@ -30,6 +30,23 @@ extension Store {
         }
     }
 
+    /// Why this device could not sign its next write, or nil: its key is missing although its
+    /// records are signed, damaged, or not the key they name. Every write stops on it (see
+    /// `signingKey`), a `notify deliver` too, so `status` and `doctor` say it before. Unless
+    /// `thorough`, only a missing key is looked for: one `stat` when all is well.
+    public func signingProblem(thorough: Bool) -> StoreError? {
+        if !thorough, Posix.exists(deviceKeyPath) { return nil }
+        var key = Posix.FileKey.missing
+        // A log that cannot be read is said by whatever reads it.
+        guard let own = try? readOwnLog(key: &key) else { return nil }
+        do {
+            _ = try signingKey(signedWith: own.log?.key, dryRun: true)
+        } catch {
+            return error
+        }
+        return nil
+    }
+
     /// The key this write signs with: the one on disk, checked against what this device signed
     /// before (`signedWith`, the key its own log names); a new one when there is none and the
     /// device never signed.

@@ -168,3 +168,32 @@ import Testing
         #expect(copy.code == 0 && copy.stderr.contains("is not this machine's"), "\(copy.stderr)")
     }
 }
+
+extension BadDayTests {
+    /// device.key lost (a partial restore of the data directory): every check-in and delivery
+    /// run fails, so `status` must not say all is well and `doctor` must fail, each naming the
+    /// file and the way out.
+    @Test func aLostDeviceKeyIsSaidByStatusAndDoctorNotOnlyByTheNextWrite() throws {
+        let home = TempHome()
+        #expect(home.run(["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
+        try FileManager.default.removeItem(atPath: home.path + "/device.key")
+        let write = home.run(["notify", "deliver"], now: "2026-03-01T10:00:00Z")
+        #expect(write.code == 65, "\(write.stderr)")
+        let status = home.run(["status"], now: "2026-03-01T10:00:00Z")
+        #expect(status.code == 65, "\(status.stderr)")
+        #expect(
+            status.stderr.contains(
+                "signing key \(home.path)/device.key is missing, although this device's records are signed: every check-in and 'notify deliver' here fails"
+            ), "\(status.stderr)")
+        #expect(status.stderr.contains("Restore device.key from a backup of this data directory"))
+        let json = jsonObject(home.run(["status", "--json"], now: "2026-03-01T10:00:00Z").stdout)
+        let codes = (json["warnings"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        #expect(codes.contains("device-key-unusable"), "\(codes)")
+        let doctor = home.run(["doctor"], now: "2026-03-01T10:00:00Z")
+        #expect(doctor.code == 7)
+        #expect(
+            doctor.stdout.contains("FAIL  a check-in here would fail: this device's signing key"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("fix: restore device.key"))
+        #expect(!doctor.stdout.contains("signs from its next write"), "\(doctor.stdout)")
+    }
+}

@@ -151,6 +151,11 @@ struct DoctorFindings {
             return Finding(
                 check: "writable", ok: true, message: "this data directory and its circle folder can be written")
         }
+        if case .deviceKey = problem {
+            return Finding(
+                check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
+                fix: "restore device.key, or set this machine up again as a new device", code: "device-key-unusable")
+        }
         return Finding(
             check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
             fix: "make the data directory writable by the account cron runs lifesignal as", code: code)
@@ -185,13 +190,16 @@ struct DoctorFindings {
             return Finding(
                 check: "devices", ok: false, message: doubt.message, fix: "lifesignal circle devices", code: doubt.code)
         }
-        let key =
-            devices.fingerprint.map { "this device signs with key \($0)" } ?? "this device signs from its next write"
+        // A key that cannot be used fails 'writable', with its way out.
+        var key =
+            devices.fingerprint.map { "this device signs with key \($0); " }
+            ?? "this device signs from its next write; "
+        if case .deviceKey? = checkup.writeProblem { key = "" }
         let count = devices.counting == 1 ? "1 device of yours counts" : "\(devices.counting) devices of yours count"
         let recovery =
             devices.hasRecoveryCode
             ? "you have a recovery code" : "no recovery code yet (make one with 'lifesignal circle recovery')"
-        return Finding(check: "devices", ok: true, message: "\(key); \(count); \(recovery)")
+        return Finding(check: "devices", ok: true, message: "\(key)\(count); \(recovery)")
     }
 
     var countdown: Finding {

@@ -8,7 +8,7 @@ enum StatusCommand {
         name: "status",
         abstract: "Show the dashboard: your deadline and time left.",
         discussion:
-            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, 5 while your alert is active, and 6 while someone you watch over needs attention or records in your circle are ignored as not signed by their member's devices, so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
+            "Exits 0 when on time, 3 when the reminder time has come, 4 when overdue, 5 while your alert is active, 6 while someone you watch over needs attention or records in your circle are ignored as not signed by their member's devices, and 65 while this device cannot sign what it writes (device.key lost), so cron and scripts can branch on it (see 'lifesignal help exit-codes').",
         run: run)
 
     static func run(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -17,6 +17,8 @@ enum StatusCommand {
         try session.output.json(board, now: session.now)
         try render(board, session: &session)
         if board.alert != nil { return .alertActive }
+        // Nothing can be recorded or sent from here: a script checking `status` must hear it.
+        if board.warnings.contains(where: { if case .cannotSign = $0 { true } else { false } }) { return .dataError }
         // Running status means I am here; someone I watch over in trouble matters more than my
         // own countdown, and `lifesignal status || page-me` must fire for them too.
         if board.needsAttention.contains(where: \.status.needsAttention) || board.recordsIgnored {
