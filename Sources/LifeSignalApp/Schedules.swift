@@ -121,7 +121,8 @@ extension App {
 extension App {
     /// Sets how long after a missed deadline only I am told (nil: no grace).
     public func setGrace(_ grace: TimeSpan?) throws(AppError) -> ScheduleChange {
-        try scheduleChange(GraceSet(grace: grace))
+        if let grace, grace > Escalation.longestGrace { throw .refused(.setting(.graceTooLong(grace))) }
+        return try scheduleChange(GraceSet(grace: grace))
     }
 
     /// Sets how often my unanswered alarms are told again (nil: never).
@@ -134,6 +135,7 @@ extension App {
 
     /// Sets the delay between tiers of my responders.
     public func setEscalation(_ delay: TimeSpan) throws(AppError) -> ScheduleChange {
-        try scheduleChange(EscalationSet(delay: delay))
+        guard Escalation.delays.contains(delay) else { throw .refused(.setting(.escalationOutOfRange(delay))) }
+        return try scheduleChange(EscalationSet(delay: delay))
     }
 }

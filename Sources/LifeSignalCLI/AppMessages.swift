@@ -133,6 +133,12 @@ extension Rules.SettingError {
         case .repeatOutOfRange(let span):
             return
                 "alarms cannot repeat every \(span.short): choose from \(Repeats.shortest.short) to \(Repeats.longest.short) (e.g. 1h, the default, or 30m), or 'off' to tell each alarm once"
+        case .graceTooLong(let span):
+            return
+                "a grace of \(span.short) is longer than \(Escalation.longestGrace.short): for that long after a missed deadline nobody but you would be told. Choose e.g. 30m or 2h, or 'off'"
+        case .escalationOutOfRange(let span):
+            return
+                "tiers cannot be \(span.short) apart: choose from \(Escalation.delays.lowerBound.short) to \(Escalation.delays.upperBound.short) (e.g. 1h, the default, or 30m)"
         case .unusableZone(let zone, let reason):
             return
                 "the time zone '\(zone)' cannot be used: \(reason). Give a zone name such as Europe/London or America/New_York with --tz (the names are the files under /usr/share/zoneinfo; install tzdata if there are none)"

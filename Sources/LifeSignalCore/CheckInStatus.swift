@@ -75,8 +75,8 @@ public struct CheckInStatus: Equatable, Sendable {
         pause = member.pause(at: now)
         trip = member.trip(at: now)
         schedule = member.schedule?.value
-        grace = member.grace?.value
-        escalation = member.escalation?.value ?? Escalation.defaultDelay
+        grace = member.effectiveGrace
+        escalation = member.effectiveEscalation
         repeatEvery = member.effectiveRepeat
         pauseLimit = member.pauseLimit?.value ?? Pause.longest
         guard pause == nil, let last = lastCheckIn else {

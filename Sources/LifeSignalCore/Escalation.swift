@@ -7,6 +7,10 @@
 public enum Escalation {
     /// The delay between tiers when the member set none.
     public static let defaultDelay = TimeSpan.hours(1)
+    /// The longest grace and the longest delay between tiers: past a day, "only you are told"
+    /// or "tier 2 later" is a switched-off alarm, and `grace 30d` a slip for `30m`.
+    public static let longestGrace = TimeSpan.hours(24)
+    public static let delays = TimeSpan.minutes(1)...TimeSpan.hours(24)
 
     /// A responder's tier as `member` set it (1 unless set otherwise).
     public static func tier(of responder: Notification.Recipient, for member: String, in circle: CircleState) -> Int64 {
@@ -18,15 +22,20 @@ public enum Escalation {
         return circle.members[member]?.tiers[id]?.value ?? 1
     }
 
-    /// When `responder` is to be told of `member`'s miss of `deadline`.
+    /// When `responder` is to be told of `member`'s miss of `deadline`. Tiers count from the
+    /// lowest one in use: with every responder moved to tier 2, tier 2 is the first told, after
+    /// the grace, not one delay later with nobody told before.
     public static func due(
         _ responder: Notification.Recipient, member: String, deadline: Timestamp, in circle: CircleState
     ) -> Timestamp {
         let state = circle.members[member] ?? MemberState()
-        let grace = state.grace?.value ?? TimeSpan(seconds: 0)
-        let delay = state.escalation?.value ?? defaultDelay
+        let grace = state.effectiveGrace ?? TimeSpan(seconds: 0)
+        let delay = state.effectiveEscalation
         let tier = tier(of: responder, for: member, in: circle)
-        return deadline + grace + TimeSpan(seconds: (tier - 1) * delay.seconds)
+        let first =
+            Notifications.responders(of: member, in: circle).map { self.tier(of: $0, for: member, in: circle) }
+            .min() ?? 1
+        return deadline + grace + TimeSpan(seconds: (tier - min(first, tier)) * delay.seconds)
     }
 
     /// The responders of `member` to be told of the miss of `deadline` by `now`: tier 1 after
@@ -43,6 +52,18 @@ public enum Escalation {
             // Escalation stops at the first acknowledgement; tiers due before it were told.
             return due(responder, member: member, deadline: deadline, in: circle) <= acknowledged.stamp.at
         }
+    }
+}
+
+extension MemberState {
+    /// The grace in force, held to `Escalation.longestGrace` even when an older lifesignal,
+    /// which had no bound, set it longer.
+    public var effectiveGrace: TimeSpan? { grace?.value.map { min($0, Escalation.longestGrace) } }
+
+    /// The delay between tiers in force, held to `Escalation.delays` likewise.
+    public var effectiveEscalation: TimeSpan {
+        let delay = escalation?.value ?? Escalation.defaultDelay
+        return min(max(delay, Escalation.delays.lowerBound), Escalation.delays.upperBound)
     }
 }
 

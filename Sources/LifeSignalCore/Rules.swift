@@ -31,6 +31,10 @@ public enum Rules {
         case unusableZone(String, reason: String)
         /// A repeat interval outside `Repeats.shortest...Repeats.longest`.
         case repeatOutOfRange(TimeSpan)
+        /// A grace longer than `Escalation.longestGrace`.
+        case graceTooLong(TimeSpan)
+        /// A delay between tiers outside `Escalation.delays`.
+        case escalationOutOfRange(TimeSpan)
         /// An inbox that is not an ntfy topic URL, and why.
         case notAnInbox(String, problem: String)
         /// A phone topic that is not an ntfy URL, has a guessable name, or is read by the circle.

@@ -36,7 +36,7 @@ extension Notifications {
 
     /// For the member's own miss: when their responders are told, if that is later.
     static func graceNote(_ member: String, _ deadline: Timestamp, _ circle: CircleState) -> String {
-        guard let grace = circle.members[member]?.grace?.value, grace.seconds > 0 else { return "" }
+        guard let grace = circle.members[member]?.effectiveGrace, grace.seconds > 0 else { return "" }
         return " Your responders are told at \(utc(deadline + grace)) unless you check in before."
     }
 

@@ -293,3 +293,26 @@ extension ScheduleCommandTests {
         #expect(h.run("ana", ["notify", "ack", String(other.prefix(8))], now: "2026-03-01T17:00:00Z").code == 65)
     }
 }
+
+extension EscalationCommandTests {
+    /// With Ana moved to tier 2 as well, nobody is in tier 1: the lowest tier in use is told
+    /// after the grace, not an escalation delay later with nobody told before. A grace or a
+    /// delay past a day is refused, a slip such as 30d for 30m above all.
+    @Test func theLowestTierInUseIsToldFirstAndGraceAndDelayAreBounded() {
+        let h = Self.circle()
+        let now = "2026-03-01T11:00:00Z"
+        #expect(h.run("bea", ["contacts", "edit", "Ana", "--tier", "2", "--quiet"], now: now).code == 0)
+        Self.cron(h, "2026-03-01T14:31:00Z")
+        #expect(Self.missed(h, "ana.log") == 1, "tier 2 is the first told: after the grace")
+        #expect(Self.missed(h, "sam.log") == 1, "Sam is in the same tier")
+        for (setting, value, said) in [
+            ("grace", "30d", "a grace of 30d is longer than 1d"),
+            ("escalation", "400d", "tiers cannot be 400d apart: choose from 1m to 1d"),
+        ] {
+            let refused = h.run("bea", ["checkin", setting, value], now: now)
+            #expect(refused.code == 65)
+            #expect(refused.stderr.contains(said), "\(refused.stderr)")
+        }
+        #expect(h.run("bea", ["checkin", "grace", "24h", "--quiet"], now: now).code == 0)
+    }
+}

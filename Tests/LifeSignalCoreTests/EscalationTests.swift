@@ -91,4 +91,22 @@ import Testing
         #expect(acks.map(\.recipient) == [.member("bea")], "Sam was never told of the miss; Ana acked it herself")
         #expect(acks.first?.message.hasPrefix("Ana is on it") == true)
     }
+
+    /// A grace and a delay set by an older lifesignal, which had no bounds, are held to them: a
+    /// grace of 400 days would have told nobody for 400 days.
+    @Test func anUnboundedGraceOrDelayFromAnOlderVersionIsHeldToTheBounds() {
+        var circle = Self.circle()
+        circle.members["bea"]?.apply(Event(seq: 30, at: Self.at(4), body: GraceSet(grace: .days(400))), device: "b")
+        circle.members["bea"]?.apply(
+            Event(seq: 31, at: Self.at(5), body: EscalationSet(delay: .days(400))), device: "b")
+        let told = { (offset: Int64) in
+            Escalation.toldOfMiss(
+                [Self.ana, Self.sam], member: "bea", deadline: Self.deadline, now: Self.at(24 * Self.h + offset),
+                in: circle
+            ).map(\.key)
+        }
+        #expect(told(24 * Self.h - 1).isEmpty)
+        #expect(told(24 * Self.h) == [Self.ana.key])
+        #expect(told(48 * Self.h) == [Self.ana.key, Self.sam.key])
+    }
 }

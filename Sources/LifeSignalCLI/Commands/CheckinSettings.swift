@@ -33,7 +33,7 @@ enum CheckinSettingsCommand {
         name: "grace",
         abstract: "Show or set how long after a missed deadline only you are told.",
         discussion: """
-            During the grace period a missed check-in is told to you alone ("your responders are told at 09:30"); then your tier-1 responders are told. Alerts skip it. 'off' (the default) tells them at the deadline.
+            During the grace period a missed check-in is told to you alone ("your responders are told at 09:30"); then your tier-1 responders are told. Alerts skip it. 'off' (the default) tells them at the deadline; at most \(Escalation.longestGrace.short).
             """,
         arguments: [
             ArgumentSpec(name: "duration", kind: .durationOrOff, optional: true, help: "e.g. 30m, 2h, or off.")
@@ -44,7 +44,7 @@ enum CheckinSettingsCommand {
         name: "escalation",
         abstract: "Show or set the delay between tiers of responders.",
         discussion: """
-            Responders are in tier 1 unless set otherwise ('lifesignal contacts edit NAME --tier 2'). Tier 2 is told this long after tier 1, tier 3 after twice as long, and so on, unless a responder has acknowledged ('lifesignal notify ack ID') or you have checked in. Default \(Escalation.defaultDelay.short).
+            Responders are in tier 1 unless set otherwise ('lifesignal contacts edit NAME --tier 2'). Tier 2 is told this long after tier 1, tier 3 after twice as long, and so on, unless a responder has acknowledged ('lifesignal notify ack ID') or you have checked in; the lowest tier in use is told first. Default \(Escalation.defaultDelay.short); from \(Escalation.delays.lowerBound.short) to \(Escalation.delays.upperBound.short).
             """,
         arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30m or 1h.")],
         run: escalation)
