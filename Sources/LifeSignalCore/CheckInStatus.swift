@@ -64,16 +64,23 @@ public struct CheckInStatus: Equatable, Sendable {
         self.init(member: member, now: now, counting: nil)
     }
 
+    /// Where a member stood just before `checkIn`: with the check-ins before it only.
+    init(member: MemberState, before checkIn: MemberState.CheckIn) {
+        // Check-ins count up to the clock tolerance ahead of `now`: those up to a second before.
+        let earlier = member.lastCheckIn(asOf: checkIn.at - MemberState.clockTolerance - TimeSpan(seconds: 1))
+        self.init(member: member, now: checkIn.at - TimeSpan(seconds: 1), counting: nil, last: .some(earlier))
+    }
+
     /// Where a member stands, the countdown running from `vouch` when it came after the last
-    /// check-in.
-    init(member: MemberState, now: Timestamp, counting vouch: Vouch?) {
+    /// check-in (`last`, when given, instead of the one `member` has at `now`).
+    init(member: MemberState, now: Timestamp, counting vouch: Vouch?, last: MemberState.CheckIn?? = nil) {
         self.now = now
         interval = member.effectiveInterval
         reminder = member.effectiveReminder
         futureCheckIn = member.futureCheckIn(asOf: now)
-        lastCheckIn = member.lastCheckIn(asOf: now)
+        lastCheckIn = last ?? member.lastCheckIn(asOf: now)
         pause = member.pause(at: now)
-        trip = member.trip(at: now)
+        trip = member.trip(at: now, last: lastCheckIn)
         schedule = member.schedule?.value
         grace = member.effectiveGrace
         escalation = member.effectiveEscalation

@@ -209,13 +209,16 @@ public enum Notifications {
             kind: .dependentCheckedIn, cause: "\(miss.at.seconds)", subject: miss.subject, recipient: miss.recipient)
     }
 
-    /// Whether `checkIn`, stamped at or before `deadline`, came after the check-in that set it:
-    /// the member checked in on time and the record arrived late. Only while the interval is
-    /// the one the deadline was computed with (a changed interval moves deadlines by itself).
+    /// Whether `checkIn`, stamped at or before `deadline`, answered it: `deadline` was the one
+    /// in force just before it, and the one it set is later. The member checked in on time and
+    /// the record arrived late, whatever made the deadline: the interval, a daily schedule or a
+    /// trip. A check-in from before a trip (or a setting) that made `deadline` did not answer
+    /// it. Computed with the settings as they are (a changed interval moves deadlines by itself).
     static func madeInTime(_ checkIn: MemberState.CheckIn, for deadline: Timestamp, state: MemberState) -> Bool {
-        let previous = deadline - state.effectiveInterval
-        guard checkIn.at <= deadline, checkIn.at > previous else { return false }
-        return state.recentCheckIns.contains { $0.at == previous }
+        guard checkIn.at <= deadline, CheckInStatus(member: state, before: checkIn).deadline == deadline,
+            let next = CheckInStatus(member: state, now: checkIn.at).deadline
+        else { return false }
+        return next > deadline
     }
 
     static func missed(

@@ -62,9 +62,12 @@ extension MemberState {
     /// meanwhile is not missed the moment it ends. "After" is the order of the events, not of
     /// their seconds: a check-in and a trip set in the same second are ordered by their clocks
     /// (and one device's by sequence).
-    public func trip(at now: Timestamp) -> Stamped<Trip>? {
+    public func trip(at now: Timestamp) -> Stamped<Trip>? { trip(at: now, last: lastCheckIn(asOf: now)) }
+
+    /// The same, with `last` as the last check-in.
+    func trip(at now: Timestamp, last: CheckIn?) -> Stamped<Trip>? {
         guard let trip, trip.stamp.at <= now else { return nil }
-        if let last = lastCheckIn(asOf: now), !Stamp.earlierInTime(last.stamp, trip.stamp) { return nil }
+        if let last, !Stamp.earlierInTime(last.stamp, trip.stamp) { return nil }
         if let pause, pause.stamp > trip.stamp, pause.stamp.at <= now { return nil }
         return trip
     }
