@@ -25,7 +25,12 @@ extension Notifications {
                 )
             }
             guard now >= pause.value.until else { continue }
-            let restarted = pause.value.until + (circle.members[member]?.effectiveInterval ?? Rules.defaultInterval)
+            // The deadline the restarted countdown gives, whatever makes it (a daily schedule's
+            // next time, the interval's); the same as `status` says then.
+            let state = circle.members[member] ?? MemberState()
+            let restarted =
+                CheckInStatus(member: state, now: pause.value.until).deadline ?? pause.value.until
+                + state.effectiveInterval
             tell(
                 .dependentResumed, at: pause.value.until,
                 "\(who)'s pause has ended (\(utc(pause.value.until))): their countdown restarted, next deadline \(utc(restarted)) unless they check in before."

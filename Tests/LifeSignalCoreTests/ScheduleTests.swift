@@ -114,6 +114,32 @@ import Testing
     }
 }
 
+extension ScheduleTests {
+    /// "Bea's pause has ended …: next deadline" names the deadline `status` has then, also when
+    /// a daily schedule makes it (09:00 the next morning, not the pause's end plus the interval).
+    @Test func theEndOfAPauseNamesTheDeadlineTheScheduleGives() {
+        var circle = CircleState()
+        let daily = ScheduleSet(
+            schedule: DailySchedule(
+                times: [TimeOfDay(parsing: "09:00")].compactMap { $0 }, days: [], zone: "UTC", rule: "UTC0"))
+        circle.members["ana"] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
+        circle.members["bea"] = CheckInStatusTests.member(
+            [
+                (0, NameSet(name: "Bea")), (0, IntervalSet(interval: .days(3))), (0, daily), (0, Self.checkIn),
+                (Self.h, Self.pause(until: 2 * Self.d + 11 * Self.h)),
+            ], device: "b")
+        circle.relations[Pair("ana", "bea")] = Stamped(
+            Roles(responder: false, dependent: true), Stamp(clock: 1, at: Self.at(0), device: "a", seq: 1))
+        let now = Self.at(2 * Self.d + 11 * Self.h)
+        let resumed = Notifications.due(circle: circle, feed: Feed(), me: "ana", now: now)
+            .first { $0.kind == .dependentResumed }
+        #expect(resumed?.message.contains("next deadline 2026-03-04 09:00 UTC") == true, "\(resumed?.message ?? "")")
+        #expect(
+            CheckInStatus(member: circle.members["bea"] ?? MemberState(), now: now).deadline?.rfc3339
+                == "2026-03-04T09:00:00Z")
+    }
+}
+
 /// Fixed times of day across both daylight-saving changes, in two zones, at the boundary
 /// second: the deadline after a check-in is the next scheduled time, unless the check-in was
 /// within the window before it (then the one after).
