@@ -198,6 +198,9 @@ public enum DeliveryRules {
                     relay = Self.relay(
                         missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
                 }
+            } else if n.kind == .dependentNonResponsive, n.recipient == .member(me) {
+                relay = Self.ownWord(
+                    missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync)
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }
             for channel in channels(for: n, me: me, device: device, circle: circle, local: local) {

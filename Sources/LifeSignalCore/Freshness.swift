@@ -122,6 +122,18 @@ public enum RelayDecision: Equatable, Sendable {
 }
 
 extension DeliveryRules {
+    /// How a dependent's miss is told to this device's own user: at once, never held (the
+    /// watcher hears of a possible miss first, and can look into it), but confirmed only as a
+    /// relay would be: with evidence that this copy is current after the deadline, or word
+    /// from the person's own devices since. Without either it is said to be unconfirmed.
+    public static func ownWord(
+        missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState, sync: SyncView
+    ) -> RelayDecision {
+        let evidence = circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+        let heard = circle.members[subject]?.lastHeard(excludingDevice: device).map { $0 > deadline } ?? false
+        return .send(confirmed: evidence != nil || heard, evidence: evidence)
+    }
+
     /// Whether `me`'s device `device` relays `subject`'s miss of `deadline` at `now`.
     public static func relay(
         missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState,

@@ -60,7 +60,15 @@ public enum Messages {
             message.details.insert(
                 ("Last heard from \(name)'s devices", zone.text(heard)), at: min(1, message.details.count))
         }
-        guard let telling, case .external(let owner, _) = n.recipient, owner != telling.me else { return }
+        guard let telling else { return }
+        if n.recipient == .member(telling.me), n.subject != telling.me {
+            // A watcher's own user: told at once, and told when this copy could not confirm it.
+            message.confirmed = telling.confirmed
+            message.copyCurrentAt = telling.evidence?.at
+            if !telling.confirmed { unconfirmed(&message, n, computer: "this computer", there: "here", telling, zone) }
+            return
+        }
+        guard case .external(let owner, _) = n.recipient, owner != telling.me else { return }
         let teller = circle.members[telling.me]?.name?.value ?? "A member of the circle"
         message.relayedBy = teller
         message.confirmed = telling.confirmed
@@ -71,10 +79,20 @@ public enum Messages {
                 ("Told by", "\(teller)'s lifesignal, whose copy of the circle is known current\(how)"))
             return
         }
+        unconfirmed(&message, n, computer: "\(teller)'s computer", there: "there", telling, zone)
+    }
+
+    /// Says in the title, the text and the first action that `computer` ("this computer",
+    /// "Ana's computer") could not confirm that its copy of the person's records is current.
+    static func unconfirmed(
+        _ message: inout Message, _ n: Notification, computer: String, there: String, _ telling: Telling,
+        _ zone: Message.Zone
+    ) {
+        let name = message.person.name
         message.title = "\(name) may have missed the \(zone.clock(n.at)) check-in (unconfirmed)"
         let why = telling.sync.problem.map { " (\($0))" } ?? ""
         message.summary =
-            "Unconfirmed: \(teller)'s computer could not confirm that its copy of \(name)'s records is up to date\(why), so \(name) may have checked in without it arriving there. "
+            "Unconfirmed: \(computer) could not confirm that its copy of \(name)'s records is up to date\(why), so \(name) may have checked in without it arriving \(there). "
             + message.summary
         message.actions.insert("Try to reach \(name) first: this alarm is not confirmed.", at: 0)
     }

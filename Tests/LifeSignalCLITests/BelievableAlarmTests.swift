@@ -69,6 +69,10 @@ import Testing
     func aCopyThatStaysStaleRelaysOnceAfterTheHoldUnconfirmed() throws {
         let recorder = try HTTPRecorder()
         let h = Self.family(recorder)
+        let bobs = h.run(
+            "bob", ["notify", "prefs", "--channel", recorder.url("/bob"), "--quiet"], now: "2026-03-01T09:00:00Z",
+            environment: Self.env)
+        #expect(bobs.code == 0, "\(bobs.stderr)")
         let status = h.run("bob", ["status"], now: "2026-03-02T09:30:00Z")
         #expect(status.code == 6, "\(status.stderr)")
         #expect(
@@ -86,6 +90,15 @@ import Testing
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
         }
         #expect(Self.received(recorder).isEmpty, "held while unconfirmed")
+        // Bob himself is told at once, and told that his copy could not confirm it.
+        let own = try #require(
+            Self.received(recorder, "/bob").first { $0["type"] as? String == "receive_non_responsive_dependent_alert" })
+        #expect(own["confirmed"] as? Bool == false, "\(own)")
+        #expect(own["title"] as? String == "Alice may have missed the 09:00 check-in (unconfirmed)")
+        #expect(
+            (own["text"] as? String)?.hasPrefix(
+                "Unconfirmed: this computer could not confirm that its copy of Alice's records is up to date") == true,
+            "\(own)")
         for now in ["2026-03-02T11:00:00Z", "2026-03-02T11:30:00Z", "2026-03-02T11:55:00Z"] {
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
         }
