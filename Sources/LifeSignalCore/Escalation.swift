@@ -25,17 +25,23 @@ public enum Escalation {
     /// When `responder` is to be told of `member`'s miss of `deadline`. Tiers count from the
     /// lowest one in use: with every responder moved to tier 2, tier 2 is the first told, after
     /// the grace, not one delay later with nobody told before.
+    /// `first` is `firstTier(of: member, in: circle)`, when the caller has it.
     public static func due(
-        _ responder: Notification.Recipient, member: String, deadline: Timestamp, in circle: CircleState
+        _ responder: Notification.Recipient, member: String, deadline: Timestamp, in circle: CircleState,
+        first: Int64? = nil
     ) -> Timestamp {
         let state = circle.members[member] ?? MemberState()
         let grace = state.effectiveGrace ?? TimeSpan(seconds: 0)
         let delay = state.effectiveEscalation
         let tier = tier(of: responder, for: member, in: circle)
-        let first =
-            Notifications.responders(of: member, in: circle).map { self.tier(of: $0, for: member, in: circle) }
-            .min() ?? 1
+        let first = first ?? firstTier(of: member, in: circle)
         return deadline + grace + TimeSpan(seconds: (tier - min(first, tier)) * delay.seconds)
+    }
+
+    /// The lowest tier among `member`'s responders: the first told (1 when none set a tier).
+    public static func firstTier(of member: String, in circle: CircleState) -> Int64 {
+        guard let state = circle.members[member], !state.tiers.isEmpty else { return 1 }
+        return Notifications.responders(of: member, in: circle).map { tier(of: $0, for: member, in: circle) }.min() ?? 1
     }
 
     /// The responders of `member` to be told of the miss of `deadline` by `now`: tier 1 after
@@ -45,12 +51,14 @@ public enum Escalation {
         in circle: CircleState
     ) -> [Notification.Recipient] {
         let acknowledged = circle.acknowledgement(of: .deadline(member: member, at: deadline))
+        let first = firstTier(of: member, in: circle)
         return responders.filter { responder in
             let tier = tier(of: responder, for: member, in: circle)
-            guard now >= due(responder, member: member, deadline: deadline, in: circle) else { return false }
-            guard tier > 1, let acknowledged else { return true }
+            let due = due(responder, member: member, deadline: deadline, in: circle, first: first)
+            guard now >= due else { return false }
+            guard tier > first, let acknowledged else { return true }
             // Escalation stops at the first acknowledgement; tiers due before it were told.
-            return due(responder, member: member, deadline: deadline, in: circle) <= acknowledged.stamp.at
+            return due <= acknowledged.stamp.at
         }
     }
 }

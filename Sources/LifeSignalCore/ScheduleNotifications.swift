@@ -68,9 +68,11 @@ extension Notifications {
                 ?? name(ack.by, in: circle)
             let about = name(member, in: circle)
             // The person, and the responders who were told of it (not a tier never reached).
+            let first = Escalation.firstTier(of: member, in: circle)
             let told = responders(of: member, in: circle).filter { responder in
                 guard case .deadline(_, let deadline) = thread else { return true }
-                return Escalation.due(responder, member: member, deadline: deadline, in: circle) <= ack.stamp.at
+                return Escalation.due(responder, member: member, deadline: deadline, in: circle, first: first)
+                    <= ack.stamp.at
             }
             let acked = external ?? .member(ack.by)
             let recipients = ([Notification.Recipient.member(member)] + told).filter { $0 != acked }
