@@ -284,7 +284,7 @@ public enum DeliveryRules {
                         && isDelivered(
                             DeliveryKey(notification: start.id, channel: job.channel), to: start.recipient, feed: feed,
                             circle: circle)
-                }
+                } || missRelayed(before: n, channel: job.channel, thread: thread, feed: feed, circle: circle)
         }
         if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {
             return now <= deadline && isInForce(thread, of: n.subject, circle: circle, now: now)
@@ -295,6 +295,18 @@ public enum DeliveryRules {
         if isInForce(thread, of: n.subject, circle: circle, now: now) { return true }
         let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
         return tried && n.at >= now - horizon
+    }
+
+    /// For an all-clear that follows a miss another member's device told (a watcher's relay,
+    /// not in this device's feed): whether that miss went through `channel`.
+    static func missRelayed(
+        before n: Notification, channel: String, thread: Notification.Thread, feed: Feed, circle: CircleState
+    ) -> Bool {
+        guard n.kind == .dependentCheckedIn, case .deadline(_, let deadline) = thread else { return false }
+        let miss = Notification.id(
+            kind: .dependentNonResponsive, cause: "\(deadline.seconds)", subject: n.subject, recipient: n.recipient)
+        return isDelivered(
+            DeliveryKey(notification: miss, channel: channel), to: n.recipient, feed: feed, circle: circle)
     }
 
     /// When the setting that holds a recipient's channels was last made: a channel added then

@@ -44,6 +44,7 @@ public enum Notifications {
         found += vouchesForMe(circle: circle, me: me, since: horizon)
         found += relations(circle: circle, feed: feed, me: me, since: horizon)
         found += allClears(circle: circle, feed: feed, now: now)
+        found += allClearsOfRelays(circle: circle, feed: feed, me: me, now: now)
         found += Repeats.due(circle: circle, feed: feed, now: now)
         return found.filter { DeliveryRules.serves($0, me: me, circle: circle) }
     }
@@ -161,64 +162,6 @@ public enum Notifications {
                     recipient: .member(me)))
         }
         return found
-    }
-
-    /// All-clears: someone whose miss was told has checked in since. And corrections: a
-    /// check-in made before that deadline reached this device only after the miss was told (a
-    /// late sync), so the miss was a false alarm; one or the other per miss, never both.
-    static func allClears(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
-        var found: [Notification] = []
-        for notification in feed.notifications.values
-        where notification.kind == .dependentNonResponsive && notification.notice == 1 {
-            let subject = notification.subject
-            let deadline = notification.at
-            guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { continue }
-            let who = name(subject, in: circle)
-            let message: String
-            // A vouch that ended this miss (a check-in since is the all-clear's own reason).
-            let vouch =
-                last.at > deadline
-                ? nil
-                : circle.status(of: subject, now: now).vouch.flatMap {
-                    $0.deadline == deadline ? $0 : nil
-                }
-            if let vouch {
-                message = vouchAllClear(vouch, subject: subject, circle: circle)
-            } else if last.at > deadline {
-                message =
-                    "\(who) has checked in again, at \(utc(last.at)), after missing the check-in due \(utc(deadline))."
-            } else if madeInTime(last, for: deadline, state: state) {
-                message =
-                    "Correction: \(who) did check in on time, at \(utc(last.at)), before the check-in due \(utc(deadline)); the record reached this device late. The missed check-in you were told about was a false alarm."
-            } else {
-                continue
-            }
-            found.append(
-                Notification(
-                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message,
-                    at: max(vouch?.at ?? last.at, deadline),
-                    subject: subject, recipient: notification.recipient,
-                    thread: .deadline(member: subject, at: deadline)))
-        }
-        return found
-    }
-
-    /// The id of the all-clear or correction that follows `miss`, a missed check-in told.
-    static func allClearID(of miss: Notification) -> String {
-        Notification.id(
-            kind: .dependentCheckedIn, cause: "\(miss.at.seconds)", subject: miss.subject, recipient: miss.recipient)
-    }
-
-    /// Whether `checkIn`, stamped at or before `deadline`, answered it: `deadline` was the one
-    /// in force just before it, and the one it set is later. The member checked in on time and
-    /// the record arrived late, whatever made the deadline: the interval, a daily schedule or a
-    /// trip. A check-in from before a trip (or a setting) that made `deadline` did not answer
-    /// it. Computed with the settings as they are (a changed interval moves deadlines by itself).
-    static func madeInTime(_ checkIn: MemberState.CheckIn, for deadline: Timestamp, state: MemberState) -> Bool {
-        guard checkIn.at <= deadline, CheckInStatus(member: state, before: checkIn).deadline == deadline,
-            let next = CheckInStatus(member: state, now: checkIn.at).deadline
-        else { return false }
-        return next > deadline
     }
 
     static func missed(

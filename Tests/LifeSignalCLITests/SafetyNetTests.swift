@@ -217,3 +217,38 @@ import Testing
                 == true, "\(correction)")
     }
 }
+
+extension SafetyNetTests {
+    /// Bob's machine told Alice's sister of her miss while Alice's laptop was closed, then went
+    /// dark itself. When Alice checks in, her own device tells her sister the all-clear: the
+    /// sister is not left with "missed" until Bob's machine runs again; and when it does, it
+    /// does not send it a second time.
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func herOwnDeviceClearsWhatAWatcherRelayed() throws {
+        let recorder = try HTTPRecorder()
+        let root = TempHome()
+        let h = Self.aliceAndBob(recorder, marker: root.path + "/alice-exec-ran")
+        let env = ["PATH": DeliveryTests.path()]
+        for now in ["2026-03-02T09:05:00Z", "2026-03-02T09:15:00Z"] {
+            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
+        }
+        #expect(Self.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert"])
+        #expect(h.run("alice", ["checkin", "--quiet"], now: "2026-03-02T10:30:00Z", environment: env).code == 0)
+        let run = h.run("alice", ["notify", "deliver"], now: "2026-03-02T10:31:00Z", environment: env)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(
+            Self.types(recorder, "/sis") == [
+                "receive_non_responsive_dependent_alert", "receive_dependent_checked_in",
+            ])
+        let clear = try #require(recorder.requests().filter { $0.path == "/sis" }.last?.json)
+        #expect(
+            (clear["text"] as? String)?.contains(
+                "Alice has checked in again, at 2026-03-02 10:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC"
+            ) == true, "\(clear)")
+        for now in ["2026-03-02T11:00:00Z", "2026-03-02T12:00:00Z"] {
+            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
+            #expect(h.run("alice", ["notify", "deliver"], now: now, environment: env).code == 0)
+        }
+        #expect(Self.types(recorder, "/sis").count == 2, "once: \(Self.types(recorder, "/sis"))")
+    }
+}

@@ -1,0 +1,95 @@
+/// All-clears and corrections: what follows a missed check-in that was told, once the person
+/// is heard from — or once it turns out they had checked in on time.
+extension Notifications {
+    /// All-clears: someone whose miss was told has checked in since. And corrections: a
+    /// check-in made before that deadline reached this device only after the miss was told (a
+    /// late sync), so the miss was a false alarm; one or the other per miss, never both.
+    static func allClears(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
+        var found: [Notification] = []
+        for notification in feed.notifications.values
+        where notification.kind == .dependentNonResponsive && notification.notice == 1 {
+            let subject = notification.subject
+            let deadline = notification.at
+            guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { continue }
+            let who = name(subject, in: circle)
+            let message: String
+            // A vouch that ended this miss (a check-in since is the all-clear's own reason).
+            let vouch =
+                last.at > deadline
+                ? nil
+                : circle.status(of: subject, now: now).vouch.flatMap {
+                    $0.deadline == deadline ? $0 : nil
+                }
+            if let vouch {
+                message = vouchAllClear(vouch, subject: subject, circle: circle)
+            } else if last.at > deadline {
+                message = checkedInAgain(who, at: last.at, after: deadline)
+            } else if madeInTime(last, for: deadline, state: state) {
+                message =
+                    "Correction: \(who) did check in on time, at \(utc(last.at)), before the check-in due \(utc(deadline)); the record reached this device late. The missed check-in you were told about was a false alarm."
+            } else {
+                continue
+            }
+            found.append(
+                Notification(
+                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message,
+                    at: max(vouch?.at ?? last.at, deadline),
+                    subject: subject, recipient: notification.recipient,
+                    thread: .deadline(member: subject, at: deadline)))
+        }
+        return found
+    }
+
+    /// All-clears for my external responders whom a watcher's device told of my last miss
+    /// while my own devices were dark: once I have checked in, this device tells them too,
+    /// under the id the watcher's all-clear has, so whichever device is first the other sees it
+    /// delivered. Without it they heard the all-clear only when that watcher's machine ran again.
+    static func allClearsOfRelays(circle: CircleState, feed: Feed, me: String, now: Timestamp) -> [Notification] {
+        guard let state = circle.members[me], let last = state.lastCheckIn(asOf: now),
+            let deadline = CheckInStatus(member: state, before: last).deadline, deadline < last.at
+        else { return [] }
+        var found: [Notification] = []
+        for contact in circle.externalContacts(of: me) {
+            let recipient = Notification.Recipient.external(owner: me, id: contact.id)
+            let miss = Notification(
+                kind: .dependentNonResponsive, cause: "\(deadline.seconds)", message: "", at: deadline, subject: me,
+                recipient: recipient)
+            // Told by someone else's device, and not by this one (whose own feed follows it up).
+            guard feed.notifications[miss.id] == nil,
+                contact.contact.notify.contains(where: {
+                    DeliveryRules.isDelivered(
+                        DeliveryKey(notification: miss.id, channel: $0), to: recipient, feed: feed, circle: circle)
+                })
+            else { continue }
+            found.append(
+                Notification(
+                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)",
+                    message: checkedInAgain(name(me, in: circle), at: last.at, after: deadline),
+                    at: last.at, subject: me, recipient: recipient, thread: .deadline(member: me, at: deadline)))
+        }
+        return found
+    }
+
+    static func checkedInAgain(_ who: String, at time: Timestamp, after deadline: Timestamp) -> String {
+        "\(who) has checked in again, at \(utc(time)), after missing the check-in due \(utc(deadline))."
+    }
+
+    /// The id of the all-clear or correction that follows `miss`, a missed check-in told.
+    static func allClearID(of miss: Notification) -> String {
+        Notification.id(
+            kind: .dependentCheckedIn, cause: "\(miss.at.seconds)", subject: miss.subject, recipient: miss.recipient)
+    }
+
+    /// Whether `checkIn`, stamped at or before `deadline`, answered it: `deadline` was the one
+    /// in force just before it, and the one it set is later. The member checked in on time and
+    /// the record arrived late, whatever made the deadline: the interval, a daily schedule or a
+    /// trip. A check-in from before a trip (or a setting) that made `deadline` did not answer
+    /// it. Computed with the settings as they are (a changed interval moves deadlines by itself).
+    static func madeInTime(_ checkIn: MemberState.CheckIn, for deadline: Timestamp, state: MemberState) -> Bool {
+        guard checkIn.at <= deadline, CheckInStatus(member: state, before: checkIn).deadline == deadline,
+            let next = CheckInStatus(member: state, now: checkIn.at).deadline
+        else { return false }
+        return next > deadline
+    }
+
+}
