@@ -27,6 +27,15 @@ extension Notifications {
             } else if madeInTime(last, for: deadline, state: state) {
                 message =
                     "Correction: \(who) did check in on time, at \(utc(last.at)), before the check-in due \(utc(deadline)); the record reached this device late. The missed check-in you were told about was a false alarm."
+            } else if let change = scheduleChange(ending: deadline, of: subject, in: circle, now: now) {
+                message =
+                    "Schedule changed: \(who) changed their check-in schedule at \(utc(change.at)), after missing the check-in due \(utc(deadline)), without checking in. That missed check-in no longer counts; their next deadline is \(utc(change.next))."
+                found.append(
+                    Notification(
+                        kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: change.at,
+                        subject: subject, recipient: notification.recipient,
+                        thread: .deadline(member: subject, at: deadline)))
+                continue
             } else {
                 continue
             }
@@ -68,6 +77,19 @@ extension Notifications {
                     at: last.at, subject: me, recipient: recipient, thread: .deadline(member: me, at: deadline)))
         }
         return found
+    }
+
+    /// When a told miss of `deadline` ended without a check-in because the member changed
+    /// their interval, daily schedule or trip after it (a pause is told as itself): when, and
+    /// the deadline in force now. Nil while they are overdue still, or paused.
+    static func scheduleChange(ending deadline: Timestamp, of member: String, in circle: CircleState, now: Timestamp)
+        -> (at: Timestamp, next: Timestamp)?
+    {
+        guard let state = circle.members[member] else { return nil }
+        let status = circle.status(of: member, now: now)
+        guard status.phase != .overdue, let next = status.deadline, next != deadline else { return nil }
+        let changes = [state.interval?.stamp, state.schedule?.stamp, state.trip?.stamp].compactMap { $0?.at }
+        return changes.filter { $0 > deadline && $0 <= now }.max().map { ($0, next) }
     }
 
     static func checkedInAgain(_ who: String, at time: Timestamp, after deadline: Timestamp) -> String {

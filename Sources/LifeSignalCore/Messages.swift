@@ -150,6 +150,9 @@ public enum Messages {
             if n.message.hasPrefix("Vouched:") {
                 return "\(name) is fine, someone who watches over them vouches: all clear"
             }
+            if n.message.hasPrefix("Schedule changed:") {
+                return "\(name) changed their schedule: the missed check-in no longer counts"
+            }
             return n.message.hasPrefix("Correction:")
                 ? "Correction: \(name) did check in on time" : "\(name) checked in: all clear"
         case .dependentPaused: return "\(name) paused check-ins"

@@ -64,4 +64,22 @@ import Testing
         // Nor the check-in that set an interval's deadline.
         #expect(Self.followUp([(0, Self.checkIn)], missed: 24 * Self.h, now: 25 * Self.h) == nil)
     }
+
+    /// Bea, told missed at 09:00, lengthens her interval at 09:20 instead of checking in: the
+    /// miss no longer counts, and those told hear so rather than nothing (the repeats stop).
+    @Test func aScheduleChangeThatEndsAToldMissIsSaid() {
+        let events: [(Int64, any EventBody)] = [
+            (0, Self.checkIn), (24 * Self.h + 1200, IntervalSet(interval: .days(2))),
+        ]
+        let said = Self.followUp(events, missed: 24 * Self.h, now: 24 * Self.h + 1500)
+        #expect(
+            said
+                == "Schedule changed: Bea changed their check-in schedule at 2026-03-02 09:20 UTC, after missing the check-in due 2026-03-02 09:00 UTC, without checking in. That missed check-in no longer counts; their next deadline is 2026-03-03 09:00 UTC.",
+            "\(said ?? "")")
+        // Shortened instead, so that she is overdue still: the miss goes on (no word of an end).
+        let shorter: [(Int64, any EventBody)] = [
+            (0, Self.checkIn), (24 * Self.h + 1200, IntervalSet(interval: .hours(8))),
+        ]
+        #expect(Self.followUp(shorter, missed: 24 * Self.h, now: 24 * Self.h + 1500) == nil)
+    }
 }
