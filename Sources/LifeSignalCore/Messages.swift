@@ -157,7 +157,12 @@ public enum Messages {
                 ? "Correction: \(name) did check in on time" : "\(name) checked in: all clear"
         case .dependentPaused: return "\(name) paused check-ins"
         case .dependentResumed: return "\(name) resumed check-ins"
-        case .acknowledged: return "Acknowledged: someone is on it for \(name)"
+        case .acknowledged:
+            // Its message starts with who answered: "Ana is on it: they acknowledged …".
+            guard let end = n.message.firstRange(ofText: " is on it") else {
+                return "Acknowledged: someone is on it for \(name)"
+            }
+            return "\(n.message[..<end.lowerBound]) is on it for \(name)"
         case .dependentUnreadable: return "\(name)'s records cannot be read"
         default: return n.title
         }

@@ -89,6 +89,16 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
         if let total = total(parsing: trimmed) {
             return total == 0 ? "a duration must be longer than zero" : "it is longer than 100 years"
         }
+        // A number left without a unit at the end: "12h30" for 12h30m.
+        let tail = trimmed.reversed().prefix { $0.isASCII && $0.isNumber }
+        if !tail.isEmpty {
+            let number = String(tail.reversed())
+            let head = String(trimmed.dropLast(number.count)).trimmingWhitespace
+            return "'\(number)' at the end has no unit: write \(head)\(number)m"
+        }
+        // Each unit once and in order, yet no total: a number too large to count.
+        let order = trimmed.compactMap { "dhms".firstIndex(of: $0) }
+        if zip(order, order.dropFirst()).allSatisfy({ $0 < $1 }) { return "it is longer than 100 years" }
         return "each unit comes once, largest first (1d12h, not 12h1d)"
     }
 

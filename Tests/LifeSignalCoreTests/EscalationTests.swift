@@ -90,6 +90,13 @@ import Testing
         let acks = due.filter { $0.kind == .acknowledged }
         #expect(acks.map(\.recipient) == [.member("bea")], "Sam was never told of the miss; Ana acked it herself")
         #expect(acks.first?.message.hasPrefix("Ana is on it") == true)
+        // Its title names who answered, as its text does.
+        let message = acks.first.map {
+            Messages.make(
+                $0, circle: circle, feed: Feed(), sentAt: Self.at(24 * Self.h + 3600),
+                zone: Message.Zone(name: "UTC", rules: .utc))
+        }
+        #expect(message?.title == "Ana is on it for Bea")
     }
 
     /// A grace and a delay set by an older lifesignal, which had no bounds, are held to them: a

@@ -91,3 +91,20 @@ import Testing
         #expect(!Identifier.isValid("54C7FA0E-EEEE-4706-B208-912345D61760"))
     }
 }
+
+/// Why a duration is refused, said for the mistake made.
+@Suite struct DurationProblemTests {
+    @Test(arguments: [
+        ("12h30", "'30' at the end has no unit: write 12h30m"),
+        ("1d12h30", "'30' at the end has no unit: write 1d12h30m"),
+        ("99999999999999999999h", "it is longer than 100 years"),
+        ("12h1d", "each unit comes once, largest first (1d12h, not 12h1d)"),
+        ("1d1d", "each unit comes once, largest first (1d12h, not 12h1d)"),
+        ("1.5h", "fractions are not accepted: write 1h30m, not 1.5h"),
+        ("90", "it has no unit: add d, h, m or s, e.g. 90m or 90h"),
+        ("8 hours", "'o' is not a unit: use d, h, m or s"),
+    ])
+    func saysWhatIsWrong(_ text: String, _ problem: String) {
+        #expect(TimeSpan.problem(parsing: text) == problem)
+    }
+}

@@ -155,7 +155,7 @@ extension CircleCommand {
             "Engine     \(settings.engine == .other ? "other (a tool lifesignal cannot ask)" : "auto (told from the folder)")"
         )
         let api = settings.syncthingAPI.map { "\($0), key in \(settings.syncthingKeyFile ?? "")" }
-        try session.output.line("Syncthing  \(api ?? "found in Syncthing's own configuration")")
+        try session.output.line("Syncthing  \(api ?? "looked for in Syncthing's own configuration when needed")")
         try session.output.line("Hold       \(settings.hold.short)")
         return .ok
     }

@@ -95,7 +95,7 @@ enum ContactEditCommands {
         if roles.dependent {
             throw .usage(
                 message:
-                    "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch. If '\(target)' was meant as an invite code, it is not one (codes look like lifesignal://1b4e28ba-2fa1-11d2-883f-0016b3e4a2f5).",
+                    "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch. If '\(target)' was meant as an invite code, it is not one (codes look like lifesignal://297ac32e-6e0d-42f0-b81a-d9a5f8bd3d61/4a49241d254243192347b16bc2d510be, as 'lifesignal contacts code' shows them).",
                 command: line.path)
         }
         let external = ExternalContact(
