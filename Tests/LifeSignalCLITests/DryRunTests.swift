@@ -32,7 +32,7 @@ import Testing
         // The reminder is due at 08:30 the next day.
         let dry = home.run(["notify", "deliver", "--dry-run"], now: "2026-03-02T08:40:00Z")
         #expect(dry.code == 0, "\(dry.stderr)")
-        #expect(dry.stdout == "would send “Check-in Reminder” through exec:cat >> '\(log)'\n")
+        #expect(dry.stdout == "would send “Check in by 09:00” to you through exec:cat >> '\(log)'\n")
         #expect(!FileManager.default.fileExists(atPath: log))
         #expect(StoreSnapshot(home.path) == before)
         // The real run sends it.
@@ -41,5 +41,30 @@ import Testing
         #expect(
             home.run(["notify", "deliver", "--dry-run"], now: "2026-03-02T08:41:00Z").stdout
                 == "Nothing is due to be sent (dry run).\n")
+    }
+
+    /// "What would my sister receive?": the title that would go out, and to whom.
+    @Test func aDryDeliverNamesWhatWouldGoOutAndToWhom() {
+        let home = TempHome()
+        home.run(["init", "--name", "Bea", "--quiet"])
+        home.run(["checkin", "--quiet"])
+        home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:true", "--quiet"])
+        let dry = home.run(["notify", "deliver", "--dry-run"], now: "2026-03-02T09:00:01Z")
+        #expect(dry.code == 0, "\(dry.stderr)")
+        #expect(
+            dry.stdout.contains("would send “Bea missed the 09:00 check-in” to Sam through exec:true\n"),
+            "\(dry.stdout)")
+    }
+
+    /// `--verbose` on a run with nothing to send says so: "ran, all well" is not silence.
+    @Test func aQuietVerboseDeliverSaysItRan() {
+        let home = TempHome()
+        home.run(["checkin", "--quiet"])
+        let quiet = home.run(["notify", "deliver", "--verbose"], now: "2026-03-01T10:00:00Z")
+        #expect(quiet.code == 0)
+        #expect(
+            quiet.stderr.hasSuffix("lifesignal: nothing was due to be sent, and no channel is failing.\n"),
+            "\(quiet.stderr)")
+        #expect(home.run(["notify", "deliver"], now: "2026-03-01T10:05:00Z").stderr == "")
     }
 }

@@ -54,6 +54,10 @@ enum DeliverCommand {
             for job in report.delivered {
                 session.output.note("sent “\(job.notification.title)” through \(job.channelName).")
             }
+            // A quiet run said as one, so a cron log tells "ran, all well" from "never ran".
+            if report.delivered.isEmpty, report.troubledChannels.isEmpty {
+                session.output.note("nothing was due to be sent, and no channel is failing.")
+            }
         }
     }
 
@@ -75,8 +79,14 @@ enum DeliverCommand {
         }
         if dry {
             try session.output.json(report)
+            // The title that would go out, and to whom: what "what if" asks.
             for job in report.planned {
-                try session.output.line("would send “\(job.notification.title)” through \(job.channel)")
+                var whom = "you"
+                if case .external = job.notification.recipient {
+                    whom = TerminalText.safeLine(job.message.recipientName)
+                }
+                try session.output.line(
+                    "would send “\(TerminalText.safeLine(job.message.title))” to \(whom) through \(job.channel)")
             }
             if report.planned.isEmpty { try session.output.line("Nothing is due to be sent (dry run).") }
             return .ok
