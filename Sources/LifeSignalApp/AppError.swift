@@ -81,6 +81,8 @@ public enum SetUpRefusal: Equatable, Sendable {
     case notACode(String)
     /// `init --member` on a data directory that already has a profile.
     case alreadySetUp(member: String)
+    /// `init --circle PATH` where PATH is something other than a folder (a file).
+    case circleNotAFolder(String)
 }
 
 public enum ContactRefusal: Equatable, Sendable {

@@ -68,6 +68,9 @@ extension App {
     }
 
     public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
+        if let circle = request.circle, Posix.exists(circle), !Posix.isDirectory(circle) {
+            throw .refused(.setUp(.circleNotAFolder(circle)))
+        }
         var joining: String? = nil
         var join: JoinProof? = nil
         if let code = request.join, let circle = request.circle {

@@ -119,4 +119,20 @@ import Testing
         #expect(both.code == 64)
         #expect(both.stderr.hasPrefix("lifesignal: error: Give either a ping or --all, not both.\n"))
     }
+
+    /// `--circle` given a file: said as that, for a new profile and for a move, and nothing
+    /// is made (not "check the disk", not "--home").
+    @Test func aCircleThatIsAFileIsSaidToBeOne() throws {
+        let file = root.path + "/notes.txt"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        for person in ["new", "moving"] {
+            if person == "moving" { #expect(run(person, ["init", "--name", "Bea"]).code == 0) }
+            let refused = run(person, ["init", "--circle", file])
+            #expect(refused.code == 65, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("\(file) is a file, not a folder: --circle takes the folder"),
+                "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/new"))
+    }
 }
