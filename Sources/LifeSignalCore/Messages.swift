@@ -247,9 +247,15 @@ public enum Messages {
         if case .deadline(_, let deadline) = thread {
             recipients = Escalation.toldOfMiss(recipients, member: member, deadline: deadline, now: sentAt, in: circle)
         }
+        // Whoever answered is not among those to be told of the answer.
+        let answered: Notification.Recipient? =
+            n.kind == .acknowledged
+            ? circle.acknowledgement(of: thread).map { ack in
+                ack.external.map { .external(owner: member, id: $0) } ?? .member(ack.by)
+            } : nil
         var told: [String] = []
         var beingTold: [String] = []
-        for recipient in recipients where recipient != n.recipient {
+        for recipient in recipients where recipient != n.recipient && recipient != answered {
             let name = recipientName(recipient, circle: circle)
             guard !name.isEmpty else { continue }
             if wasTold(recipient, of: n, circle: circle, feed: feed, by: sentAt) {

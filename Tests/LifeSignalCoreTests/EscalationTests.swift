@@ -97,6 +97,8 @@ import Testing
                 zone: Message.Zone(name: "UTC", rules: .utc))
         }
         #expect(message?.title == "Ana is on it for Bea")
+        // And she is not among those still to be told of her own answer.
+        #expect(message.map { !($0.beingTold + $0.alsoTold).contains("Ana") } == true, "\(String(describing: message))")
     }
 
     /// A grace and a delay set by an older lifesignal, which had no bounds, are held to them: a
