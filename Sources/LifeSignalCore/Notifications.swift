@@ -119,7 +119,10 @@ public enum Notifications {
         }
         for other in circle.linkedMembers(of: me) where circle.roles(of: me, toward: other)?.dependent ?? false {
             let theirs = circle.status(of: other, now: now)
-            if theirs.phase == .overdue, let deadline = theirs.deadline {
+            // Another machine's deadline, read on this machine's clock: past it only once past
+            // the drift clocks of a circle are allowed (a watcher 3 minutes fast must not tell
+            // its user of a miss an on-time check-in then answers).
+            if theirs.phase == .overdue, let deadline = theirs.deadline, now >= deadline + MemberState.clockTolerance {
                 let theirExternals = circle.externalContacts(of: other).map {
                     Notification.Recipient.external(owner: other, id: $0.id)
                 }
