@@ -85,6 +85,9 @@ extension App {
         }
         try Self.check(interval: profile.interval, reminder: profile.reminder)
         let now = self.now
+        // A move into a folder that did not exist makes it: said as a new profile's is, so that
+        // a mistyped family folder does not go unnoticed.
+        let circleExisted = request.circle.map(Posix.exists) ?? true
         let moved = try moveIfAsked(request.circle, joining: joining)
         var result = try write(creating: .with(profile)) { transaction throws(AppError) in
             let created = transaction.createdProfile
@@ -104,6 +107,7 @@ extension App {
                 createdCircle: transaction.createdCircle)
         }
         result.moved = moved
+        if moved != nil, !circleExisted { result.createdCircle = true }
         if result.created, !result.joined, let recovery = profile.recovery {
             result.recoveryCode = PassedCode.recovery(member: result.member, seed: recovery.seed).text
         }

@@ -30,6 +30,8 @@ import Testing
         #expect(
             moved.stdout.contains(
                 "Moved your records from \(home.path)/circle to \(shared); your history came with them."))
+        // The folder did not exist: made, and said, so a mistyped path does not go unnoticed.
+        #expect(moved.stdout.contains("Created the circle folder \(shared), readable by this account only."))
         #expect(Self.history(home) == ["day 03", "day 02", "day 01"])
         let after = jsonObject(home.run(["status", "--json"], now: "2026-03-03T10:00:00Z").stdout)
         #expect(after["circle"] as? String == shared)
