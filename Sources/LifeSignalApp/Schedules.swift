@@ -13,13 +13,19 @@ extension App {
     /// responders are told now and when it ends, and the countdown restarts from its end. One
     /// longer than `Pause.longest` needs `long` (the caller's `--yes`).
     public func pause(until: Timestamp, note: String?, long: Bool) throws(AppError) -> ScheduleChange {
-        let now = self.now
-        guard until > now else { throw .refused(.setting(.notInFuture(until))) }
-        let limit = try readMine().pauseLimit?.value ?? Pause.longest
-        guard long || until - now <= limit else {
-            throw .refused(.setting(.pauseTooLong(until - now, limit: limit)))
-        }
+        try checkEnd(until, long: long, tooLong: Rules.SettingError.pauseTooLong)
         return try scheduleChange(PauseSet(pause: Pause(until: until, note: note)))
+    }
+
+    /// A pause's or trip's end must be in the future, and no further away than my pause limit
+    /// unless `long`: past it, the alarm is as good as switched off.
+    private func checkEnd(_ end: Timestamp, long: Bool, tooLong: (TimeSpan, TimeSpan) -> Rules.SettingError)
+        throws(AppError)
+    {
+        let now = self.now
+        guard end > now else { throw .refused(.setting(.notInFuture(end))) }
+        let limit = try readMine().pauseLimit?.value ?? Pause.longest
+        guard long || end - now <= limit else { throw .refused(.setting(tooLong(end - now, limit))) }
     }
 
     /// Sets the longest pause allowed without confirmation.
@@ -39,12 +45,7 @@ extension App {
     /// `--yes`), as a pause does: a trip to 2027 for "tomorrow 18:00" would switch the alarm off
     /// for a year, told to nobody.
     public func trip(until deadline: Timestamp, note: String?, long: Bool) throws(AppError) -> ScheduleChange {
-        let now = self.now
-        guard deadline > now else { throw .refused(.setting(.notInFuture(deadline))) }
-        let limit = try readMine().pauseLimit?.value ?? Pause.longest
-        guard long || deadline - now <= limit else {
-            throw .refused(.setting(.tripTooLong(deadline - now, limit: limit)))
-        }
+        try checkEnd(deadline, long: long, tooLong: Rules.SettingError.tripTooLong)
         return try scheduleChange(TripSet(trip: Trip(deadline: deadline, note: note)))
     }
 
