@@ -105,6 +105,23 @@ extension App {
                     .unusableZone(
                         named.name ?? zone ?? "local", reason: "its zone file carries no rule for future dates")))
         }
+        // The rule stands for the zone only where the zone's own table agrees with it.
+        let now = self.now
+        if let from = named.rules.ruleDisagrees(from: now, through: now + .days(366)) {
+            let real = named.rules.offset(at: from).seconds
+            let hours = -real / 3600
+            let fixed =
+                real % 3600 == 0
+                ? "--tz Etc/GMT\(hours >= 0 ? "+" : "-")\(abs(hours)) for UTC\(real >= 0 ? "+" : "−")\(abs(real) / 3600) (and set it again when the clocks there change), or "
+                : ""
+            throw .refused(
+                .setting(
+                    .unusableZone(
+                        named.name ?? zone ?? "local",
+                        reason:
+                            "from \(from.rfc3339) its clock follows exceptions that the rule it carries for later years cannot describe, and deadlines would be off by the difference; use \(fixed)the interval schedule"
+                    )))
+        }
         return (named.name ?? rule, rule)
     }
 

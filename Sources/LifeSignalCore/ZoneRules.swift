@@ -124,3 +124,18 @@ public struct ZoneRules: Hashable, Sendable {
         return found
     }
 }
+
+extension ZoneRules {
+    /// The first instant in `start...end` at which the footer rule alone (what a daily schedule
+    /// stores, so that every device computes the same deadlines) gives another UTC offset than
+    /// this zone's own table: nil when they agree throughout, or there is no footer. A zone
+    /// whose next clock changes were decided as exceptions (America/Havana in tzdata 2026f)
+    /// lists them in its table while its rule says what the years after do.
+    public func ruleDisagrees(from start: Timestamp, through end: Timestamp) -> Timestamp? {
+        guard let footer else { return nil }
+        let rule = ZoneRules(transitions: [], types: [footer.standard], footer: footer, footerText: footerText)
+        let instants =
+            [start] + (changes(after: start, through: end) + rule.changes(after: start, through: end)).map(\.at)
+        return instants.sorted().first { offset(at: $0).seconds != rule.offset(at: $0).seconds }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 // Pauses and trips end to end: cron's `notify deliver` over simulated days with
@@ -314,5 +315,29 @@ extension EscalationCommandTests {
             #expect(refused.stderr.contains(said), "\(refused.stderr)")
         }
         #expect(h.run("bea", ["checkin", "grace", "24h", "--quiet"], now: now).code == 0)
+    }
+}
+
+extension ScheduleCommandTests {
+    /// A zone whose coming clock changes are exceptions its rule for later years cannot carry
+    /// (America/Havana in tzdata 2026f): the rule alone would put "by 09:00" at 10:00. Refused,
+    /// with a fixed offset as the way out; nothing is set.
+    @Test func aZoneWhoseRuleCannotCarryItsNextClockChangesIsRefused() throws {
+        let home = TempHome()
+        home.run(["checkin", "--quiet"], now: "2026-11-26T10:00:00Z")
+        let zones = home.path + "/zoneinfo"
+        try FileManager.default.createDirectory(atPath: zones + "/Test", withIntermediateDirectories: true)
+        try Data(TZifFile.exceptional).write(to: URL(fileURLWithPath: zones + "/Test/Cuba"))
+        let refused = home.run(
+            ["checkin", "schedule", "daily", "--at", "09:00", "--tz", "Test/Cuba"], now: "2026-11-26T10:00:00Z",
+            environment: ["TZDIR": zones])
+        #expect(refused.code == 65)
+        #expect(
+            refused.stderr.contains(
+                "the time zone 'Test/Cuba' cannot be used: from 2026-11-26T10:00:00Z its clock follows exceptions that the rule it carries for later years cannot describe"
+            ), "\(refused.stderr)")
+        #expect(refused.stderr.contains("use --tz Etc/GMT+4 for UTC−4"))
+        let status = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-11-26T10:00:00Z").stdout)
+        #expect(status["schedule"] as? String == "interval")
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import LifeSignalCore
@@ -5,24 +6,14 @@ import Testing
 /// The TZif reader on damaged and hand-made files: each defect is an error naming the byte, and
 /// no file — truncated anywhere, bytes flipped at random — makes it trap.
 @Suite struct TZifTests {
-    /// A version 2+ file: a minimal version 1 block (as zic's "slim" output has), then the
-    /// 64-bit block and the footer. `counts` overrides the six header counts when given.
     static func file(
         version: UInt8 = UInt8(ascii: "2"), times: [Int64] = [], indices: [UInt8] = [],
         types: [(offset: Int32, dst: UInt8, index: UInt8)] = [(0, 0, 0)], chars: [UInt8] = Array("UTC\0".utf8),
         footer: String = "UTC0", counts: [UInt32]? = nil, extra: [UInt8] = []
     ) -> [UInt8] {
-        func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-            (0..<(T.bitWidth / 8)).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-        }
-        func header(_ counts: [UInt32]) -> [UInt8] {
-            Array("TZif".utf8) + [version] + [UInt8](repeating: 0, count: 15) + counts.flatMap(be)
-        }
-        var bytes = header([0, 0, 0, 0, 1, 1]) + [UInt8](repeating: 0, count: 7)
-        bytes += header(counts ?? [0, 0, 0, UInt32(times.count), UInt32(types.count), UInt32(chars.count)])
-        bytes += times.flatMap(be) + indices
-        bytes += types.flatMap { be($0.offset) + [$0.dst, $0.index] } + chars
-        return bytes + Array("\n\(footer)\n".utf8) + extra
+        TZifFile.make(
+            version: version, times: times, indices: indices, types: types, chars: chars, footer: footer,
+            counts: counts, extra: extra)
     }
 
     /// Where the 64-bit header starts in `file(…)`'s output.
@@ -149,4 +140,20 @@ import Testing
 
 extension ZoneSupport {
     static let hasRight = available && (try? bytes("right/Europe/London")) != nil
+}
+
+extension TZifTests {
+    /// Where a zone's table and the rule it carries for later years disagree, the rule alone
+    /// (what a daily schedule stores) would put deadlines an hour off: found, from its first
+    /// instant; a zone that is its rule throughout agrees.
+    @Test func aTableThatTheRuleCannotCarryIsFound() throws {
+        let cuba = try ZoneRules(tzif: TZifFile.exceptional)
+        let june = try #require(Timestamp(rfc3339: "2026-06-01T00:00:00Z"))
+        #expect(cuba.ruleDisagrees(from: june, through: june + .days(366))?.rfc3339 == "2026-11-01T05:00:00Z")
+        #expect(cuba.ruleDisagrees(from: june, through: june + .days(100)) == nil, "summer: both say UTC−4")
+        let later = try #require(Timestamp(rfc3339: "2027-12-01T00:00:00Z"))
+        #expect(cuba.ruleDisagrees(from: later, through: later + .days(366)) == nil, "the table has run out")
+        let newYork = try ZoneRules(posixTZ: "EST5EDT,M3.2.0,M11.1.0")
+        #expect(newYork.ruleDisagrees(from: june, through: june + .days(366)) == nil)
+    }
 }
