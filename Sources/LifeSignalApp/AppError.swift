@@ -83,6 +83,8 @@ public enum SetUpRefusal: Equatable, Sendable {
     case alreadySetUp(member: String)
     /// `init --circle PATH` where PATH is something other than a folder (a file).
     case circleNotAFolder(String)
+    /// `init --circle PATH` where PATH is a link to nothing (an unmounted drive).
+    case circleLinkBroken(String)
 }
 
 public enum ContactRefusal: Equatable, Sendable {

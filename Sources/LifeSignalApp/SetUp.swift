@@ -69,7 +69,8 @@ extension App {
 
     public func setUp(_ request: SetUp) throws(AppError) -> SetUpResult {
         if let circle = request.circle, Posix.exists(circle), !Posix.isDirectory(circle) {
-            throw .refused(.setUp(.circleNotAFolder(circle)))
+            let broken = !Posix.resolves(circle)
+            throw .refused(.setUp(broken ? .circleLinkBroken(circle) : .circleNotAFolder(circle)))
         }
         var joining: String? = nil
         var join: JoinProof? = nil

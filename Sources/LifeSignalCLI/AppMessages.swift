@@ -152,6 +152,9 @@ extension SetUpRefusal {
         case .alreadySetUp(let member):
             return
                 "this data directory is already set up (member \(member)); use a new data directory (--home) for another device"
+        case .circleLinkBroken(let path):
+            return
+                "\(TerminalText.safeLine(path)) is a link to a folder that is not there (a drive not mounted, a folder moved): mount or mend it, or give another --circle. Nothing was changed"
         case .circleNotAFolder(let path):
             return
                 "\(TerminalText.safeLine(path)) is a file, not a folder: --circle takes the folder your circle shares (Syncthing, git, a shared drive). Nothing was changed"

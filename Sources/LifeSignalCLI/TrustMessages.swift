@@ -104,7 +104,7 @@ extension SetUpRefusal {
         case .notACode(let text):
             return
                 "\(TerminalText.safeLine(text)) is not a code lifesignal reads: give an enrollment code ('lifesignal circle enroll' on one of the member's devices prints one) or a recovery code."
-        case .alreadySetUp, .circleNotAFolder:
+        case .alreadySetUp, .circleNotAFolder, .circleLinkBroken:
             return nil
         }
     }

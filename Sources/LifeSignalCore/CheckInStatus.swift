@@ -64,11 +64,12 @@ public struct CheckInStatus: Equatable, Sendable {
         self.init(member: member, now: now, counting: nil)
     }
 
-    /// Where a member stood just before `checkIn`: with the check-ins before it only.
+    /// Where a member stood just before `checkIn`: with the check-ins before it only, and
+    /// what was set up to its second (a trip set in the same second before it).
     init(member: MemberState, before checkIn: MemberState.CheckIn) {
         // Check-ins count up to the clock tolerance ahead of `now`: those up to a second before.
         let earlier = member.lastCheckIn(asOf: checkIn.at - MemberState.clockTolerance - TimeSpan(seconds: 1))
-        self.init(member: member, now: checkIn.at - TimeSpan(seconds: 1), counting: nil, last: .some(earlier))
+        self.init(member: member, now: checkIn.at, counting: nil, last: .some(earlier))
     }
 
     /// Where a member stands, the countdown running from `vouch` when it came after the last

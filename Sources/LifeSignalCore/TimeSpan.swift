@@ -94,7 +94,9 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
         if !tail.isEmpty {
             let number = String(tail.reversed())
             let head = String(trimmed.dropLast(number.count)).trimmingWhitespace
-            return "'\(number)' at the end has no unit: write \(head)\(number)m"
+            // The unit after the last one given: 1d12 is 1d12h, 12h30 is 12h30m.
+            let next = ["d": "h", "h": "m", "m": "s"][head.last.map(String.init) ?? ""] ?? "m"
+            return "'\(number)' at the end has no unit: write \(head)\(number)\(next)"
         }
         // Each unit once and in order, yet no total: a number too large to count.
         let order = trimmed.compactMap { "dhms".firstIndex(of: $0) }

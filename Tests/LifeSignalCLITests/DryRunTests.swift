@@ -63,7 +63,7 @@ import Testing
         let quiet = home.run(["notify", "deliver", "--verbose"], now: "2026-03-01T10:00:00Z")
         #expect(quiet.code == 0)
         #expect(
-            quiet.stderr.hasSuffix("lifesignal: nothing was due to be sent, and no channel is failing.\n"),
+            quiet.stderr.hasSuffix("lifesignal: nothing was sent this run, and no channel is failing.\n"),
             "\(quiet.stderr)")
         #expect(home.run(["notify", "deliver"], now: "2026-03-01T10:05:00Z").stderr == "")
     }

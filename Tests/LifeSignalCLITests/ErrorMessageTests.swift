@@ -134,5 +134,11 @@ import Testing
                 "\(refused.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: root.path + "/new"))
+        // A link to a folder that is not there (an unmounted drive) is said to be that.
+        let link = root.path + "/usb-circle"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/nonexistent/drive/circle")
+        let dangling = run("new", ["init", "--circle", link])
+        #expect(dangling.code == 65)
+        #expect(dangling.stderr.contains("\(link) is a link to a folder that is not there"), "\(dangling.stderr)")
     }
 }

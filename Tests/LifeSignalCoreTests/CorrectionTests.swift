@@ -56,6 +56,24 @@ import Testing
             said?.hasPrefix("Correction: Bea did check in on time, at 2026-03-01 11:50 UTC") == true, "\(said ?? "")")
     }
 
+    /// A trip set the next morning, due back at the very second the deadline before the last
+    /// check-in fell, and missed: that check-in is no answer to it (review R1).
+    @Test func aTripSetAfterTheLastCheckInIsNotAnsweredByItEvenWhenTheSecondsAgree() {
+        let trip = TripSet(trip: Trip(deadline: Self.at(24 * Self.h), note: "ridge walk"))
+        let events: [(Int64, any EventBody)] = [(0, Self.checkIn), (13 * Self.h, Self.checkIn), (21 * Self.h, trip)]
+        #expect(Self.followUp(events, missed: 24 * Self.h, now: 25 * Self.h) == nil)
+    }
+
+    /// A trip and, in the same second, the check-in after it that ended it: the check-in
+    /// answered the trip, and a miss told before it arrived is corrected (review R3).
+    @Test func aCheckInInTheSecondOfTheTripAfterItAnswersIt() {
+        let trip = TripSet(trip: Trip(deadline: Self.at(3 * Self.h), note: "ridge"))
+        let said = Self.followUp(
+            [(0, Self.checkIn), (Self.h, trip), (Self.h, Self.checkIn)], missed: 3 * Self.h, now: 4 * Self.h)
+        #expect(
+            said?.hasPrefix("Correction: Bea did check in on time, at 2026-03-01 10:00 UTC") == true, "\(said ?? "")")
+    }
+
     /// The last check-in came before the trip was set: the trip was missed, and nothing of it
     /// is corrected.
     @Test func aCheckInFromBeforeTheTripIsNoAnswerToIt() {

@@ -97,6 +97,8 @@ import Testing
     @Test(arguments: [
         ("12h30", "'30' at the end has no unit: write 12h30m"),
         ("1d12h30", "'30' at the end has no unit: write 1d12h30m"),
+        ("1d12", "'12' at the end has no unit: write 1d12h"),
+        ("1h30m15", "'15' at the end has no unit: write 1h30m15s"),
         ("99999999999999999999h", "it is longer than 100 years"),
         ("12h1d", "each unit comes once, largest first (1d12h, not 12h1d)"),
         ("1d1d", "each unit comes once, largest first (1d12h, not 12h1d)"),

@@ -56,7 +56,7 @@ enum DeliverCommand {
             }
             // A quiet run said as one, so a cron log tells "ran, all well" from "never ran".
             if report.delivered.isEmpty, report.troubledChannels.isEmpty {
-                session.output.note("nothing was due to be sent, and no channel is failing.")
+                session.output.note("nothing was sent this run, and no channel is failing.")
             }
         }
     }

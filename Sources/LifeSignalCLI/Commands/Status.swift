@@ -17,13 +17,13 @@ enum StatusCommand {
         try session.output.json(board, now: session.now)
         try render(board, session: &session)
         if board.alert != nil { return .alertActive }
-        // Nothing can be recorded or sent from here: a script checking `status` must hear it.
-        if board.warnings.contains(where: { if case .cannotSign = $0 { true } else { false } }) { return .dataError }
         // Running status means I am here; someone I watch over in trouble matters more than my
         // own countdown, and `lifesignal status || page-me` must fire for them too.
         if board.needsAttention.contains(where: \.status.needsAttention) || board.recordsIgnored {
             return .dependentNeedsAttention
         }
+        // Nothing can be recorded or sent from here: a script checking `status` must hear it.
+        if board.warnings.contains(where: { if case .cannotSign = $0 { true } else { false } }) { return .dataError }
         return Render.exitCode(for: board.checkIn.phase)
     }
 
