@@ -118,4 +118,22 @@ import Testing
         #expect(told(24 * Self.h) == [Self.ana.key])
         #expect(told(48 * Self.h) == [Self.ana.key, Self.sam.key])
     }
+
+    /// With Ana moved to tier 2 and Sam to tier 3, Ana is the first told, after the grace, and
+    /// her acknowledgement stops Sam's tier as it would stop tier 2's.
+    @Test func theLowestTierInUseIsFirstAndAnAcknowledgementStopsTheNext() {
+        var circle = Self.circle(ack: 24 * Self.h + 1800 + 60)
+        circle.members["bea"]?.apply(
+            Event(seq: 40, at: Self.at(6), body: TierSet(contact: "ana", tier: 2)), device: "b")
+        circle.members["bea"]?.apply(
+            Event(seq: 41, at: Self.at(7), body: TierSet(contact: "sam", tier: 3)), device: "b")
+        let told = { (offset: Int64) in
+            Escalation.toldOfMiss(
+                [Self.ana, Self.sam], member: "bea", deadline: Self.deadline, now: Self.at(offset), in: circle
+            ).map(\.key)
+        }
+        #expect(told(24 * Self.h + 1799).isEmpty, "the grace")
+        #expect(told(24 * Self.h + 1800) == [Self.ana.key], "tier 2 is the first in use")
+        #expect(told(26 * Self.h) == [Self.ana.key], "Ana acknowledged before Sam's tier came")
+    }
 }
