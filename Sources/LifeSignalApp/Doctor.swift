@@ -45,6 +45,10 @@ extension App {
         public var inbox: (url: String, error: String?, phone: Result<String?, StoreError>)? = nil
         /// Why `phone.json` (this device's phone and button topics) cannot be read, if it cannot.
         public var phoneFile: StoreError? = nil
+        /// My daily schedule, when the rule stored with it differs from its zone's own clock
+        /// within the coming year (the zone file changed since, or has exceptions the rule
+        /// cannot carry): from when.
+        public var scheduleDrift: (schedule: DailySchedule, from: Timestamp)? = nil
     }
 
     public struct Devices: Sendable {
@@ -145,7 +149,18 @@ extension App {
                     _ = try store.phoneTopics()
                     return nil
                 } catch { return error }
-            }())
+            }(),
+            scheduleDrift: scheduleDrift(state.schedule?.value))
+    }
+
+    /// My daily schedule against its zone's file as this machine has it now: the rule stored
+    /// with the schedule (so that every device computes the same deadlines) may no longer be
+    /// the zone's clock (a tzdata update, an exception decided since).
+    func scheduleDrift(_ schedule: DailySchedule?) -> (schedule: DailySchedule, from: Timestamp)? {
+        guard let schedule, let stored = try? ZoneRules(posixTZ: schedule.rule),
+            let file = try? ZoneFiles.load(schedule.zone, directory: ZoneFiles.directory(tzdir: environment["TZDIR"]))
+        else { return nil }
+        return file.disagreement(with: stored, from: now, through: now + .days(366)).map { (schedule, $0) }
     }
 
     /// This device's phone topic and button topics, with their health here, and whether the

@@ -10,6 +10,9 @@ extension App.Checkup {
 
     public var writableFails: String? { writeProblem == nil ? nil : "not-writable" }
 
+    /// My daily schedule's stored rule is not its zone's clock in the coming year.
+    public var scheduleFails: String? { scheduleDrift == nil ? nil : "schedule-zone-drift" }
+
     /// The doubt that makes what my devices write not count, if any.
     public var devicesDoubt: Warning? { devices.doubts.first(where: \.ignoresRecords) }
 

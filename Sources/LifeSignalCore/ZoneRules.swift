@@ -134,8 +134,14 @@ extension ZoneRules {
     public func ruleDisagrees(from start: Timestamp, through end: Timestamp) -> Timestamp? {
         guard let footer else { return nil }
         let rule = ZoneRules(transitions: [], types: [footer.standard], footer: footer, footerText: footerText)
+        return disagreement(with: rule, from: start, through: end)
+    }
+
+    /// The first instant in `start...end` at which `other` gives another UTC offset than these
+    /// rules (nil: the same throughout): offsets change only where either changes.
+    public func disagreement(with other: ZoneRules, from start: Timestamp, through end: Timestamp) -> Timestamp? {
         let instants =
-            [start] + (changes(after: start, through: end) + rule.changes(after: start, through: end)).map(\.at)
-        return instants.sorted().first { offset(at: $0).seconds != rule.offset(at: $0).seconds }
+            [start] + (changes(after: start, through: end) + other.changes(after: start, through: end)).map(\.at)
+        return instants.sorted().first { offset(at: $0).seconds != other.offset(at: $0).seconds }
     }
 }

@@ -341,3 +341,34 @@ extension ScheduleCommandTests {
         #expect(status["schedule"] as? String == "interval")
     }
 }
+
+extension ScheduleCommandTests {
+    /// A schedule set while its zone's rule was its clock, then tzdata brings an exception
+    /// (America/Havana's, 2026): doctor says the stored rule is off, and how to set it again.
+    @Test func doctorSaysWhenAStoredScheduleNoLongerIsItsZonesClock() throws {
+        let home = TempHome()
+        let now = "2026-11-26T10:00:00Z"
+        home.run(["checkin", "--quiet"], now: now)
+        let zones = home.path + "/zoneinfo"
+        let file = zones + "/Test/Cuba"
+        try FileManager.default.createDirectory(atPath: zones + "/Test", withIntermediateDirectories: true)
+        let plain = TZifFile.make(
+            types: [(-18_000, 0, 0)], chars: Array("CST\0".utf8), footer: "CST5CDT,M3.2.0/0,M11.1.0/1")
+        try Data(plain).write(to: URL(fileURLWithPath: file))
+        let set = home.run(
+            ["checkin", "schedule", "daily", "--at", "09:00", "--tz", "Test/Cuba", "--quiet"], now: now,
+            environment: ["TZDIR": zones])
+        #expect(set.code == 0, "\(set.stderr)")
+        #expect(!home.run(["doctor"], now: now, environment: ["TZDIR": zones]).stdout.contains("schedule"))
+        try Data(TZifFile.exceptional).write(to: URL(fileURLWithPath: file))
+        let doctor = home.run(["doctor", "--json"], now: now, environment: ["TZDIR": zones])
+        #expect(doctor.code == 7)
+        let findings = jsonObject(doctor.stdout)["checks"] as? [[String: Any]] ?? []
+        let schedule = try #require(findings.first { $0["check"] as? String == "schedule" }, "\(doctor.stdout)")
+        #expect(schedule["code"] as? String == "schedule-zone-drift")
+        #expect(
+            (schedule["message"] as? String)?.hasPrefix(
+                "your daily schedule computes deadlines with the rule stored for Test/Cuba, which from 2026-11-26 10:00 UTC"
+            ) == true, "\(schedule)")
+    }
+}

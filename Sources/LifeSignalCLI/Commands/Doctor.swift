@@ -69,7 +69,8 @@ struct DoctorFindings {
     let session: Session
 
     var all: [Finding] {
-        [profile, writable, countdown, devices] + responders + [ownChannels] + channels + commandsElsewhere
+        [profile, writable, countdown] + schedule + [devices] + responders + [ownChannels] + channels
+            + commandsElsewhere
             + heartbeats + inbox + phoneFile + [delivery, sync] + unconfirmed + members + [clock]
     }
 
@@ -200,6 +201,20 @@ struct DoctorFindings {
             devices.hasRecoveryCode
             ? "you have a recovery code" : "no recovery code yet (make one with 'lifesignal circle recovery')"
         return Finding(check: "devices", ok: true, message: "\(key)\(count); \(recovery)")
+    }
+
+    /// A daily schedule whose stored rule no longer is its zone's clock: said only then.
+    var schedule: [Finding] {
+        guard let code = checkup.scheduleFails, let (schedule, from) = checkup.scheduleDrift else { return [] }
+        return [
+            Finding(
+                check: "schedule", ok: false,
+                message:
+                    "your daily schedule computes deadlines with the rule stored for \(TerminalText.safeLine(schedule.zone)), which from \(session.when(from)) is not that zone's clock (its zone file changed, or has exceptions the rule cannot carry): your deadlines are off by the difference",
+                fix:
+                    "set it again ('lifesignal checkin schedule daily --at …'), or use 'lifesignal checkin schedule interval'",
+                code: code)
+        ]
     }
 
     var countdown: Finding {
