@@ -387,12 +387,12 @@ complete -c lifesignal -n '__lifesignal_at \'checkin inbox\'' -l 'phone' -x -d '
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
-complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe.'
+complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe (it checks you in too).'
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'status' -d 'Show whether an alert is active (exit 5 when it is).'
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'history' -d 'List your alerts: start, end and duration.'
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
-complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe.'
+complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'deactivate' -d 'End your alert and tell your responders you are safe (it checks you in too).'
 complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'status' -d 'Show whether an alert is active (exit 5 when it is).'
 complete -c lifesignal -n '__lifesignal_helping \'alert\'' -a 'history' -d 'List your alerts: start, end and duration.'
 

@@ -54,12 +54,15 @@ extension App {
         return change
     }
 
-    /// Ends my active alert and tells my responders I am safe; nil when none was active.
+    /// Ends my active alert and tells my responders I am safe; nil when none was active. It is
+    /// a check-in too: "I am safe", said on my own device, ends a missed deadline as a check-in
+    /// would (else tier 2 was first told of the miss minutes after "situation resolved").
     public func endAlert() throws(AppError) -> AlertChange? {
         let now = self.now
         let ended = try write(feed: .whole) { transaction throws(AppError) -> AlertRecord? in
             guard let active = transaction.memberState.activeAlert else { return nil }
             transaction.record(AlertEnded(id: active.id), at: now)
+            transaction.record(CheckedIn(note: nil), at: now)
             transaction.noticeDue(now: now)
             return transaction.memberState.alerts[active.id]
         }

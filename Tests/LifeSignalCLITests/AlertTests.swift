@@ -109,7 +109,13 @@ import Testing
 
         let ended = home.run(["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z")
         #expect(ended.code == 0)
-        #expect(ended.stdout == "Emergency alert deactivated. Your responders are being told you are safe.\n")
+        #expect(
+            ended.stdout
+                == "Emergency alert deactivated, and you are checked in. Your responders are being told you are safe.\n"
+        )
+        // It is a check-in too: the countdown restarts from it.
+        let after = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-01T10:31:00Z").stdout)
+        #expect(after["deadline"] as? String == "2026-03-02T10:30:00Z")
         #expect(ended.stderr == "")
         let none = home.run(["alert", "status"], now: "2026-03-01T10:31:00Z")
         #expect(none.code == 0)
@@ -192,9 +198,12 @@ import Testing
         let feed = notifications(
             home.run(["notify", "list", "--category", "check-ins", "--json"], now: "2026-03-02T13:00:00Z"))
         #expect(feed.map { $0["title"] as? String } == ["Missed Check-in"])
-        // Ending the alert leaves the countdown's answer.
+        // Ending the alert ("I am safe", on my own device) is a check-in too: the miss ends, and
+        // the countdown restarts from it (tier 2 is not first told of the miss after "resolved").
         #expect(home.run(["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-02T13:00:00Z").code == 0)
-        #expect(home.run(["status"], now: "2026-03-02T13:00:00Z").code == 4)
+        #expect(home.run(["status"], now: "2026-03-02T13:00:00Z").code == 0)
+        let restarted = jsonObject(home.run(["checkin", "status", "--json"], now: "2026-03-02T13:00:00Z").stdout)
+        #expect(restarted["deadline"] as? String == "2026-03-03T13:00:00Z")
     }
 
     @Test func aMessageWithANewlineIsRefused() {
@@ -299,11 +308,11 @@ import Testing
             feed.first?["message"] as? String
                 == "ALERT: Bea needs help! Bea has activated their emergency alert. Message: “Car broke down on the A9”."
         )
-        // Bea ends it: Ana sees a countdown again and is told it is resolved.
+        // Bea ends it, a check-in too: Ana sees her countdown restarted and is told it is resolved.
         #expect(h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-02T09:10:00Z").code == 0)
         #expect(
             h.run("ana", ["contacts", "list"], now: "2026-03-02T09:10:00Z").stdout.contains(
-                "Bea   Dependent              22h 50m\n"))
+                "Bea   Dependent              1d\n"))
         let resolved = notifications(
             h.run("ana", ["notify", "list", "--category", "alerts", "--json"], now: "2026-03-02T09:10:00Z"))
         #expect(resolved.map { $0["title"] as? String } == ["Dependent Alert Resolved", "Dependent Emergency Alert"])

@@ -34,10 +34,11 @@ import Testing
         let alert = h.run("ana", ["status"], now: "2026-03-01T12:05:00Z")
         #expect(alert.code == 6, "\(alert.stderr)")
         #expect(alert.stdout.contains("Needs attention\n  Bea           Sent out an alert 5m ago"), "\(alert.stdout)")
+        // Ending the alert checks Bea in (due again 2026-03-02 12:10).
         h.run("bea", ["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-01T12:10:00Z")
         // Ana checks in the next morning; Bea does not: Bea is overdue, Ana is on time.
         h.run("ana", ["checkin", "--quiet"], now: "2026-03-02T08:00:00Z")
-        let overdue = h.run("ana", ["status"], now: "2026-03-02T10:00:00Z")
+        let overdue = h.run("ana", ["status"], now: "2026-03-02T13:10:00Z")
         #expect(overdue.code == 6)
         #expect(overdue.stdout.contains("Bea           Non-responsive 1h ago"), "\(overdue.stdout)")
     }

@@ -245,7 +245,8 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         home.run(["checkin", "--quiet"])
         #expect(home.run(["alert", "activate", "--yes", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
         #expect(home.run(["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-01T10:30:00Z").code == 0)
-        let now = "2026-03-02T10:00:00Z"
+        // Ending the alert checked in: the next deadline is 2026-03-02 10:30.
+        let now = "2026-03-02T11:00:00Z"
         let all = notifications(home.run(["notify", "list", "--json"], now: now))
         #expect(
             all.map { $0["title"] as? String } == [

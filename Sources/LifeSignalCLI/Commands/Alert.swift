@@ -27,7 +27,7 @@ enum AlertCommand {
 
     static let deactivateSpec = CommandSpec(
         name: "deactivate",
-        abstract: "End your alert and tell your responders you are safe.",
+        abstract: "End your alert and tell your responders you are safe (it checks you in too).",
         options: [.yes],
         run: deactivate)
 
@@ -104,7 +104,8 @@ enum AlertCommand {
             return .ok
         }
         try session.output.json(Deactivated(change: change), now: session.now)
-        try session.output.line("Emergency alert deactivated. Your responders are being told you are safe.")
+        try session.output.line(
+            "Emergency alert deactivated, and you are checked in. Your responders are being told you are safe.")
         delivery.tellFailures(session)
         return .ok
     }
