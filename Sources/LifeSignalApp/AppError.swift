@@ -111,7 +111,7 @@ public enum ContactRefusal: Equatable, Sendable {
     case tierIsForResponders(name: String)
     case tierOutOfRange(Int64)
     /// A vouch for someone I do not watch over.
-    case vouchIsForDependents(name: String)
+    case vouchIsForDependents(name: String, external: Bool)
     /// A vouch while they have not missed a check-in (their deadline, if any).
     case notMissed(name: String, deadline: Timestamp?)
     /// A vouch for a third miss in a row.

@@ -69,7 +69,12 @@ extension App {
             for view in chosen {
                 transaction.record(PingEnded(id: view.ping.id, from: view.ping.from, to: me, end: .answered), at: now)
             }
-            guard all else { return Answered(pings: chosen.map { $0.ended(.answered) }, status: nil) }
+            guard all else {
+                // Where I stand: an answer to one ping is no check-in, and a miss goes on.
+                return Answered(
+                    pings: chosen.map { $0.ended(.answered) },
+                    status: CheckInStatus(member: transaction.memberState, now: now))
+            }
             if !chosen.isEmpty {
                 let cause = chosen.map(\.ping.id).sorted().joined(separator: ",")
                 transaction.notice(

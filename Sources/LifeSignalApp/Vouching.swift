@@ -21,7 +21,7 @@ extension App {
             let circle = transaction.circle
             let contact = try Self.find(text, in: circle.contacts(of: me))
             guard contact.kind == .member, circle.roles(of: me, toward: contact.id)?.dependent ?? false else {
-                throw .refused(.contact(.vouchIsForDependents(name: contact.name)))
+                throw .refused(.contact(.vouchIsForDependents(name: contact.name, external: contact.kind != .member)))
             }
             let status = circle.status(of: contact.id, now: now)
             guard status.phase == .overdue, let deadline = status.deadline else {

@@ -205,7 +205,11 @@ extension ContactRefusal {
         case .externalCannotBeDependent:
             return
                 "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
-        case .vouchIsForDependents(let name):
+        case .vouchIsForDependents(let name, let external):
+            if external {
+                return
+                    "you can vouch only for someone you watch over; \(name) is an external contact, who has no lifesignal and no check-ins to vouch for"
+            }
             return
                 "you can vouch only for someone you watch over, and you do not watch over \(name); link as their responder first ('lifesignal contacts add CODE --dependent' with their code)"
         case .notMissed(let name, let deadline):

@@ -69,4 +69,18 @@ import Testing
         #expect(h.run("ana", ["checkin", "--quiet"], now: "2026-03-02T12:00:00Z").code == 0)
         #expect(h.run("ana", ["status"], now: "2026-03-02T12:01:00Z").code == 0)
     }
+
+    /// Bea, overdue, answers Ana's ping: an answer to one ping is no check-in, and the miss goes
+    /// on. The command says so, with the way out (campaign-c C2).
+    @Test func answeringOnePingWhileOverdueSaysTheMissGoesOn() {
+        let h = household()
+        #expect(h.run("ana", ["ping", "send", "Bea"], now: "2026-03-02T09:20:00Z").code == 0)
+        let answered = h.run("bea", ["ping", "respond", "Ana"], now: "2026-03-02T09:40:00Z")
+        #expect(answered.code == 0, "\(answered.stderr)")
+        #expect(
+            answered.stdout.hasSuffix(
+                "You are overdue since 2026-03-02 09:00 UTC (40m ago): answering a ping is not a check-in, so your responders go on being told you missed it. Check in with 'lifesignal checkin'.\n"
+            ), "\(answered.stdout)")
+        #expect(h.run("bea", ["checkin", "status"], now: "2026-03-02T09:40:00Z").code == 4)
+    }
 }

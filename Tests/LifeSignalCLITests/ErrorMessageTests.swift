@@ -141,4 +141,17 @@ import Testing
         #expect(dangling.code == 65)
         #expect(dangling.stderr.contains("\(link) is a link to a folder that is not there"), "\(dangling.stderr)")
     }
+
+    /// A vouch for an external contact: refused, saying why, not advising an invite code that
+    /// someone without lifesignal cannot have (campaign-c C4).
+    @Test func aVouchForAnExternalContactSaysWhyItCannotBe() {
+        #expect(run("bea", ["init", "--name", "Bea"]).code == 0)
+        #expect(run("bea", ["contacts", "add", "Sis", "--responder", "--notify", "exec:true"]).code == 0)
+        let refused = run("bea", ["contacts", "vouch", "Sis"])
+        #expect(refused.code == 65)
+        #expect(
+            refused.stderr.contains("Sis is an external contact, who has no lifesignal and no check-ins to vouch for"),
+            "\(refused.stderr)")
+        #expect(!refused.stderr.contains("CODE"))
+    }
 }

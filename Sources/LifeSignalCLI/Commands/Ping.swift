@@ -111,6 +111,11 @@ enum PingCommand {
         let names = done.pings.map(\.otherName).joined(separator: ", ")
         guard everything else {
             try session.output.line("Answered \(names)'s ping. (Answering with --all also checks you in.)")
+            if let status = done.status, status.phase == .overdue, let deadline = status.deadline {
+                try session.output.line(
+                    "You are overdue since \(session.when(deadline)): answering a ping is not a check-in, so your responders go on being told you missed it. Check in with 'lifesignal checkin'."
+                )
+            }
             return .ok
         }
         let count = done.pings.count
