@@ -93,6 +93,7 @@ extension App {
         let reads = dryRun ? [] : readInboxes()
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             (report.inboxes, report.tapsIgnored) = Self.recordTaps(reads, in: &transaction, now: now)
+            let sync = Self.syncView(sync, reading: report.inboxes)
             report.noticed = transaction.noticeDue(now: now)
             Self.recordLiveness(&transaction, engine: sync.engine, now: now)
             heartbeats = transaction.memberState.heartbeats?.value

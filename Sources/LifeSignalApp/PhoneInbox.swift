@@ -79,6 +79,17 @@ extension App {
         var result: Result<[Inbox.Message], HTTP.Failure>
     }
 
+    /// `sync`, knowing when each phone inbox here was last read: a dependent's miss is confirmed
+    /// only by a read after it (a tap not read yet may be the check-in that answers it).
+    static func syncView(_ sync: SyncView, reading inboxes: [String: InboxHealth]?) -> SyncView {
+        var sync = sync
+        for inbox in (inboxes ?? [:]).values {
+            let earlier = sync.inboxReads[inbox.member] ?? nil
+            sync.inboxReads[inbox.member] = [inbox.link.lastSuccess, earlier].compactMap { $0 }.max()
+        }
+        return sync
+    }
+
     /// Reads the inboxes the last run found, without the lock (one short request each; none at
     /// all without an inbox).
     func readInboxes() -> [InboxRead] {

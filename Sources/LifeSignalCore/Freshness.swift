@@ -33,6 +33,10 @@ public struct SyncView: Equatable, Sendable {
     public var problem: String?
     /// How long after a deadline a miss this device cannot confirm is held.
     public var hold: TimeSpan
+    /// The members whose phone inbox this device reads, and when it last read one (nil:
+    /// never). A tap not read yet may be the check-in that answers a miss: a copy read before
+    /// the deadline confirms nothing about it.
+    public var inboxReads: [String: Timestamp?] = [:]
 
     /// A watcher relays an unconfirmable miss two hours after the deadline, unless set.
     public static let defaultHold = TimeSpan.hours(2)
@@ -129,9 +133,26 @@ extension DeliveryRules {
     public static func ownWord(
         missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState, sync: SyncView
     ) -> RelayDecision {
-        let evidence = circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+        let evidence = Self.evidence(
+            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync)
         let heard = circle.members[subject]?.lastHeard(excludingDevice: device).map { $0 > deadline } ?? false
-        return .send(confirmed: evidence != nil || heard, evidence: evidence)
+        return .send(confirmed: evidence != nil || (heard && !inboxBehind(subject, deadline, sync)), evidence: evidence)
+    }
+
+    /// The evidence that this copy is current after `deadline` about `subject`, none while
+    /// their phone inbox has not been read since: a tap there may be their check-in.
+    static func evidence(
+        about subject: String, after deadline: Timestamp, me: String, device: String, circle: CircleState,
+        sync: SyncView
+    ) -> Evidence? {
+        guard !inboxBehind(subject, deadline, sync) else { return nil }
+        return circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+    }
+
+    /// Whether `subject` has a phone inbox this device has not read since `deadline`.
+    static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView) -> Bool {
+        guard let read = sync.inboxReads[subject] else { return false }
+        return (read ?? Timestamp(seconds: .min)) <= deadline
     }
 
     /// Whether `me`'s device `device` relays `subject`'s miss of `deadline` at `now`.
@@ -140,7 +161,8 @@ extension DeliveryRules {
         sync: SyncView, now: Timestamp
     ) -> RelayDecision {
         let holdEnds = deadline + sync.hold
-        let evidence = circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+        let evidence = Self.evidence(
+            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync)
         // The person's own device wrote after the deadline: it is alive and tells its own
         // responders; a watcher steps in only if it has not by the end of the hold.
         let personHeard = circle.members[subject]?.lastHeard(excludingDevice: device)

@@ -90,7 +90,16 @@ public enum Messages {
     ) {
         let name = message.person.name
         message.title = "\(name) may have missed the \(zone.clock(n.at)) check-in (unconfirmed)"
-        let why = telling.sync.problem.map { " (\($0))" } ?? ""
+        // What kept it from confirming: the sync, or a phone inbox not read since the deadline.
+        let inbox =
+            DeliveryRules.inboxBehind(n.subject, n.at, telling.sync)
+            ? ((telling.sync.inboxReads[n.subject] ?? nil).map {
+                "\(name)'s phone inbox was last read \(zone.text($0))"
+            }
+                ?? "\(name)'s phone inbox could not be read")
+            : nil
+        let reasons = [telling.sync.problem, inbox].compactMap { $0 }
+        let why = reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"
         message.summary =
             "Unconfirmed: \(computer) could not confirm that its copy of \(name)'s records is up to date\(why), so \(name) may have checked in without it arriving \(there). "
             + message.summary

@@ -252,3 +252,29 @@ extension SafetyNetTests {
         #expect(Self.types(recorder, "/sis").count == 2, "once: \(Self.types(recorder, "/sis"))")
     }
 }
+
+extension SafetyNetTests {
+    /// Alice's phone inbox cannot be read on Bob's machine (its server refuses): an "I'm OK" tap
+    /// there may be her check-in, so Bob's copy confirms nothing about her miss. Her sister is
+    /// told after the hold, marked unconfirmed and saying why (campaign-c C3).
+    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
+    func anUnreadPhoneInboxConfirmsNoMiss() throws {
+        let recorder = try HTTPRecorder()
+        let root = TempHome()
+        let h = Self.aliceAndBob(recorder, marker: root.path + "/alice-exec-ran")
+        let env = ["PATH": DeliveryTests.path()]
+        let inbox = h.run(
+            "alice", ["checkin", "inbox", "ntfy:http://127.0.0.1:9/alice-inbox-7f3k9q2m"], now: "2026-03-01T09:00:00Z")
+        #expect(inbox.code == 0, "\(inbox.stderr)")
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:00:00Z", environment: env).code == 0)
+        for now in ["2026-03-02T09:15:00Z", "2026-03-02T10:30:00Z"] {
+            _ = h.run("bob", ["notify", "deliver"], now: now, environment: env)
+        }
+        #expect(Self.types(recorder, "/sis").isEmpty, "held: the inbox was not read after the deadline")
+        _ = h.run("bob", ["notify", "deliver"], now: "2026-03-02T11:05:00Z", environment: env)
+        let told = try #require(recorder.requests().filter { $0.path == "/sis" }.first?.json)
+        #expect(told["confirmed"] as? Bool == false, "\(told)")
+        #expect(told["title"] as? String == "Alice may have missed the 09:00 check-in (unconfirmed)")
+        #expect((told["text"] as? String)?.contains("Alice's phone inbox could not be read") == true, "\(told)")
+    }
+}
