@@ -12,14 +12,16 @@ extension App {
     /// When this device's sync settings cannot be read, how its copy is kept is not known: the
     /// engine cannot vouch for it, and a relayed miss says it could not confirm.
     func syncView(_ store: Store, asking: Bool) -> SyncView {
+        // And when each phone inbox was last read here (see `DeliveryRules.inboxBehind`).
+        let inboxes = Store.health(dataDirectory: dataDirectory).inboxes
         guard let settings = try? store.syncSettings() else {
             var view = engineView(store, settings: SyncSettings(), asking: false)
             view.currentAt = nil
             view.problem =
                 "this device's sync settings (\(store.dataDirectory)/sync.json) cannot be read, so how its copy is kept is not known; put back its backup (sync.json.bak) or remove it, then set them again if you had ('lifesignal circle engine', 'circle syncthing', 'circle hold')"
-            return view
+            return Self.syncView(view, reading: inboxes)
         }
-        return engineView(store, settings: settings, asking: asking)
+        return Self.syncView(engineView(store, settings: settings, asking: asking), reading: inboxes)
     }
 
     private func engineView(_ store: Store, settings: SyncSettings, asking: Bool) -> SyncView {

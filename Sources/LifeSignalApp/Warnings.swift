@@ -228,14 +228,19 @@ extension App {
             guard let state = circle.members[other] else { continue }
             let status = circle.status(of: other, now: now)
             guard status.phase == .overdue, let deadline = status.deadline,
-                circle.evidence(about: other, after: deadline, me: me, device: device, sync: sync) == nil
+                DeliveryRules.evidence(
+                    about: other, after: deadline, me: me, device: device, circle: circle, sync: sync) == nil
             else { continue }
             unconfirmed.insert(other)
+            let name = state.name?.value ?? other
+            let inbox =
+                DeliveryRules.inboxBehind(other, deadline, sync)
+                ? "\(name)'s phone inbox has not been read here since the deadline" : nil
+            let problems = [sync.problem, inbox].compactMap { $0 }
             warnings.append(
                 .cannotConfirm(
-                    name: state.name?.value ?? other, deadline: deadline,
-                    copyChanged: circle.lastChange(excludingDevice: device), problem: sync.problem,
-                    relayAt: deadline + sync.hold))
+                    name: name, deadline: deadline, copyChanged: circle.lastChange(excludingDevice: device),
+                    problem: problems.isEmpty ? nil : problems.joined(separator: "; "), relayAt: deadline + sync.hold))
         }
         return warnings
             + staleMembers(of: me, in: circle, now: now).filter { warning in

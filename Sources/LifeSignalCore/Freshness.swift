@@ -141,7 +141,7 @@ extension DeliveryRules {
 
     /// The evidence that this copy is current after `deadline` about `subject`, none while
     /// their phone inbox has not been read since: a tap there may be their check-in.
-    static func evidence(
+    public static func evidence(
         about subject: String, after deadline: Timestamp, me: String, device: String, circle: CircleState,
         sync: SyncView
     ) -> Evidence? {
@@ -150,7 +150,7 @@ extension DeliveryRules {
     }
 
     /// Whether `subject` has a phone inbox this device has not read since `deadline`.
-    static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView) -> Bool {
+    public static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView) -> Bool {
         guard let read = sync.inboxReads[subject] else { return false }
         return (read ?? Timestamp(seconds: .min)) <= deadline
     }

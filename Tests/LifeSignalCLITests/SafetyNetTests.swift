@@ -271,6 +271,12 @@ extension SafetyNetTests {
             _ = h.run("bob", ["notify", "deliver"], now: now, environment: env)
         }
         #expect(Self.types(recorder, "/sis").isEmpty, "held: the inbox was not read after the deadline")
+        let status = h.run("bob", ["status"], now: "2026-03-02T10:40:00Z")
+        #expect(status.code == 6)
+        #expect(
+            status.stderr.contains("cannot tell whether Alice missed the check-in due 2026-03-02 09:00 UTC"),
+            "\(status.stderr)")
+        #expect(status.stderr.contains("Alice's phone inbox has not been read here since the deadline"))
         _ = h.run("bob", ["notify", "deliver"], now: "2026-03-02T11:05:00Z", environment: env)
         let told = try #require(recorder.requests().filter { $0.path == "/sis" }.first?.json)
         #expect(told["confirmed"] as? Bool == false, "\(told)")
