@@ -257,7 +257,9 @@ import Testing
         #expect(yes.code == 0)
         #expect(
             yes.stdout.contains(
-                question + "Emergency alert deactivated. Your responders are being told you are safe.\n"))
+                question
+                    + "Emergency alert deactivated, and you are checked in. Your responders are being told you are safe.\n"
+            ))
         #expect(home.run(["alert", "status"]).code == 0)
         // --yes on a terminal does not ask.
         let direct = Self.onTerminal(home, "alert activate --yes", input: "")

@@ -264,8 +264,10 @@ struct DeliveryTests {
             #expect(sent.map(\.channel) == [channel], sourceLocation: sourceLocation)
             ids += sent.map(\.id)
         }
-        step(["alert", "activate", "--yes", "--message", "Fell near the bridge"], "2026-03-01T10:00:00Z", code: 0)
-        step(["alert", "deactivate", "--yes"], "2026-03-01T10:30:00Z", code: 0)
+        // Stamped before the 09:00 check-in: ending an alert is a check-in too, and the miss of
+        // the next day counts from the 09:00 one with its note.
+        step(["alert", "activate", "--yes", "--message", "Fell near the bridge"], "2026-03-01T08:40:00Z", code: 0)
+        step(["alert", "deactivate", "--yes"], "2026-03-01T08:50:00Z", code: 0)
         step(["notify", "deliver"], "2026-03-02T09:30:00Z", code: 0)
         #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
         step(["notify", "deliver"], "2026-03-02T10:05:00Z", code: 0)
@@ -665,13 +667,14 @@ struct DeliveryTests {
         }
         #expect(
             h.run(
-                "bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge"], now: "2026-03-01T10:00:00Z",
+                "bea", ["alert", "activate", "--yes", "--message", "Fell near the bridge"], now: "2026-03-01T08:40:00Z",
                 environment: env
             ).code == 0)
-        deliver("2026-03-01T10:00:00Z")
-        deliver("2026-03-01T10:05:00Z")
+        deliver("2026-03-01T08:41:00Z")
+        deliver("2026-03-01T08:45:00Z")
+        // Stamped before the 09:00 check-in: ending an alert is a check-in too.
         #expect(
-            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z", environment: env).code == 0)
+            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T08:50:00Z", environment: env).code == 0)
         for now in [
             "2026-03-01T10:30:00Z", "2026-03-01T11:00:00Z", "2026-03-02T08:45:00Z", "2026-03-02T09:20:00Z",
             "2026-03-02T09:25:00Z",

@@ -124,11 +124,12 @@ import Testing
         // The first four requests to this path fail (503): the channel is down until 10:35.
         let h = DeliveryTests.bea(samChannels: [recorder.url("/flaky/4/sam")])
         #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
-        let raised = h.run("bea", ["alert", "activate", "--yes"], now: "2026-03-02T08:00:00Z", environment: env)
+        // The alert before the 10:00 check-in (ending it is a check-in too): the miss is 10:00's.
+        let raised = h.run("bea", ["alert", "activate", "--yes"], now: "2026-03-01T09:30:00Z", environment: env)
         #expect(raised.code == 0)
         #expect(raised.stderr.contains("could not deliver through"), "\(raised.stderr)")
         #expect(
-            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-02T08:30:00Z", environment: env).code == 0)
+            h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T09:45:00Z", environment: env).code == 0)
         #expect(h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:05:00Z", environment: env).code == 75)
         #expect(h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:30:00Z").code == 0)
         let held = h.run("bea", ["notify", "deliver", "--verbose"], now: "2026-03-02T10:35:00Z", environment: env)
@@ -141,7 +142,7 @@ import Testing
         #expect(recovered.code == 0, "\(recovered.stderr)")
         #expect(
             recovered.stderr
-                == "lifesignal: delivery through \(recorder.url("/flaky/4/sam")) works again (failing since 2026-03-02 08:00 UTC): 4 sent.\n"
+                == "lifesignal: delivery through \(recorder.url("/flaky/4/sam")) works again (failing since 2026-03-01 09:30 UTC): 4 sent.\n"
         )
         #expect(
             Self.types(recorder, "/flaky/4/sam").suffix(4) == [
