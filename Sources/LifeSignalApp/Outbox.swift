@@ -90,7 +90,7 @@ extension App {
         var heartbeats: Heartbeats?
         let zone = displayZone
         let sync = try deliverySyncView()
-        let reads = dryRun ? [] : readInboxes()
+        let reads = readInboxes()  // A dry run too: a miss is confirmed only by a read after it.
         let pick = { (transaction: inout Transaction) throws(AppError) -> [DeliveryJob] in
             (report.inboxes, report.tapsIgnored) = Self.recordTaps(reads, in: &transaction, now: now)
             let sync = Self.syncView(sync, reading: report.inboxes)

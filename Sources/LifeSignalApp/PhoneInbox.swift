@@ -83,14 +83,15 @@ extension App {
     /// only by a read after it (a tap not read yet may be the check-in that answers it).
     static func syncView(_ sync: SyncView, reading inboxes: [String: InboxHealth]?) -> SyncView {
         var sync = sync
-        for inbox in (inboxes ?? [:]).values {
-            let earlier = sync.inboxReads[inbox.member] ?? nil
-            sync.inboxReads[inbox.member] = [inbox.link.lastSuccess, earlier].compactMap { $0 }.max()
+        for (url, inbox) in inboxes ?? [:] {
+            let earlier = sync.inboxReads[url] ?? nil
+            sync.inboxReads[url] = [inbox.link.lastSuccess, earlier].compactMap { $0 }.max()
         }
         return sync
     }
 
-    /// Reads the inboxes the last run found, without the lock (one short request each; none at
+    /// Reads the inboxes the last run found (a dry run too: reading records nothing, and a
+    /// dependent's miss is confirmed only by a read after it), without the lock (one short request each; none at
     /// all without an inbox).
     func readInboxes() -> [InboxRead] {
         Store.health(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in

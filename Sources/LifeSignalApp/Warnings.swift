@@ -234,7 +234,7 @@ extension App {
             unconfirmed.insert(other)
             let name = state.name?.value ?? other
             let inbox =
-                DeliveryRules.inboxBehind(other, deadline, sync)
+                DeliveryRules.inboxBehind(other, deadline, sync, circle)
                 ? "\(name)'s phone inbox has not been read here since the deadline" : nil
             let problems = [sync.problem, inbox].compactMap { $0 }
             warnings.append(

@@ -108,14 +108,17 @@ extension Notifications {
     /// trip. A check-in from before a trip (or a setting) that made `deadline` did not answer
     /// it. Computed with the settings as they are (a changed interval moves deadlines by itself).
     static func madeInTime(_ checkIn: MemberState.CheckIn, for deadline: Timestamp, state: MemberState) -> Bool {
-        // Nothing set after it made `deadline`: a trip, a schedule, an interval or a pause set
-        // later moves deadlines, and the one missed was not the one this check-in was made
-        // against (a trip set the next morning, due back at the very second the deadline
-        // before it fell, was missed all the same).
+        // Nothing set after it, by the deadline, made `deadline`: a trip, a schedule, an interval
+        // or a pause set in between moves deadlines, and the one missed was not the one this
+        // check-in was made against (a trip set the next morning, due back at the very second
+        // the deadline before it fell, was missed all the same). What was set after the
+        // deadline made nothing that was missed.
         let settings = [state.trip?.stamp, state.schedule?.stamp, state.interval?.stamp, state.pause?.stamp]
-        guard !settings.contains(where: { $0.map { Stamp.earlierInTime(checkIn.stamp, $0) } ?? false }) else {
-            return false
-        }
+        guard
+            !settings.contains(where: {
+                $0.map { Stamp.earlierInTime(checkIn.stamp, $0) && $0.at <= deadline } ?? false
+            })
+        else { return false }
         guard checkIn.at <= deadline, CheckInStatus(member: state, before: checkIn).deadline == deadline,
             let next = CheckInStatus(member: state, now: checkIn.at).deadline
         else { return false }

@@ -33,9 +33,10 @@ public struct SyncView: Equatable, Sendable {
     public var problem: String?
     /// How long after a deadline a miss this device cannot confirm is held.
     public var hold: TimeSpan
-    /// The members whose phone inbox this device reads, and when it last read one (nil:
-    /// never). A tap not read yet may be the check-in that answers a miss: a copy read before
-    /// the deadline confirms nothing about it.
+    /// The phone inboxes this device reads, by URL, and when it last read each (nil: never).
+    /// A tap not read yet may be the check-in that answers a miss: an inbox read before the
+    /// deadline confirms nothing about it. An inbox not listed is not known here, and judged by
+    /// the rest of the evidence.
     public var inboxReads: [String: Timestamp?] = [:]
 
     /// A watcher relays an unconfirmable miss two hours after the deadline, unless set.
@@ -136,7 +137,8 @@ extension DeliveryRules {
         let evidence = Self.evidence(
             about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync)
         let heard = circle.members[subject]?.lastHeard(excludingDevice: device).map { $0 > deadline } ?? false
-        return .send(confirmed: evidence != nil || (heard && !inboxBehind(subject, deadline, sync)), evidence: evidence)
+        return .send(
+            confirmed: evidence != nil || (heard && !inboxBehind(subject, deadline, sync, circle)), evidence: evidence)
     }
 
     /// The evidence that this copy is current after `deadline` about `subject`, none while
@@ -145,13 +147,17 @@ extension DeliveryRules {
         about subject: String, after deadline: Timestamp, me: String, device: String, circle: CircleState,
         sync: SyncView
     ) -> Evidence? {
-        guard !inboxBehind(subject, deadline, sync) else { return nil }
+        guard !inboxBehind(subject, deadline, sync, circle) else { return nil }
         return circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
     }
 
     /// Whether `subject` has a phone inbox this device has not read since `deadline`.
-    public static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView) -> Bool {
-        guard let read = sync.inboxReads[subject] else { return false }
+    public static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView, _ circle: CircleState)
+        -> Bool
+    {
+        guard let url = circle.members[subject]?.inbox?.value ?? nil, let read = sync.inboxReads[url] else {
+            return false
+        }
         return (read ?? Timestamp(seconds: .min)) <= deadline
     }
 

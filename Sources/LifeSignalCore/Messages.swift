@@ -65,7 +65,9 @@ public enum Messages {
             // A watcher's own user: told at once, and told when this copy could not confirm it.
             message.confirmed = telling.confirmed
             message.copyCurrentAt = telling.evidence?.at
-            if !telling.confirmed { unconfirmed(&message, n, computer: "this computer", there: "here", telling, zone) }
+            if !telling.confirmed {
+                unconfirmed(&message, n, computer: "this computer", there: "here", telling, zone, circle)
+            }
             return
         }
         guard case .external(let owner, _) = n.recipient, owner != telling.me else { return }
@@ -79,21 +81,22 @@ public enum Messages {
                 ("Told by", "\(teller)'s lifesignal, whose copy of the circle is known current\(how)"))
             return
         }
-        unconfirmed(&message, n, computer: "\(teller)'s computer", there: "there", telling, zone)
+        unconfirmed(&message, n, computer: "\(teller)'s computer", there: "there", telling, zone, circle)
     }
 
     /// Says in the title, the text and the first action that `computer` ("this computer",
     /// "Ana's computer") could not confirm that its copy of the person's records is current.
     static func unconfirmed(
         _ message: inout Message, _ n: Notification, computer: String, there: String, _ telling: Telling,
-        _ zone: Message.Zone
+        _ zone: Message.Zone, _ circle: CircleState
     ) {
         let name = message.person.name
         message.title = "\(name) may have missed the \(zone.clock(n.at)) check-in (unconfirmed)"
         // What kept it from confirming: the sync, or a phone inbox not read since the deadline.
+        let url = circle.members[n.subject]?.inbox?.value ?? nil
         let inbox =
-            DeliveryRules.inboxBehind(n.subject, n.at, telling.sync)
-            ? ((telling.sync.inboxReads[n.subject] ?? nil).map {
+            DeliveryRules.inboxBehind(n.subject, n.at, telling.sync, circle)
+            ? ((url.flatMap { telling.sync.inboxReads[$0] } ?? nil).map {
                 "\(name)'s phone inbox was last read \(zone.text($0))"
             }
                 ?? "\(name)'s phone inbox could not be read")

@@ -100,4 +100,17 @@ import Testing
         ]
         #expect(Self.followUp(shorter, missed: 24 * Self.h, now: 24 * Self.h + 1500) == nil)
     }
+
+    /// The on-time check-in arrives late, and meanwhile, after the deadline, she set a trip (or
+    /// her interval again): what was set after the deadline made nothing that was missed, and
+    /// the correction is still owed (review-latest D1).
+    @Test func aSettingAfterTheDeadlineDoesNotHoldBackTheCorrection() {
+        let trip = TripSet(trip: Trip(deadline: Self.at(30 * Self.h), note: "ridge"))
+        for later in [trip, IntervalSet(interval: .days(1))] as [any EventBody] {
+            let said = Self.followUp(
+                [(0, Self.checkIn), (24 * Self.h - 600, Self.checkIn), (24 * Self.h + 1800, later)],
+                missed: 24 * Self.h, now: 25 * Self.h)
+            #expect(said?.hasPrefix("Correction: Bea did check in on time") == true, "\(said ?? "")")
+        }
+    }
 }

@@ -9,12 +9,13 @@ import Testing
     static let h: Int64 = 3600
     static func at(_ offset: Int64) -> Timestamp { CheckInStatusTests.at(offset) }
     static let deadline = at(24 * h)
+    static let inbox = "ntfy:https://ntfy.sh/bea-inbox-7f3k9q2m4x"
 
     /// Bea (checked in at 0, due at 24h) watched over by Ana; the folder is written directly.
     static func circle() -> CircleState {
         var circle = CircleState()
         circle.members["bea"] = CheckInStatusTests.member(
-            [(0, NameSet(name: "Bea")), (0, CheckedIn(note: nil))], device: "b")
+            [(0, NameSet(name: "Bea")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil))], device: "b")
         circle.members["ana"] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
         circle.relations[Pair("ana", "bea")] = Stamped(
             Roles(responder: false, dependent: true), Stamp(clock: 1, at: at(0), device: "a", seq: 1))
@@ -23,7 +24,7 @@ import Testing
 
     static func relay(inboxRead: Timestamp??, now: Int64) -> RelayDecision {
         var sync = SyncView.direct(now: at(now))
-        if let inboxRead { sync.inboxReads["bea"] = inboxRead }
+        if let inboxRead { sync.inboxReads[Self.inbox] = inboxRead }
         return DeliveryRules.relay(
             missOf: "bea", deadline: deadline, me: "ana", device: "a", circle: circle(), sync: sync, now: at(now))
     }
@@ -46,10 +47,28 @@ import Testing
                 == .send(confirmed: false, evidence: nil), "after the hold: told, marked unconfirmed")
         // The watcher's own user is told at once, marked unconfirmed.
         var sync = SyncView.direct(now: Self.at(now))
-        sync.inboxReads["bea"] = Self.at(24 * Self.h - 300)
+        sync.inboxReads[Self.inbox] = Self.at(24 * Self.h - 300)
         #expect(
             DeliveryRules.ownWord(
                 missOf: "bea", deadline: Self.deadline, me: "ana", device: "a", circle: Self.circle(), sync: sync)
                 == .send(confirmed: false, evidence: nil))
+    }
+
+    /// Two members with one inbox (one phone for both): each one's miss waits for its read
+    /// (review-latest D3).
+    @Test func anInboxSharedByTwoMembersHoldsBoth() {
+        var circle = Self.circle()
+        circle.members["cy"] = CheckInStatusTests.member(
+            [(0, NameSet(name: "Cy")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil))], device: "c")
+        circle.relations[Pair("ana", "cy")] = Stamped(
+            Roles(responder: false, dependent: true), Stamp(clock: 1, at: Self.at(0), device: "a", seq: 2))
+        var sync = SyncView.direct(now: Self.at(24 * Self.h + 900))
+        sync.inboxReads[Self.inbox] = Self.at(24 * Self.h - 300)
+        for member in ["bea", "cy"] {
+            #expect(
+                DeliveryRules.relay(
+                    missOf: member, deadline: Self.deadline, me: "ana", device: "a", circle: circle, sync: sync,
+                    now: Self.at(24 * Self.h + 900)) == .hold(until: Self.at(26 * Self.h)), "\(member)")
+        }
     }
 }
