@@ -1,8 +1,9 @@
 import LifeSignalCore
 import LifeSignalStore
 
-/// My manual emergency alert: raise it, end it, see it and its history. Independent of
-/// check-ins: a check-in does not end an alert and an alert does not stop the countdown.
+/// My manual emergency alert: raise it, end it, see it and its history. A check-in does not end
+/// an alert, and raising one does not stop the countdown; ending one ("I am safe") is a
+/// check-in too.
 extension App {
     /// The alert I have active, if any.
     public func activeAlert() throws(AppError) -> AlertRecord? {
@@ -59,15 +60,20 @@ extension App {
     /// would (else tier 2 was first told of the miss minutes after "situation resolved").
     public func endAlert() throws(AppError) -> AlertChange? {
         let now = self.now
+        var heartbeats: Heartbeats?
         let ended = try write(feed: .whole) { transaction throws(AppError) -> AlertRecord? in
             guard let active = transaction.memberState.activeAlert else { return nil }
             transaction.record(AlertEnded(id: active.id), at: now)
             transaction.record(CheckedIn(note: nil), at: now)
+            heartbeats = transaction.memberState.heartbeats?.value
             transaction.noticeDue(now: now)
             return transaction.memberState.alerts[active.id]
         }
         guard let ended else { return nil }
-        return AlertChange(alert: ended, kind: .ended, delivery: try deliver(), warnings: [])
+        // As a check-in: the remote fail-safe hears of it, and a clock ahead is said.
+        let failing = pulse(.checkin, heartbeats: heartbeats)
+        noticeCheckInAhead(at: now)
+        return AlertChange(alert: ended, kind: .ended, delivery: try deliver(), warnings: failing)
     }
 
     /// Every alert I raised, newest first.

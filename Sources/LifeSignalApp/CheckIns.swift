@@ -32,12 +32,16 @@ extension App {
         // Recorded first; then the remote fail-safe hears of it (bounded by a short timeout).
         let failing = pulse(.checkin, heartbeats: heartbeats)
         receipt.warnings = receipt.warnings.filter { if case .heartbeatFailing = $0 { false } else { true } } + failing
-        let clock = self.clock()
-        if receipt.at > clock + MemberState.clockTolerance {
-            notice(.warning(.checkInAheadOfClock(at: receipt.at, clock: clock)))
-        }
+        noticeCheckInAhead(at: receipt.at)
         noticeFutureCheckIn(receipt.status)
         return receipt
+    }
+
+    /// Says so when a check-in just written at `at` is stamped later than this machine's clock:
+    /// no device counts it until then.
+    func noticeCheckInAhead(at: Timestamp) {
+        let clock = self.clock()
+        if at > clock + MemberState.clockTolerance { notice(.warning(.checkInAheadOfClock(at: at, clock: clock))) }
     }
 
     /// Where I stand against my deadline.

@@ -35,9 +35,16 @@ import Testing
         for now in ["2026-03-01T11:05:00Z", "2026-03-01T11:10:00Z", "2026-03-01T11:15:00Z"] {
             #expect(home.run(["notify", "deliver"], now: now, environment: Self.env).code == 0)
         }
+        // Ending an alert is a check-in too: its heartbeat is requested.
+        #expect(
+            home.run(["alert", "activate", "--yes", "--quiet"], now: "2026-03-01T11:20:00Z", environment: Self.env).code
+                == 0)
+        #expect(
+            home.run(["alert", "deactivate", "--yes", "--quiet"], now: "2026-03-01T11:25:00Z", environment: Self.env)
+                .code == 0)
         let paths = recorder.requests().map(\.path)
-        #expect(paths.filter { $0 == "/checkin" }.count == 2)
-        #expect(paths.filter { $0 == "/deliver" }.count == 3)
+        #expect(paths.filter { $0 == "/checkin" }.count == 3)
+        #expect(paths.filter { $0 == "/deliver" }.count == 5, "the alert commands deliver at once, a run each")
         #expect(recorder.requests().allSatisfy { $0.method == "GET" })
         let list = jsonObject(home.run(["notify", "heartbeat", "list", "--json"]).stdout)
         let entries = try #require(list["heartbeats"] as? [[String: Any]])
@@ -46,7 +53,7 @@ import Testing
         // Removed: no more requests.
         #expect(home.run(["notify", "heartbeat", "remove", recorder.url("/checkin")]).code == 0)
         home.run(["checkin", "--quiet"], now: "2026-03-01T12:00:00Z", environment: Self.env)
-        #expect(recorder.requests().filter { $0.path == "/checkin" }.count == 2)
+        #expect(recorder.requests().filter { $0.path == "/checkin" }.count == 3)
         let unknown = home.run(["notify", "heartbeat", "remove", "https://example.org/x"])
         #expect(unknown.code == 65)
         #expect(unknown.stderr.contains("is not one of your heartbeat URLs"))

@@ -103,6 +103,7 @@ enum AlertCommand {
             try session.output.line("No emergency alert is active. Nothing changed.")
             return .ok
         }
+        session.output.warn(listed: change.warnings)
         try session.output.json(Deactivated(change: change), now: session.now)
         try session.output.line(
             "Emergency alert deactivated, and you are checked in. Your responders are being told you are safe.")
