@@ -58,12 +58,14 @@ import Testing
         let env = ["PATH": DeliveryTests.path()]
         let h = DeliveryTests.bea(samChannels: [recorder.url("/hook")])
         #expect(h.run("bea", ["init", "--phone", "+1 555 0100"], now: "2026-03-01T09:00:00Z").code == 0)
+        // The alert before the 09:00 check-in the next day's miss counts from (ending an alert is
+        // a check-in too).
         h.run(
-            "bea", ["alert", "activate", "--yes", "--message", "Fell"], now: "2026-03-01T10:00:00Z", environment: env)
+            "bea", ["alert", "activate", "--yes", "--message", "Fell"], now: "2026-03-01T08:30:00Z", environment: env)
         h.run(
-            "bea", ["alert", "activate", "--yes", "--message", "Still here"], now: "2026-03-01T10:10:00Z",
+            "bea", ["alert", "activate", "--yes", "--message", "Still here"], now: "2026-03-01T08:40:00Z",
             environment: env)
-        h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T10:30:00Z", environment: env)
+        h.run("bea", ["alert", "deactivate", "--yes"], now: "2026-03-01T08:50:00Z", environment: env)
         h.run("bea", ["notify", "deliver"], now: "2026-03-02T09:30:00Z", environment: env)
         h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z")
         h.run("bea", ["notify", "deliver"], now: "2026-03-02T10:05:00Z", environment: env)
