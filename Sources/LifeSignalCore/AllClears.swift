@@ -20,6 +20,7 @@ extension Notifications {
                 : circle.status(of: subject, now: now).vouch.flatMap {
                     $0.deadline == deadline ? $0 : nil
                 }
+            var at = max(vouch?.at ?? last.at, deadline)
             if let vouch {
                 message = vouchAllClear(vouch, subject: subject, circle: circle)
             } else if last.at > deadline {
@@ -30,19 +31,13 @@ extension Notifications {
             } else if let change = scheduleChange(ending: deadline, of: subject, in: circle, now: now) {
                 message =
                     "Schedule changed: \(who) changed their check-in schedule at \(utc(change.at)), after missing the check-in due \(utc(deadline)), without checking in. That missed check-in no longer counts; their next deadline is \(utc(change.next))."
-                found.append(
-                    Notification(
-                        kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: change.at,
-                        subject: subject, recipient: notification.recipient,
-                        thread: .deadline(member: subject, at: deadline)))
-                continue
+                at = change.at
             } else {
                 continue
             }
             found.append(
                 Notification(
-                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message,
-                    at: max(vouch?.at ?? last.at, deadline),
+                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: at,
                     subject: subject, recipient: notification.recipient,
                     thread: .deadline(member: subject, at: deadline)))
         }
