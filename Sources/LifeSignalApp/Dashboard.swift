@@ -40,6 +40,8 @@ extension App {
         let attention = circle.dependents(among: contacts, me: me, now: now, unreadable: unreadable).filter {
             $0.status.needsAttention || $0.status.kind == .pinged
         }
+        let health = Store.health(dataDirectory: dataDirectory)
+        let overdue = Self.aDependentIsOverdue(of: me, in: circle, now: now)
         var board = Dashboard(
             member: me, name: state.name?.value ?? defaultName(), device: store.identity.device,
             dataDirectory: store.dataDirectory, circle: store.circleDirectory,
@@ -47,10 +49,10 @@ extension App {
             pingsToAnswer: circle.pingViews(of: me, contacts: contacts).filter(\.isIncomingPending),
             needsAttention: attention,
             warnings: (store.signingProblem(thorough: false).map { [.cannotSign($0)] } ?? [])
-                + watchWarnings(for: me, in: circle)
+                + Self.watchWarnings(for: me, in: circle, now: now, health: health)
                 + Self.circleWarnings(
                     of: me, in: circle, device: store.identity.device,
-                    sync: syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now)), now: now))
+                    sync: syncView(store, asking: overdue, health: health), now: now))
         noticeFutureCheckIn(board.checkIn)
         // Said among the notices of the read (see `read`).
         board.recordsIgnored = notices.contains { notice in

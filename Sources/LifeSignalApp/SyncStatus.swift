@@ -11,20 +11,22 @@ extension App {
     /// never under the lock; a delivery run asks only when a dependent of mine is overdue).
     /// When this device's sync settings cannot be read, how its copy is kept is not known: the
     /// engine cannot vouch for it, and a relayed miss says it could not confirm.
-    func syncView(_ store: Store, asking: Bool) -> SyncView {
+    /// `health` is this data directory's (read here when not given).
+    func syncView(_ store: Store, asking: Bool, health: Health? = nil) -> SyncView {
+        let health = health ?? Store.health(dataDirectory: dataDirectory)
         // And when each phone inbox was last read here (see `DeliveryRules.inboxBehind`).
-        let inboxes = Store.health(dataDirectory: dataDirectory).inboxes
         guard let settings = try? store.syncSettings() else {
-            var view = engineView(store, settings: SyncSettings(), asking: false)
+            var view = engineView(store, settings: SyncSettings(), asking: false, health: health)
             view.currentAt = nil
             view.problem =
                 "this device's sync settings (\(store.dataDirectory)/sync.json) cannot be read, so how its copy is kept is not known; put back its backup (sync.json.bak) or remove it, then set them again if you had ('lifesignal circle engine', 'circle syncthing', 'circle hold')"
-            return Self.syncView(view, reading: inboxes)
+            return Self.syncView(view, reading: health.inboxes)
         }
-        return Self.syncView(engineView(store, settings: settings, asking: asking), reading: inboxes)
+        return Self.syncView(
+            engineView(store, settings: settings, asking: asking, health: health), reading: health.inboxes)
     }
 
-    private func engineView(_ store: Store, settings: SyncSettings, asking: Bool) -> SyncView {
+    private func engineView(_ store: Store, settings: SyncSettings, asking: Bool, health: Health) -> SyncView {
         let hold = settings.hold ?? SyncView.defaultHold
         switch store.syncEngine(settings: settings) {
         case .direct:
@@ -34,7 +36,7 @@ extension App {
                 engine: .other, currentAt: nil,
                 problem: "lifesignal cannot ask the tool that copies this folder (circle engine other)", hold: hold)
         case .git:
-            let fetches = Store.health(dataDirectory: dataDirectory).sync
+            let fetches = health.sync
             let problem =
                 fetches.failingSince.map {
                     "git fetch fails since \($0.local(utcOffset: 0)) UTC (\(fetches.lastError ?? "failed"))"
