@@ -60,6 +60,13 @@ extension Store {
     /// keep their earlier keys (a write does not change them), except on the first write,
     /// which creates them — then the next read rebuilds the cache instead.
     func refreshCache(after transaction: Transaction, others: OthersRead, now: Timestamp) {
+        // A device of mine enrolled or revoked: the next run reads the circle whole, and works
+        // out again which of my devices count (a revoked one's later check-ins counted here).
+        if transaction.rosterChanged {
+            Posix.remove(CircleCache.path(dataDirectory))
+            Posix.remove(CircleCache.circlePath(dataDirectory))
+            return
+        }
         // (A cache loaded whole always has entries; one loaded for a linked write keeps
         // everyone else's in its file, which it names.)
         guard transaction.skipped.isEmpty, !others.entries.isEmpty || others.current?.circleFile != nil else {

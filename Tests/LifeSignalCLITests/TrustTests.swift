@@ -255,6 +255,10 @@ import Testing
         #expect(bea.stderr.contains("revoked by device"), "\(bea.stderr)")
         let told = family.run("server", ["status"], now: Self.later)
         #expect(told.stderr.contains("this device was revoked by your device"), "\(told.stderr)")
+        // Nor on the device that revoked it, which sees what Bea sees (its cache kept the trust
+        // from before the revoke, and counted the revoked device's new check-in).
+        let own = jsonObject(family.run("ana", ["checkin", "status", "--json"], now: Self.later).stdout)
+        #expect((own["lastCheckIn"] as? [String: Any])?["at"] as? String == seen.lastCheckIn, "\(own)")
     }
 
     @Test func theRecoveryCodeMakesADeviceWhenAllAreLost() throws {
