@@ -55,7 +55,10 @@ public enum Messages {
     ) {
         let name = message.person.name
         // The sending device's own records say only that it is running: not news of the person.
-        message.lastHeardFrom = state.lastHeard(excludingDevice: telling?.device)
+        // A check-in is, whichever device it was made on (a server the person checked in on).
+        message.lastHeardFrom = [
+            state.lastHeard(excludingDevice: telling?.device), state.lastCheckIn(asOf: message.sentAt)?.at,
+        ].compactMap { $0 }.max()
         if let heard = message.lastHeardFrom {
             message.details.insert(
                 ("Last heard from \(name)'s devices", zone.text(heard)), at: min(1, message.details.count))

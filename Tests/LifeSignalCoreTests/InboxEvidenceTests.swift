@@ -71,4 +71,21 @@ import Testing
                     now: Self.at(24 * Self.h + 900)) == .hold(until: Self.at(26 * Self.h)), "\(member)")
         }
     }
+
+    /// "Last heard from" is never older than the last check-in, also when the device that
+    /// tells is the one the person checked in on (their server; campaign-d F2).
+    @Test func lastHeardFromIsNeverOlderThanTheLastCheckIn() {
+        var circle = Self.circle()
+        circle.members["bea"]?.apply(
+            Event(seq: 9, at: Self.at(23 * Self.h), body: CheckedIn(note: nil)), device: "server")
+        let miss = Notification(
+            kind: .dependentNonResponsive, cause: "x", message: "Bea missed", at: Self.at(47 * Self.h), subject: "bea",
+            recipient: .external(owner: "bea", id: "sis"))
+        let telling = Messages.Telling(
+            me: "bea", device: "server", confirmed: true, evidence: nil, sync: .direct(now: Self.at(47 * Self.h + 300)))
+        let message = Messages.make(
+            miss, circle: circle, feed: Feed(), sentAt: Self.at(47 * Self.h + 300),
+            zone: Message.Zone(name: "UTC", rules: .utc), telling: telling)
+        #expect(message.lastHeardFrom == Self.at(23 * Self.h))
+    }
 }
