@@ -56,10 +56,12 @@ public enum Messages {
         let name = message.person.name
         // The sending device's own records say only that it is running: not news of the person.
         // A check-in is, whichever device it was made on (a server the person checked in on).
-        message.lastHeardFrom = [
-            state.lastHeard(excludingDevice: telling?.device), state.lastCheckIn(asOf: message.sentAt)?.at,
-        ].compactMap { $0 }.max()
-        if let heard = message.lastHeardFrom {
+        let checkIn = state.lastCheckIn(asOf: message.sentAt)?.at
+        message.lastHeardFrom = [state.lastHeard(excludingDevice: telling?.device), checkIn].compactMap { $0 }.max()
+        // Said in words by a watcher always (what it knows, and how), by the person's own device
+        // when it tells more than their last check-in does.
+        let relayed = telling.map { $0.me != n.subject } ?? true
+        if let heard = message.lastHeardFrom, relayed || checkIn.map({ heard > $0 }) ?? true {
             message.details.insert(
                 ("Last heard from \(name)'s devices", zone.text(heard)), at: min(1, message.details.count))
         }
