@@ -90,9 +90,9 @@ extension App {
         return sync
     }
 
-    /// Reads the inboxes the last run found (a dry run too: reading records nothing, and a
-    /// dependent's miss is confirmed only by a read after it), without the lock (one short request each; none at
-    /// all without an inbox).
+    /// Reads the inboxes the last run found, without the lock (one short request each; none at
+    /// all without an inbox). A dry run reads them too: reading records nothing, and a
+    /// dependent's miss is confirmed only by a read after it.
     func readInboxes() -> [InboxRead] {
         Store.health(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in
             InboxRead(url: url, before: inbox, result: channels.poll(url, inbox.lastSeen, environment))

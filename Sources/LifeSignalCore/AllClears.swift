@@ -119,5 +119,4 @@ extension Notifications {
         else { return false }
         return next > deadline
     }
-
 }
