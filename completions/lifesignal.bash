@@ -150,7 +150,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "contacts")
-        subs=(code add list show edit remove vouch)
+        subs=(code add list show edit confirm remove vouch)
         options=(--json --home --quiet -q --no-color --help -h --version)
         valued=(--home)
         nargs=0
@@ -183,6 +183,12 @@ _lifesignal_node() {
         subs=()
         options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --button-topic --json --home --quiet -q --no-color --help -h --version)
         valued=(--name --notify --email --phone --tier --button-topic --home)
+        nargs=1
+        ;;
+    "contacts confirm")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
         nargs=1
         ;;
     "contacts remove")
@@ -430,6 +436,9 @@ _lifesignal_values() {
         _lifesignal_prefixes desktop: mailto: ntfy:https:// https:// apprise: exec:
         ;;
     "contacts edit|@1")
+        _lifesignal_callback contacts "$3"
+        ;;
+    "contacts confirm|@1")
         _lifesignal_callback contacts "$3"
         ;;
     "contacts remove|@1")

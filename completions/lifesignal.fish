@@ -16,7 +16,7 @@ function __lifesignal_subcommands
         case 'alert'
             printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
-            printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'remove' 'vouch'
+            printf '%s\n' 'code' 'add' 'list' 'show' 'edit' 'confirm' 'remove' 'vouch'
         case 'ping'
             printf '%s\n' 'send' 'list' 'respond' 'clear'
         case 'notify'
@@ -89,6 +89,8 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'contacts edit'
             printf '%s\n' '--name' '--notify' '--email' '--phone' '--tier' '--button-topic' '--home'
+        case 'contacts confirm'
+            printf '%s\n' '--home'
         case 'contacts remove'
             printf '%s\n' '--home'
         case 'contacts vouch'
@@ -409,6 +411,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'add' -d 
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'list' -d 'List your contacts with their roles and, for dependents, their live status.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'show' -d 'Show one contact in full.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
+complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'confirm' -d 'Confirm a member who linked with you, so that their \'I\'m on it\' and vouches count.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a 'vouch' -d 'Say you have seen someone you watch over and they are fine, ending their missed check-in.'
 complete -c lifesignal -n '__lifesignal_needs_command \'contacts\'' -a help -d 'Show help for a subcommand.'
@@ -417,6 +420,7 @@ complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'add' -d 'Add a
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'list' -d 'List your contacts with their roles and, for dependents, their live status.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'show' -d 'Show one contact in full.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'edit' -d 'Change a contact\'s roles, or an external contact\'s name and addresses.'
+complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'confirm' -d 'Confirm a member who linked with you, so that their \'I\'m on it\' and vouches count.'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'remove' -d 'Remove a contact (on both sides, for a member).'
 complete -c lifesignal -n '__lifesignal_helping \'contacts\'' -a 'vouch' -d 'Say you have seen someone you watch over and they are fine, ending their missed check-in.'
 
@@ -450,6 +454,9 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d '
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to: \'new\' makes one with a random name (or give ntfy:https://HOST/LONG-RANDOM-NAME). Kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an "I\'m on it" button. \'off\' removes it.'
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
+
+# lifesignal contacts confirm
+complete -c lifesignal -n '__lifesignal_argument \'contacts confirm\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts remove
 complete -c lifesignal -n '__lifesignal_at \'contacts remove\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'

@@ -97,6 +97,8 @@ public enum ContactRefusal: Equatable, Sendable {
     case codeNotSigned(String)
     case cannotAddSelf
     case alreadyLinked
+    /// `contacts confirm` of an external contact: only a member's link can be one-sided.
+    case confirmIsForMembers(name: String)
     case duplicateExternalName(String)
     /// Editing would leave a contact without any role.
     case noRoleLeft(name: String)
@@ -112,6 +114,8 @@ public enum ContactRefusal: Equatable, Sendable {
     case tierOutOfRange(Int64)
     /// A vouch for someone I do not watch over.
     case vouchIsForDependents(name: String, external: Bool)
+    /// A vouch for someone who never confirmed that I watch over them.
+    case vouchNeedsConfirmation(name: String)
     /// A vouch while they have not missed a check-in (their deadline, if any).
     case notMissed(name: String, deadline: Timestamp?)
     /// A vouch for a third miss in a row.
@@ -137,6 +141,8 @@ public enum FeedRefusal: Equatable, Sendable {
     case noHeartbeat(String, known: [String])
     /// `notify ack` of a notification that is not someone's missed check-in or alert.
     case notAcknowledgeable(String)
+    /// `notify ack` for someone who never confirmed that I watch over them: it would stop nothing.
+    case notConfirmed(name: String)
 }
 
 /// A program lifesignal needs that is missing or failed.

@@ -72,6 +72,21 @@ extension App {
         }
     }
 
+    /// Confirms the link a member made with me ("Bea watches over you"): my own word on it,
+    /// without which their "I'm on it", vouches and deliveries stop none of my alarms (see
+    /// `CircleState.confirmed(by:link:)`). Returns the contact, and whether I already had.
+    public func confirmContact(_ text: String) throws(AppError) -> (contact: Contact, already: Bool) {
+        let now = self.now
+        return try write { transaction throws(AppError) in
+            let me = transaction.member
+            let contact = try Self.find(text, in: transaction.circle.contacts(of: me))
+            guard contact.kind == .member else { throw .refused(.contact(.confirmIsForMembers(name: contact.name))) }
+            if transaction.circle.confirmed(by: me, link: contact.id) { return (contact, true) }
+            transaction.record(RelationSet(member: contact.id, roles: contact.roles), at: now)
+            return (contact, false)
+        }
+    }
+
     /// Adds someone without lifesignal as my responder.
     public func addExternal(_ external: ExternalContact) throws(AppError) -> Contact {
         let now = self.now

@@ -91,6 +91,11 @@ extension App {
             guard notification.subject != transaction.member, let thread = notification.thread,
                 [.dependentNonResponsive, .dependentAlert, .dependentAlertUpdated].contains(notification.kind)
             else { throw .refused(.feed(.notAcknowledgeable(text))) }
+            let circle = transaction.circle
+            guard circle.answersFor(notification.subject, watcher: transaction.member) else {
+                let name = circle.members[notification.subject]?.name?.value ?? notification.subject
+                throw .refused(.feed(.notConfirmed(name: name)))
+            }
             if transaction.circle.acknowledgements[thread]?[transaction.member] == nil {
                 transaction.record(Acknowledged(thread: thread), at: now)
             }

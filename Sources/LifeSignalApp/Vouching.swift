@@ -23,6 +23,9 @@ extension App {
             guard contact.kind == .member, circle.roles(of: me, toward: contact.id)?.dependent ?? false else {
                 throw .refused(.contact(.vouchIsForDependents(name: contact.name, external: contact.kind != .member)))
             }
+            guard circle.answersFor(contact.id, watcher: me) else {
+                throw .refused(.contact(.vouchNeedsConfirmation(name: contact.name)))
+            }
             let status = circle.status(of: contact.id, now: now)
             guard status.phase == .overdue, let deadline = status.deadline else {
                 throw .refused(.contact(.notMissed(name: contact.name, deadline: status.deadline)))

@@ -82,6 +82,10 @@ public enum Warning: Equatable, Sendable {
     /// An external contact whose every channel runs only on the device that set it (`exec:`,
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
+    /// Members who say they watch over me, a link I never made or confirmed (by name).
+    case watchersNotConfirmed([String])
+    /// Members I watch over who never confirmed it (by name), and my own name.
+    case notConfirmedBy([String], me: String)
 
     /// Whether it says that records in the circle are ignored as not their member's: while it
     /// lasts, `status` exits 6.
@@ -93,7 +97,7 @@ public enum Warning: Equatable, Sendable {
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
             .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .toldOnlyByThisDevice,
-            .cannotSign:
+            .cannotSign, .watchersNotConfirmed, .notConfirmedBy:
             return false
         }
     }
@@ -128,6 +132,8 @@ public enum Warning: Equatable, Sendable {
         case .futureCheckIn: return "check-in-from-the-future"
         case .ownRecordsRestored: return "own-records-restored"
         case .toldOnlyByThisDevice: return "told-only-by-this-device"
+        case .watchersNotConfirmed: return "watcher-not-confirmed"
+        case .notConfirmedBy: return "not-confirmed-by"
         }
     }
 }
@@ -193,6 +199,13 @@ extension App {
         } else if let unreachable = unreachable(responders, of: me, in: circle, now: now) {
             warnings.append(.respondersUnreachable(unreachable))
         }
+        let name = { (id: String) in circle.members[id]?.name?.value ?? id }
+        let claims = circle.unconfirmedWatchers(of: me)
+        if !claims.isEmpty { warnings.append(.watchersNotConfirmed(claims.map(name).sorted())) }
+        let unconfirmedBy = circle.linkedMembers(of: me).filter {
+            (circle.roles(of: me, toward: $0)?.dependent ?? false) && !circle.confirmed(by: $0, link: me)
+        }
+        if !unconfirmedBy.isEmpty { warnings.append(.notConfirmedBy(unconfirmedBy.map(name).sorted(), me: name(me))) }
         // Only once a profile has been around for a whole window: a new one has had no chance.
         let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
         let since = state.name?.stamp.at ?? now

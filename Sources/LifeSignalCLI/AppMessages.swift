@@ -205,6 +205,12 @@ extension ContactRefusal {
         case .externalCannotBeDependent:
             return
                 "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
+        case .confirmIsForMembers(let name):
+            return
+                "\(name) is an external contact, whom you added yourself: only a link another member made with you can need your confirmation. See 'lifesignal contacts list'"
+        case .vouchNeedsConfirmation(let name):
+            return
+                "\(name) has not confirmed that you watch over them, so your vouch would end nothing: anyone who can write the circle folder can claim to watch over someone. Reach \(name) and ask them to check in, or to run 'lifesignal contacts confirm' with your name on their device; 'lifesignal notify ack' does not count for them either until then"
         case .vouchIsForDependents(let name, let external):
             if external {
                 return
@@ -254,6 +260,9 @@ extension FeedRefusal {
         case .noChannels(nil):
             return
                 "You have no channels yet; add one with 'lifesignal notify prefs --channel URI' (e.g. desktop:, mailto:you@example.org, ntfy:https://ntfy.sh/TOPIC)."
+        case .notConfirmed(let name):
+            return
+                "\(name) has not confirmed that you watch over them, so your 'I'm on it' would stop nothing: their other responders go on being told. Reach \(name) yourself; to make your acknowledgements count, ask them to run 'lifesignal contacts confirm' with your name on their device."
         case .notAcknowledgeable(let text):
             return
                 "notification \(text) is not about someone's missed check-in or alert; acknowledge one of those (see 'lifesignal notify list --category alerts' and '--category check-ins')."
@@ -310,6 +319,17 @@ extension Warning {
         case .neverCheckedIn:
             return
                 "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."
+        case .watchersNotConfirmed(let names):
+            let list = names.map(TerminalText.safeLine).joined(separator: ", ")
+            let one = names.count == 1
+            let them = one ? (names.first.map(TerminalText.safeLine) ?? "them") : "NAME"
+            return
+                "\(list) \(one ? "says" : "say") they watch over you, but you never added or confirmed \(one ? "them" : "any of them"): they are told of your missed check-ins and alerts, but their 'I'm on it' and vouches stop none of your alarms. Anyone who can write the circle folder can make such a link. If you know \(one ? "them" : "one") and want them, run 'lifesignal contacts confirm \(them)'; if not, 'lifesignal contacts remove \(them)'."
+        case .notConfirmedBy(let names, let me):
+            let list = names.map(TerminalText.safeLine).joined(separator: ", ")
+            let one = names.count == 1
+            return
+                "\(list) \(one ? "has" : "have") not confirmed that you watch over \(one ? "them" : "each of them"): you are told of their missed check-ins and alerts, but your 'I'm on it' does not stop their escalation and you cannot vouch for them. Ask \(one ? "them" : "each") to run 'lifesignal contacts confirm \(TerminalText.safeLine(me))' on their device."
         case .noResponders:
             return
                 "nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'."

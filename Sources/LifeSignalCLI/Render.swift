@@ -195,6 +195,9 @@ extension Render {
             ("roles", ["responder": .bool(contact.roles.responder), "dependent": .bool(contact.roles.dependent)]),
             ("since", .string(contact.since.at.rfc3339)),
         ])
+        if contact.kind == .member {
+            o["confirmed"] = ["byYou": .bool(contact.confirmedByMe), "byThem": .bool(contact.confirmedByThem)]
+        }
         if let external = contact.external {
             o["notify"] = .array(external.notify.map(JSON.string))
             o["email"] = .array(external.email.map(JSON.string))

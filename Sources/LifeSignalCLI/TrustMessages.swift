@@ -57,7 +57,7 @@ extension Warning {
             .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored,
-            .toldOnlyByThisDevice:
+            .toldOnlyByThisDevice, .watchersNotConfirmed, .notConfirmedBy:
             return nil
         }
     }

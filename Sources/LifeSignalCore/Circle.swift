@@ -56,6 +56,12 @@ public struct Pair: Hashable, Sendable {
     public func other(than member: String) -> String { member == low ? high : low }
 }
 
+/// One member's own word on their link with another (see `CircleState.sides`).
+struct Side: Hashable, Sendable {
+    let writer: String
+    let other: String
+}
+
 /// A responder's "are you OK?" to a dependent, and how it ended. Its facts come from two
 /// members' logs (sent and cleared by the pinger, answered by the dependent), so a device may
 /// know the end of a ping before the sync brings its start: `sent` is nil until then.
@@ -104,6 +110,11 @@ public struct CircleState: Equatable, Sendable {
     public var members: [String: MemberState] = [:]
     /// The roles of `pair.low` toward `pair.high`; nil once the relation was removed.
     public var relations: [Pair: Stamped<Roles?>] = [:]
+    /// Each member's own latest word on a link: true when the last relation they wrote for the
+    /// pair links them, false once they removed it. `relations` keeps the latest word of either
+    /// side; this keeps both, from the relations in each member's own logs (see
+    /// `confirmed(by:link:)`).
+    var sides: [Side: Stamped<Bool>] = [:]
     /// owner → contact id → the contact (nil once removed).
     public var externals: [String: [String: Stamped<ExternalContact?>]] = [:]
     /// Pings by `Ping.key`.
@@ -157,6 +168,11 @@ public struct CircleState: Equatable, Sendable {
         } else {
             for (pair, value) in other.relations { relations[pair] = Stamped.latest(relations[pair], value) }
         }
+        if sides.isEmpty {
+            sides = other.sides
+        } else {
+            for (side, value) in other.sides { sides[side] = Stamped.latest(sides[side], value) }
+        }
         for (owner, contacts) in other.externals {
             guard externals[owner] != nil else {
                 externals[owner] = contacts
@@ -207,6 +223,30 @@ public struct CircleState: Equatable, Sendable {
         let pair = Pair(member, other)
         guard let value = relations[pair]?.value, !value.isEmpty else { return nil }
         return member == pair.low ? value : value.reciprocal
+    }
+
+    /// Whether `member` themselves stands behind their link with `other`: they linked it (added
+    /// `other`'s code, or `other` as a contact) or confirmed the link `other` made, and did not
+    /// remove it since. Either side may write a relation, and an invite code is no secret (it
+    /// lies in its member's log), so the other side's word alone is a claim: anyone who can
+    /// write the circle folder can make it.
+    public func confirmed(by member: String, link other: String) -> Bool {
+        sides[Side(writer: member, other: other)]?.value ?? false
+    }
+
+    /// Whether `watcher` may answer for `member`'s alarms — an "I'm on it" that stops the
+    /// escalation, a vouch that ends a miss, a delivery that stands for everyone's: they watch
+    /// over `member`, and `member` confirmed the link. Being told and relaying need no more than
+    /// the watching: a claim can cost a false alarm, never a missed one.
+    public func answersFor(_ member: String, watcher: String) -> Bool {
+        (roles(of: watcher, toward: member)?.dependent ?? false) && confirmed(by: member, link: watcher)
+    }
+
+    /// The members who say they watch over `member` without `member` having confirmed it.
+    public func unconfirmedWatchers(of member: String) -> [String] {
+        linkedMembers(of: member).filter {
+            (roles(of: $0, toward: member)?.dependent ?? false) && !confirmed(by: member, link: $0)
+        }
     }
 
     /// When the relation between two members was last set (added or changed).

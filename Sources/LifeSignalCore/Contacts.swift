@@ -11,6 +11,10 @@ public struct Contact: Equatable, Sendable {
     public var since: Stamp
     /// Set for external contacts.
     public var external: ExternalContact?
+    /// For a member: whether I stand behind our link (I made or confirmed it), and whether they
+    /// do (see `CircleState.confirmed(by:link:)`). An external contact I added myself.
+    public var confirmedByMe = true
+    public var confirmedByThem = true
 }
 
 extension CircleState {
@@ -23,7 +27,11 @@ extension CircleState {
                 continue
             }
             let name = members[other]?.name?.value ?? "(unnamed \(other.prefix(8)))"
-            list.append(Contact(id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil))
+            list.append(
+                Contact(
+                    id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil,
+                    confirmedByMe: confirmed(by: member, link: other),
+                    confirmedByThem: confirmed(by: other, link: member)))
         }
         for (id, entry) in externals[member] ?? [:] {
             guard let contact = entry.value else { continue }

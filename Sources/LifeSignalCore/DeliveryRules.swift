@@ -247,7 +247,9 @@ public enum DeliveryRules {
 
     /// Whether a delivery to `recipient` is recorded: in this member's feed, or in the circle by
     /// a member who could have made it — the contact's owner, or someone who watches over them
-    /// and so relays for them. Anyone else's record of it is a claim nobody acts on.
+    /// and so relays for them, with the owner's confirmation (`answersFor`: a record that stops
+    /// everyone else's send is a say over the owner's alarms). Anyone else's record of it is a
+    /// claim nobody acts on: at worst the contact hears twice.
     static func isDelivered(_ key: DeliveryKey, to recipient: Notification.Recipient, feed: Feed, circle: CircleState)
         -> Bool
     {
@@ -258,7 +260,7 @@ public enum DeliveryRules {
         switch recipient {
         case .member(let id): return record.by == id
         case .external(let owner, _):
-            return record.by == owner || (circle.roles(of: record.by, toward: owner)?.dependent ?? false)
+            return record.by == owner || circle.answersFor(owner, watcher: record.by)
         }
     }
 

@@ -126,13 +126,13 @@ public struct Acknowledged: EventBody {
 }
 
 extension CircleState {
-    /// The first acknowledgement of `thread` by a member who watches over the one it is about:
-    /// only a responder may say "I'm on it" and stop the escalation.
+    /// The first acknowledgement of `thread` by a member who answers for the one it is about
+    /// (`answersFor`): only a responder they confirmed may say "I'm on it" and stop the
+    /// escalation.
     public func acknowledgement(of thread: Notification.Thread) -> Acknowledgement? {
         guard let subject = Notifications.subject(of: thread, in: self) else { return nil }
         var first: Acknowledgement?
-        for (by, stamp) in acknowledgements[thread.key] ?? [:] where roles(of: by, toward: subject)?.dependent ?? false
-        {
+        for (by, stamp) in acknowledgements[thread.key] ?? [:] where answersFor(subject, watcher: by) {
             if first.map({ Stamp.earlierInTime(stamp, $0.stamp) }) ?? true {
                 first = Acknowledgement(by: by, stamp: stamp)
             }

@@ -155,10 +155,17 @@ public enum Notifications {
             }
             let roles = (me == pair.low ? value : value.reciprocal).text.lowercased()
             let known = firstLinked[other].map { $0 < record.stamp.at } ?? false
+            let unconfirmed =
+                (circle.roles(of: other, toward: me)?.dependent ?? false) && !circle.confirmed(by: me, link: other)
+                ? " \(who) made this link on their own: until you confirm it ('lifesignal contacts confirm \(who)'), their 'I'm on it' and vouches stop none of your alarms. Not someone you know? 'lifesignal contacts remove \(who)'."
+                : ""
             let (kind, message) =
                 known
                 ? (Notification.Kind.roleChanged, "Your link with \(who) changed: \(who) is now your \(roles).")
-                : (Notification.Kind.contactAdded, "You and \(who) are now linked: \(who) is your \(roles).")
+                : (
+                    Notification.Kind.contactAdded,
+                    "You and \(who) are now linked: \(who) is your \(roles)." + unconfirmed
+                )
             found.append(
                 Notification(
                     kind: kind, cause: cause, message: message, at: record.stamp.at, subject: other,

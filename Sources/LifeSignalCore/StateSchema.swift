@@ -102,14 +102,17 @@ extension MemberState {
 }
 
 extension CircleState {
-    /// The facts between members: relations, external contacts, pings.
-    mutating func codeFacts<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+    /// The facts between members: relations, external contacts, pings. The cache keeps each
+    /// member's `sides` too; a log never carries them, since a reader derives them from its own
+    /// relations (see `attributed(to:)`).
+    mutating func codeFacts<C: FieldCoder>(_ c: inout C, sides withSides: Bool = true) throws(C.Failure) {
         try c.entries("relations", &relations, as: RelationEntry.self, omitEmpty: false)
         try c.entries("externals", &externals, as: ExternalEntry.self, omitEmpty: false)
         try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
         try c.entries("deliveries", &deliveries, as: DeliveryEntry.self, omitEmpty: true)
         try c.entries("acknowledgements", &acknowledgements, as: AcknowledgementEntry.self, omitEmpty: true)
         try c.entries("vouches", &vouches, as: VouchEntry.self, omitEmpty: true)
+        if withSides { try c.entries("sides", &sides, as: SideEntry.self, omitEmpty: true) }
     }
 
     /// The whole circle — every member's state, then the facts: the cache's form.
@@ -123,7 +126,7 @@ extension CircleState {
         var state = members[member] ?? MemberState()
         try state.code(&c)
         if C.reads { members[member] = state }
-        try codeFacts(&c)
+        try codeFacts(&c, sides: false)
         // The one thing a log may hold about another member: taps of their "I'm OK" button
         // that this device read from their inbox (see PhoneCheckIns).
         var taps = C.reads ? [:] : members.filter { $0.key != member && !$0.value.phoneTaps.isEmpty }
@@ -300,4 +303,23 @@ extension Ping {
 
 extension Pair: Comparable {
     public static func < (lhs: Pair, rhs: Pair) -> Bool { (lhs.low, lhs.high) < (rhs.low, rhs.high) }
+}
+
+extension Side: Comparable {
+    static func < (lhs: Side, rhs: Side) -> Bool { (lhs.writer, lhs.other) < (rhs.writer, rhs.other) }
+}
+
+struct SideEntry: KeyedEntry {
+    var key = Side(writer: "", other: "")
+    var value = Stamped(false, .unset)
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        var writer = key.writer
+        var other = key.other
+        try c.id("writer", &writer)
+        try c.id("other", &other)
+        if C.reads { key = Side(writer: writer, other: other) }
+        try c.bool("linked", &value.value)
+        try c.stamp(&value.stamp)
+    }
 }

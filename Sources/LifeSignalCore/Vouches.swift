@@ -96,9 +96,9 @@ extension CircleState {
         vouches[member] = list
     }
 
-    /// The vouches for `member` by those who watch over them.
+    /// The vouches for `member` by those who answer for them (`answersFor`).
     public func vouches(for member: String) -> [Vouch] {
-        (vouches[member] ?? []).filter { roles(of: $0.by, toward: member)?.dependent ?? false }
+        (vouches[member] ?? []).filter { answersFor(member, watcher: $0.by) }
     }
 
     /// Where `member` stands at `now`, vouches for them counted: the one way to ask for someone

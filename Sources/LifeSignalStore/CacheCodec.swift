@@ -17,7 +17,8 @@ enum CacheCodec {
     /// 10: records attributed to their folder's member (pings keyed with their members,
     /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others;
     /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
-    static let format: UInt8 = 14
+    /// 15: each member's own word on their links (`CircleState.sides`).
+    static let format: UInt8 = 15
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

@@ -275,6 +275,9 @@ import Testing
         #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: "2026-03-01T08:00:00Z").code == 0)
         #expect(
             h.run("ana", ["contacts", "add", h.code("carl"), "--dependent"], now: "2026-03-01T08:00:00Z").code == 0)
+        for who in ["bea", "carl"] {
+            h.run(who, ["contacts", "confirm", "Ana", "--quiet"], now: "2026-03-01T08:00:00Z")
+        }
         h.run("carl", ["checkin", "--quiet"], now: "2026-03-01T08:00:00Z")
         h.run("bea", ["checkin", "--quiet"], now: "2026-03-02T08:00:00Z")
         // Carl went quiet (overdue since 08:00); Bea, on time, raises an alert.

@@ -79,7 +79,7 @@ import Testing
         #expect(added.code == 0)
         #expect(
             added.stdout
-                == "Bea has been added to your contacts as dependent.\nYou can see Bea's status and ping them; you are their responder.\n"
+                == "Bea has been added to your contacts as dependent.\nYou can see Bea's status and ping them; you are their responder.\nAsk Bea to confirm you ('lifesignal contacts confirm' with your name, on their device): until then your 'I'm on it' and vouches do not count for them. You are told of their missed check-ins and alerts from now on.\n"
         )
         #expect(
             run("ana", ["contacts", "add", code("carl"), "--responder", "--dependent"]).stdout.hasPrefix(
@@ -92,6 +92,19 @@ import Testing
         let bea = jsonObject(run("bea", ["contacts", "list", "--json"]).stdout)["contacts"] as? [[String: Any]] ?? []
         #expect(bea.map { $0["name"] as? String } == ["Ana", "Carl"])
         #expect((bea.first?["roles"] as? [String: Bool]) == ["responder": true, "dependent": false])
+        // A link made on one side only is that side's word: the other sees it unconfirmed
+        // until they confirm it.
+        #expect(
+            run("carl", ["contacts", "list"]).stdout == """
+                Name  Roles                  Status
+                Ana   Responder & Dependent  No check-in; not confirmed by you
+                Bea   Dependent              No check-in
+
+                """)
+        #expect(
+            run("carl", ["contacts", "confirm", "An"]).stdout
+                == "Confirmed Ana: their 'I'm on it', vouches and deliveries now count for your alarms.\n")
+        #expect(run("carl", ["contacts", "confirm", "Ana"]).stdout.hasPrefix("You had already confirmed Ana"))
         let carl = run("carl", ["contacts", "list"])
         #expect(
             carl.stdout == """
@@ -195,6 +208,7 @@ import Testing
         setUpFamily()
         #expect(run("ana", ["contacts", "add", code("bea"), "--dependent"]).code == 0)
         #expect(run("ana", ["contacts", "add", code("carl"), "--dependent"]).code == 0)
+        for who in ["bea", "carl"] { #expect(run(who, ["contacts", "confirm", "Ana"]).code == 0) }
         // Before anyone checked in.
         #expect(run("ana", ["contacts", "list"]).stdout.contains("Bea   Dependent              No check-in\n"))
         run("bea", ["checkin"], now: "2026-03-01T09:00:00Z")

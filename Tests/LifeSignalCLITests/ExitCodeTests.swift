@@ -81,6 +81,7 @@ final class LockHolder {
             _ = run("ana", ["init", "--name", "Ana", "--circle", circle])
             let code = jsonObject(run("bea", ["contacts", "code", "--json"]).stdout)["code"] as? String ?? ""
             _ = run("ana", ["contacts", "add", code, "--dependent"])
+            _ = run("bea", ["contacts", "confirm", "Ana"])
             _ = run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:true"])
             _ = run("bea", ["checkin"])
             _ = run("ana", ["checkin"], now: "2026-03-02T10:00:00Z")

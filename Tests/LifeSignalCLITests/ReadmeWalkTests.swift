@@ -61,7 +61,7 @@ import Testing
         let block = Self.commands(after: "## A circle of people", prefix: "lifesignal").map {
             $0.replacingOccurrences(of: "/srv/family-circle", with: circle)
         }
-        #expect(block.count == 7, "\(block)")
+        #expect(block.count == 8, "\(block)")
         let ana = root.path + "/ana"
         let bea = root.path + "/bea"
         func run(_ home: String, _ line: String) -> Run { Self.sh(line, home: home) }
@@ -70,10 +70,13 @@ import Testing
         let code = run(bea, block[2]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code.hasPrefix("lifesignal://"))
         #expect(run(ana, block[3].replacingOccurrences(of: "lifesignal://…", with: code)).code == 0)
-        #expect(run(ana, block[4]).stdout.contains("Bea"))
+        let confirmed = run(bea, block[4])
+        #expect(confirmed.stdout.hasPrefix("Confirmed Ana"), "\(confirmed.stdout)\(confirmed.stderr)")
+        let list = run(ana, block[5]).stdout
+        #expect(list.contains("Bea") && !list.contains("confirm"), "\(list)")
         #expect(run(bea, "lifesignal checkin --quiet").code == 0)
-        #expect(run(ana, block[5]).code == 0, "ping send")
-        let answered = run(bea, block[6])
+        #expect(run(ana, block[6]).code == 0, "ping send")
+        let answered = run(bea, block[7])
         #expect(answered.code == 0, "\(answered.stderr)")
     }
 }

@@ -232,6 +232,7 @@ extension ScheduleCommandTests {
         h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
         let now = "2026-03-01T09:00:00Z"
         #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent"], now: now).code == 0)
+        #expect(h.run("bea", ["contacts", "confirm", "Ana", "--quiet"], now: now).code == 0)
         #expect(h.run("ana", ["notify", "prefs", "--channel", h.logChannel("ana.log"), "--quiet"], now: now).code == 0)
         #expect(
             h.run(

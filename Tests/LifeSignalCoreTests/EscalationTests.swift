@@ -18,9 +18,10 @@ import Testing
         events += [(2, EscalationSet(delay: .hours(1))), (3, TierSet(contact: "sam", tier: 2))]
         circle.members["bea"] = CheckInStatusTests.member(events, device: "b")
         circle.members["ana"] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
-        // Ana (the pair's low side) watches over Bea.
+        // Ana (the pair's low side) watches over Bea, and Bea confirmed it.
         circle.relations[Pair("ana", "bea")] = Stamped(
             Roles(responder: false, dependent: true), Stamp(clock: 1, at: at(0), device: "a", seq: 1))
+        circle.sides[Side(writer: "bea", other: "ana")] = Stamped(true, Stamp(clock: 1, at: at(0), device: "b", seq: 8))
         circle.externals["bea"] = [
             "sam": Stamped(
                 ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: []),

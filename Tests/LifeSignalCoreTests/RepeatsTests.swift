@@ -23,6 +23,9 @@ import Testing
         .fold(into: &circle, member: "alice", stamp: stamp("a", 2))
         RelationSet(member: "alice", roles: Roles(responder: false, dependent: true)).fold(
             into: &circle, member: "bob", stamp: stamp("b", 1))
+        // Alice confirmed him: his "I'm on it" stops her alarms.
+        RelationSet(member: "bob", roles: Roles(responder: true, dependent: false)).fold(
+            into: &circle, member: "alice", stamp: stamp("a", 3))
         NameSet(name: "Mal").fold(into: &circle, member: "mal", stamp: stamp("m", 1))
         return circle
     }

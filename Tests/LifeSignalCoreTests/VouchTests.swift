@@ -7,13 +7,16 @@ import Testing
 @Suite struct VouchTests {
     static let start = Timestamp(seconds: 1_772_000_000)
 
-    /// Alice checked in at `start` (24h interval); Bob watches over her; Mal is only linked.
+    /// Alice checked in at `start` (24h interval); Bob watches over her, and she confirmed it;
+    /// Mal is only linked.
     static func circle() -> CircleState {
         var circle = CircleState()
         CheckedIn(note: nil).fold(
             into: &circle, member: "alice", stamp: Stamp(clock: 1, at: start, device: "a", seq: 1))
         RelationSet(member: "alice", roles: Roles(responder: false, dependent: true)).fold(
             into: &circle, member: "bob", stamp: Stamp(clock: 1, at: start, device: "b", seq: 1))
+        RelationSet(member: "bob", roles: Roles(responder: true, dependent: false)).fold(
+            into: &circle, member: "alice", stamp: Stamp(clock: 2, at: start, device: "a", seq: 2))
         RelationSet(member: "alice", roles: Roles(responder: true, dependent: false)).fold(
             into: &circle, member: "mal", stamp: Stamp(clock: 1, at: start, device: "m", seq: 1))
         return circle

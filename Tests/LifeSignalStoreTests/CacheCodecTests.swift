@@ -52,6 +52,10 @@ import Testing
             Pair(Self.ana, Self.phone): Stamped(Roles(responder: false, dependent: false), stamp(17)),
             Pair(Self.bea, Self.laptop): Stamped(nil, stamp(18)),
         ]
+        circle.sides = [
+            Side(writer: Self.bea, other: Self.ana): Stamped(true, stamp(14)),
+            Side(writer: Self.carl, other: Self.bea): Stamped(false, stamp(16, laptop)),
+        ]
         circle.externals = [
             Self.ana: [
                 "8d4e5f60-7182-4394-b5a6-c7d8e9fa0b1c": Stamped(

@@ -70,6 +70,27 @@ enum ContactEditCommands {
         options: [.yes],
         run: remove)
 
+    static let confirmSpec = CommandSpec(
+        name: "confirm",
+        abstract: "Confirm a member who linked with you, so that their 'I'm on it' and vouches count.",
+        discussion: """
+            A member who adds your code links you both, but on their word alone: your invite code lies in the circle, so anyone who can write the circle folder could claim to watch over you. Until you confirm them (or add them yourself), they are told of your missed check-ins and alerts, but their 'I'm on it' does not stop your escalation, they cannot vouch for you, and a message they relayed for you does not stop others from sending it too. 'lifesignal status' names whom you have not confirmed; remove a stranger with 'lifesignal contacts remove'.
+            """,
+        arguments: [ContactsCommand.contactArgument],
+        run: confirm)
+
+    static func confirm(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
+        let text = line.text(argument: 0) ?? ""
+        let result = try session.call(line.path) { app throws(AppError) in try app.confirmContact(text) }
+        try session.output.json(Confirmed(contact: result.contact, already: result.already))
+        let name = TerminalText.safeLine(result.contact.name)
+        try session.output.line(
+            result.already
+                ? "You had already confirmed \(name) (you linked or confirmed them yourself); nothing changed."
+                : "Confirmed \(name): their 'I'm on it', vouches and deliveries now count for your alarms.")
+        return .ok
+    }
+
     static func add(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let target = line.text(argument: 0) ?? ""
         let roles = Roles(responder: line.flag(responder), dependent: line.flag(dependent))
@@ -86,6 +107,11 @@ enum ContactEditCommands {
         try session.output.json(contact)
         try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
         try session.output.line(reciprocalSentence(contact.name, roles))
+        if roles.dependent && !contact.confirmedByThem {
+            try session.output.line(
+                "Ask \(contact.name) to confirm you ('lifesignal contacts confirm' with your name, on their device): until then your 'I'm on it' and vouches do not count for them. You are told of their missed check-ins and alerts from now on."
+            )
+        }
         return .ok
     }
 
@@ -205,6 +231,13 @@ enum ContactEditCommands {
     }
 
     /// The contact `contacts remove` removed, and how many pings between us went with them.
+    struct Confirmed: JSONRendered {
+        var contact: Contact
+        var already: Bool
+
+        var json: JSON { ["confirmed": .object(Render.contactJSON(contact)), "alreadyConfirmed": .bool(already)] }
+    }
+
     struct Removed: JSONRendered {
         var contact: Contact
         var pingsCancelled: Int

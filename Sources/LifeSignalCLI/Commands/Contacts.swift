@@ -13,7 +13,7 @@ enum ContactsCommand {
             """,
         subcommands: [
             codeSpec, ContactEditCommands.addSpec, listSpec, showSpec, ContactEditCommands.editSpec,
-            ContactEditCommands.removeSpec, VouchCommand.spec,
+            ContactEditCommands.confirmSpec, ContactEditCommands.removeSpec, VouchCommand.spec,
         ])
 
     static let qr = OptionSpec.flag("qr", "Also draw it as a QR code in the terminal (needs qrencode).")
@@ -81,10 +81,19 @@ enum ContactsCommand {
             let contact = view.contact
             var roles = contact.roles.text
             if contact.kind == .external { roles += " (ext.)" }
-            let status = contact.roles.dependent ? view.status.map { Render.colored($0, o) } ?? "" : ""
+            var status = contact.roles.dependent ? view.status.map { Render.colored($0, o) } ?? "" : ""
+            if let doubt = Self.unconfirmed(contact) { status += (status.isEmpty ? "" : "; ") + doubt }
             try session.output.line(contact.name.padding(to: nameWidth) + roles.padding(to: 23) + status)
         }
         return .ok
+    }
+
+    /// What a contact's link lacks: my confirmation of a responder, theirs of me as their
+    /// responder (see 'contacts confirm').
+    static func unconfirmed(_ contact: Contact) -> String? {
+        if contact.roles.responder && !contact.confirmedByMe { return "not confirmed by you" }
+        if contact.roles.dependent && !contact.confirmedByThem { return "has not confirmed you" }
+        return nil
     }
 
     static func show(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -97,6 +106,13 @@ enum ContactsCommand {
             ("Kind", contact.kind == .member ? "member of your circle" : "external"),
             ("Roles", contact.roles.text),
         ]
+        if let doubt = Self.unconfirmed(contact) {
+            let how =
+                contact.confirmedByMe
+                ? "their link with you is not confirmed on their side, so your 'I'm on it' and vouches do not count for them"
+                : "you never added or confirmed them: 'lifesignal contacts confirm \(TerminalText.safeLine(contact.name))'"
+            rows.append(("Confirmed", "no, \(doubt): \(how)"))
+        }
         if let external = contact.external {
             rows.append(("Notify", external.channels.joined(separator: ", ")))
             if !external.phone.isEmpty { rows.append(("Phone", external.phone.joined(separator: ", "))) }

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Campaign F3: Mal can write the circle folder, and Bea's invite code lies in it. Adding it
+/// links him to Bea on his word alone, which must give him no say over her alarms: not an
+/// "I'm on it" that stops her escalation, nor a vouch, until Bea confirms him herself. The
+/// alarm side stays: he is told of her miss, and both of them are told what the link lacks.
+extension EscalationCommandTests {
+    static func warningCodes(_ run: Run) -> [String] {
+        (jsonObject(run.stdout)["warnings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+    }
+
+    @Test func aWatcherTheMemberNeverConfirmedCannotSilenceHerAlarms() throws {
+        let h = Self.circle()
+        let now = "2026-03-01T11:30:00Z"
+        h.join(["Mal"], now: now)
+        #expect(h.run("mal", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: now).code == 0)
+
+        // Bea is told, with the way out; Mal is told what his link lacks.
+        let status = h.run("bea", ["status"], now: now)
+        #expect(
+            status.stderr.contains(
+                "warning: Mal says they watch over you, but you never added or confirmed them: they are told of your missed check-ins and alerts, but their 'I'm on it' and vouches stop none of your alarms."
+            ), "\(status.stderr)")
+        #expect(
+            status.stderr.contains("run 'lifesignal contacts confirm Mal'; if not, 'lifesignal contacts remove Mal'"))
+        #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: now)).contains("watcher-not-confirmed"))
+        #expect(h.run("bea", ["contacts", "list"], now: now).stdout.contains("not confirmed by you"))
+        #expect(
+            !h.run("bea", ["contacts", "list"], now: now).stdout.contains("Ana   Responder              On time; "))
+        #expect(Self.warningCodes(h.run("mal", ["status", "--json"], now: now)).contains("not-confirmed-by"))
+        #expect(!Self.warningCodes(h.run("ana", ["status", "--json"], now: now)).contains("not-confirmed-by"))
+
+        // Bea misses her trip's 14:00 deadline. Mal is told, as a watcher is.
+        let missed = "2026-03-01T14:40:00Z"
+        Self.cron(h, "2026-03-01T14:31:00Z")
+        h.run("mal", ["notify", "deliver", "--quiet"], now: "2026-03-01T14:31:00Z")
+        let list = notifications(h.run("mal", ["notify", "list", "--json"], now: missed))
+        let id = try #require(
+            list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["id"] as? String)
+        // His "I'm on it" and his vouch would stop nothing, and are refused saying why.
+        let ack = h.run("mal", ["notify", "ack", String(id.prefix(8))], now: missed)
+        #expect(ack.code == 65)
+        #expect(
+            ack.stderr.contains(
+                "Bea has not confirmed that you watch over them, so your 'I'm on it' would stop nothing: their other responders go on being told."
+            ), "\(ack.stderr)")
+        let vouch = h.run("mal", ["contacts", "vouch", "Bea"], now: missed)
+        #expect(vouch.code == 65)
+        #expect(
+            vouch.stderr.contains("Bea has not confirmed that you watch over them, so your vouch would end nothing"))
+        Self.cron(h, "2026-03-01T15:41:00Z")
+        #expect(Self.missed(h, "sam.log") == 1, "nobody Bea confirmed acknowledged: tier 2 is told")
+
+        // Bea confirms him after all: the warnings end on both sides.
+        let later = "2026-03-01T17:05:00Z"
+        let confirmed = h.run("bea", ["contacts", "confirm", "Mal"], now: later)
+        #expect(
+            confirmed.stdout == "Confirmed Mal: their 'I'm on it', vouches and deliveries now count for your alarms.\n")
+        #expect(!Self.warningCodes(h.run("bea", ["status", "--json"], now: later)).contains("watcher-not-confirmed"))
+        #expect(!Self.warningCodes(h.run("mal", ["status", "--json"], now: later)).contains("not-confirmed-by"))
+        // A link Bea removes stays unconfirmed when Mal writes it again.
+        #expect(h.run("bea", ["contacts", "remove", "Mal", "--yes", "--quiet"], now: later).code == 0)
+        #expect(h.run("mal", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: later).code == 0)
+        #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: later)).contains("watcher-not-confirmed"))
+    }
+}
