@@ -62,7 +62,8 @@ extension Notifications {
             guard feed.notifications[miss.id] == nil,
                 contact.contact.notify.contains(where: {
                     DeliveryRules.isDelivered(
-                        DeliveryKey(notification: miss.id, channel: $0), to: recipient, feed: feed, circle: circle)
+                        DeliveryKey(notification: miss.id, channel: $0), to: recipient, feed: feed, circle: circle,
+                        forAllClear: true)
                 })
             else { continue }
             found.append(

@@ -249,10 +249,13 @@ public enum DeliveryRules {
     /// a member who could have made it — the contact's owner, or someone who watches over them
     /// and so relays for them, with the owner's confirmation (`answersFor`: a record that stops
     /// everyone else's send is a say over the owner's alarms). Anyone else's record of it is a
-    /// claim nobody acts on: at worst the contact hears twice.
-    static func isDelivered(_ key: DeliveryKey, to recipient: Notification.Recipient, feed: Feed, circle: CircleState)
-        -> Bool
-    {
+    /// claim nobody acts on: at worst the contact hears twice. With `forAllClear`, the record of a
+    /// watcher the owner never confirmed counts too: it is enough to follow the miss with its
+    /// all-clear, which is true whoever's word it follows.
+    static func isDelivered(
+        _ key: DeliveryKey, to recipient: Notification.Recipient, feed: Feed, circle: CircleState,
+        forAllClear: Bool = false
+    ) -> Bool {
         if feed.deliveries[key]?.isDelivered ?? false { return true }
         // A channel of one device alone is sent only by that device: anyone else's record of a
         // delivery through it is a claim, and would only take the button away.
@@ -260,7 +263,10 @@ public enum DeliveryRules {
         switch recipient {
         case .member(let id): return record.by == id
         case .external(let owner, _):
-            return record.by == owner || circle.answersFor(owner, watcher: record.by)
+            return record.by == owner
+                || (forAllClear
+                    ? circle.roles(of: record.by, toward: owner)?.dependent ?? false
+                    : circle.answersFor(owner, watcher: record.by))
         }
     }
 
@@ -285,7 +291,7 @@ public enum DeliveryRules {
                     start.thread == key && start.recipient == n.recipient && !ends(start.kind)
                         && isDelivered(
                             DeliveryKey(notification: start.id, channel: job.channel), to: start.recipient, feed: feed,
-                            circle: circle)
+                            circle: circle, forAllClear: true)
                 } || missRelayed(before: n, channel: job.channel, thread: thread, feed: feed, circle: circle)
         }
         if n.kind == .checkInReminder, case .deadline(_, let deadline) = thread {
@@ -308,7 +314,8 @@ public enum DeliveryRules {
         let miss = Notification.id(
             kind: .dependentNonResponsive, cause: "\(deadline.seconds)", subject: n.subject, recipient: n.recipient)
         return isDelivered(
-            DeliveryKey(notification: miss, channel: channel), to: n.recipient, feed: feed, circle: circle)
+            DeliveryKey(notification: miss, channel: channel), to: n.recipient, feed: feed, circle: circle,
+            forAllClear: true)
     }
 
     /// When the setting that holds a recipient's channels was last made: a channel added then

@@ -88,6 +88,7 @@ import Testing
         h.join(["Ana", "Bea"], now: "2026-03-01T09:00:00Z")
         // Bea watches over Ana, but no machine of Bea's runs deliver: Ana's miss reaches nobody.
         #expect(h.run("bea", ["contacts", "add", h.code("ana"), "--dependent"], now: "2026-03-01T09:00:00Z").code == 0)
+        #expect(h.run("ana", ["contacts", "confirm", "Bea", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         #expect(h.run("ana", ["checkin", "--quiet"], now: "2026-03-01T09:00:00Z").code == 0)
         let status = h.run("ana", ["status", "--json"], now: "2026-03-01T10:00:00Z")
         #expect(codes(status) == ["responders-unreachable"])
