@@ -102,9 +102,11 @@ public enum Notifications {
             if status.phase == .dueSoon, let reminderAt = status.reminderAt, let lead = status.reminder {
                 let late = now.seconds - reminderAt.seconds > 15 * 60
                 let text =
-                    late
-                    ? "Your check-in will expire in \((deadline - now).short), at \(utc(deadline)). Check in now."
-                    : "Your check-in will expire in \(lead.short). Check in now."
+                    deadline - now < .minutes(1)
+                    ? "Your check-in is due now, at \(utc(deadline)). Check in now."
+                    : late
+                        ? "Your check-in will expire in \((deadline - now).short), at \(utc(deadline)). Check in now."
+                        : "Your check-in will expire in \(lead.short). Check in now."
                 found.append(
                     Notification(
                         kind: .checkInReminder, cause: "\(deadline.seconds)", message: text, at: reminderAt,
