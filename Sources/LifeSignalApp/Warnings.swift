@@ -199,13 +199,8 @@ extension App {
         } else if let unreachable = unreachable(responders, of: me, in: circle, now: now) {
             warnings.append(.respondersUnreachable(unreachable))
         }
-        let name = { (id: String) in circle.members[id]?.name?.value ?? id }
         let claims = circle.unconfirmedWatchers(of: me)
-        if !claims.isEmpty { warnings.append(.watchersNotConfirmed(claims.map(name).sorted())) }
-        let unconfirmedBy = circle.linkedMembers(of: me).filter {
-            (circle.roles(of: me, toward: $0)?.dependent ?? false) && !circle.confirmed(by: $0, link: me)
-        }
-        if !unconfirmedBy.isEmpty { warnings.append(.notConfirmedBy(unconfirmedBy.map(name).sorted(), me: name(me))) }
+        if !claims.isEmpty { warnings.append(.watchersNotConfirmed(claims.map { name($0, in: circle) }.sorted())) }
         // Only once a profile has been around for a whole window: a new one has had no chance.
         let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
         let since = state.name?.stamp.at ?? now
@@ -229,8 +224,9 @@ extension App {
         return warnings
     }
 
-    /// The doubts about this copy of the circle: dependents whose miss it cannot confirm, and
-    /// the members linked with me whose records here look stale.
+    /// The doubts about this copy of the circle: dependents whose miss it cannot confirm or who
+    /// never confirmed that I watch over them, and the members linked with me whose records
+    /// here look stale.
     static func circleWarnings(of me: String, in circle: CircleState, device: String, sync: SyncView, now: Timestamp)
         -> [Warning]
     {
@@ -255,11 +251,22 @@ extension App {
                     name: name, deadline: deadline, copyChanged: circle.lastChange(excludingDevice: device),
                     problem: problems.isEmpty ? nil : problems.joined(separator: "; "), relayAt: deadline + sync.hold))
         }
+        let unconfirmedBy = circle.linkedMembers(of: me).filter {
+            (circle.roles(of: me, toward: $0)?.dependent ?? false) && !circle.confirmed(by: $0, link: me)
+        }
+        if !unconfirmedBy.isEmpty {
+            warnings.append(
+                .notConfirmedBy(unconfirmedBy.map { name($0, in: circle) }.sorted(), me: name(me, in: circle)))
+        }
         return warnings
             + staleMembers(of: me, in: circle, now: now).filter { warning in
                 guard case .staleRecords(let name, _) = warning else { return true }
                 return !unconfirmed.contains { circle.members[$0]?.name?.value ?? $0 == name }
             }
+    }
+
+    static func name(_ member: String, in circle: CircleState) -> String {
+        circle.members[member]?.name?.value ?? member
     }
 
     /// The members I am linked with whose records here are older than two of their intervals.
