@@ -201,6 +201,8 @@ public enum DeliveryRules {
             } else if n.kind == .dependentNonResponsive, n.recipient == .member(me) {
                 relay = Self.ownWord(
                     missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync)
+            } else if n.kind == .dependentNonResponsive, n.subject == me {
+                relay = Self.ownMiss(deadline: n.at, me: me, circle: circle, sync: sync)
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }
             for channel in channels(for: n, me: me, device: device, circle: circle, local: local) {

@@ -161,6 +161,14 @@ extension DeliveryRules {
         return (read ?? Timestamp(seconds: .min)) <= deadline
     }
 
+    /// How my own device tells my external contacts of my own miss of `deadline`: at once, never
+    /// held (this is the alarm's first way out), but said to be unconfirmed while my phone inbox
+    /// has not been read here since the deadline: a tap of "I'm OK" may wait there unread. Its
+    /// correction follows when the tap is read.
+    public static func ownMiss(deadline: Timestamp, me: String, circle: CircleState, sync: SyncView) -> RelayDecision {
+        .send(confirmed: !inboxBehind(me, deadline, sync, circle), evidence: nil)
+    }
+
     /// Whether `me`'s device `device` relays `subject`'s miss of `deadline` at `now`.
     public static func relay(
         missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState,

@@ -63,7 +63,7 @@ public enum MessageDocument {
         Field(
             name: "confirmed", type: "boolean", nullable: false,
             about:
-                "False only when a watcher tells of a miss it could not confirm, to its own user or as a relay: its copy of the circle was not known current after the deadline (the title and text say so)."
+                "False only when a miss is told that its sender could not confirm: a watcher's, to its own user or as a relay, whose copy of the circle was not known current after the deadline; or the person's own device's, which could not read their phone inbox since the deadline (the title and text say so)."
         ),
         Field(
             name: "lastHeardFrom", type: "string", nullable: true,

@@ -75,7 +75,15 @@ public enum Messages {
             }
             return
         }
-        guard case .external(let owner, _) = n.recipient, owner != telling.me else { return }
+        guard case .external(let owner, _) = n.recipient else { return }
+        if owner == telling.me {
+            // My own miss, told after the hold while my phone inbox could not be read.
+            message.confirmed = telling.confirmed
+            if !telling.confirmed {
+                unconfirmed(&message, n, computer: "\(name)'s own computer", there: "there", telling, zone, circle)
+            }
+            return
+        }
         let teller = circle.members[telling.me]?.name?.value ?? "A member of the circle"
         message.relayedBy = teller
         message.confirmed = telling.confirmed
