@@ -3,7 +3,9 @@
 /// At the deadline only the member is told. After the grace period their tier-1 responders
 /// are; each further tier after another `escalation` delay, unless a responder has
 /// acknowledged ("I'm on it") or the member has checked in. Alerts skip all of this and go to
-/// every responder at once.
+/// every responder at once. An acknowledgement holds the alarm for `acknowledgementHold`:
+/// "I'm on it" followed by nothing — no check-in, no vouch, no end of the alert — lets the
+/// repeats and the further tiers go on, so a responder who forgot cannot quiet it for good.
 public enum Escalation {
     /// The delay between tiers when the member set none.
     public static let defaultDelay = TimeSpan.hours(1)
@@ -11,6 +13,8 @@ public enum Escalation {
     /// or "tier 2 later" is a switched-off alarm, and `grace 30d` a slip for `30m`.
     public static let longestGrace = TimeSpan.hours(24)
     public static let delays = TimeSpan.minutes(1)...TimeSpan.hours(24)
+    /// How long an acknowledgement holds the repeats and further tiers of its alarm.
+    public static let acknowledgementHold = TimeSpan.hours(2)
 
     /// A responder's tier as `member` set it (1 unless set otherwise).
     public static func tier(of responder: Notification.Recipient, for member: String, in circle: CircleState) -> Int64 {
@@ -50,14 +54,15 @@ public enum Escalation {
         _ responders: [Notification.Recipient], member: String, deadline: Timestamp, now: Timestamp,
         in circle: CircleState
     ) -> [Notification.Recipient] {
-        let acknowledged = circle.acknowledgement(of: .deadline(member: member, at: deadline))
+        let acknowledged = circle.acknowledgement(of: .deadline(member: member, at: deadline), holdingAt: now)
         let first = firstTier(of: member, in: circle)
         return responders.filter { responder in
             let tier = tier(of: responder, for: member, in: circle)
             let due = due(responder, member: member, deadline: deadline, in: circle, first: first)
             guard now >= due else { return false }
             guard tier > first, let acknowledged else { return true }
-            // Escalation stops at the first acknowledgement; tiers due before it were told.
+            // Escalation stops at the first acknowledgement while it holds; tiers due before it
+            // were told.
             return due <= acknowledged.stamp.at
         }
     }
@@ -142,5 +147,11 @@ extension CircleState {
             first = ack
         }
         return first
+    }
+
+    /// The acknowledgement of `thread` that still holds its alarm at `now`: given less than
+    /// `Escalation.acknowledgementHold` ago.
+    public func acknowledgement(of thread: Notification.Thread, holdingAt now: Timestamp) -> Acknowledgement? {
+        acknowledgement(of: thread).flatMap { now < $0.stamp.at + Escalation.acknowledgementHold ? $0 : nil }
     }
 }

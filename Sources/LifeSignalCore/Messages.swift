@@ -43,6 +43,17 @@ public enum Messages {
         }
         message.notice = n.notice
         if n.notice > 1 { message.title += " (\(Notification.ordinal(n.notice)) notice)" }
+        if Repeats.repeats(n.kind), let key = n.thread, let thread = Notification.Thread(key: key),
+            let ack = circle.acknowledgement(of: thread), circle.acknowledgement(of: thread, holdingAt: sentAt) == nil
+        {
+            // The hold of an "I'm on it" is over and nothing answered the alarm since.
+            let who =
+                ack.external.flatMap { circle.externals[subject]?[$0]?.value?.name }
+                ?? circle.members[ack.by]?.name?.value ?? "A responder"
+            message.summary =
+                "\(who) said they were on it at \(zone.text(ack.stamp.at)), and nothing has answered this alarm in the \((sentAt - ack.stamp.at).short) since. "
+                + message.summary
+        }
         return message
     }
 

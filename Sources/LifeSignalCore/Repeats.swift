@@ -1,7 +1,7 @@
 /// Alarms repeat until someone answers: a missed check-in and an alert are told again to
 /// those already told, at the interval the person it is about chose (`lifesignal checkin
-/// repeat`, an hour unless set), until they check in, the alert ends, or someone acknowledges
-/// or vouches. A repeat is a notification of its own (its own id, so a receiver that drops
+/// repeat`, an hour unless set), until they check in, the alert ends, or someone vouches; an
+/// acknowledgement holds them for `Escalation.acknowledgementHold`. A repeat is a notification of its own (its own id, so a receiver that drops
 /// duplicates by id still shows it) in the thread of the first, numbered: "second notice, 1h
 /// after the first". Repeats count from when the first notice was delivered (here or by any
 /// device of the circle that records it), so an alarm noticed late is not repeated the moment
@@ -30,7 +30,9 @@ public enum Repeats {
     /// The latest repeat due by `now` of each first notice in `feed` whose alarm is unanswered.
     static func due(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
         feed.notifications.values.compactMap { first in
-            guard mayRepeat(first, circle: circle, now: now),
+            guard mayRepeat(first, circle: circle, now: now), let key = first.thread,
+                let thread = Notification.Thread(key: key),
+                isUnanswered(thread, of: first.subject, circle: circle, now: now),
                 let chosen = circle.members[first.subject]?.effectiveRepeat
             else { return nil }
             let every = min(max(chosen, shortest), longest)
@@ -42,21 +44,23 @@ public enum Repeats {
     }
 
     /// Whether `n` is a first notice that repeats while time goes on and the circle stays as it
-    /// is (what the feed digest must keep, so that a run finds the repeats due).
+    /// is (what the feed digest must keep, so that a run finds the repeats due): one held by an
+    /// acknowledgement too, which repeats again once the hold is over.
     static func mayRepeat(_ n: Notification, circle: CircleState, now: Timestamp) -> Bool {
         guard n.notice == 1, repeats(n.kind), circle.members[n.subject]?.effectiveRepeat != nil, let key = n.thread,
             let thread = Notification.Thread(key: key)
         else { return false }
-        return isUnanswered(thread, of: n.subject, circle: circle, now: now)
+        // In force is enough: an acknowledgement holds it only for a while.
+        return DeliveryRules.isInForce(thread, of: n.subject, circle: circle, now: now)
     }
 
-    /// Whether an alarm still stands and nobody said "I'm on it": the alert is active, the
-    /// missed deadline is still the person's deadline.
+    /// Whether an alarm still stands and nobody said "I'm on it" lately: the alert is active, the
+    /// missed deadline is still the person's deadline, and no acknowledgement holds it.
     public static func isUnanswered(
         _ thread: Notification.Thread, of subject: String, circle: CircleState, now: Timestamp
     ) -> Bool {
         DeliveryRules.isInForce(thread, of: subject, circle: circle, now: now)
-            && circle.acknowledgement(of: thread) == nil
+            && circle.acknowledgement(of: thread, holdingAt: now) == nil
     }
 
     /// When `first` was first delivered through any channel: as this device's feed records it,

@@ -55,15 +55,23 @@ import Testing
         #expect(told.count == 3)
         #expect(told.last?["notice"] as? Int == 4, "\(told.last ?? [:])")
         #expect((told.last?["summary"] as? String)?.hasPrefix("Fourth notice, 3h after the first") == true)
-        // Bob says he is on it: no more repeats, to anyone.
+        // Bob says he is on it: no more repeats, to anyone, for two hours.
         let list = notifications(h.run("bob", ["notify", "list", "--json"], now: "2026-03-02T12:20:00Z"))
         let mine = try #require(
             list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["id"] as? String)
         #expect(h.run("bob", ["notify", "ack", String(mine.prefix(8))], now: "2026-03-02T12:20:00Z").code == 0)
-        for now in ["2026-03-02T13:30:00Z", "2026-03-02T15:00:00Z"] {
+        for now in ["2026-03-02T13:30:00Z", "2026-03-02T14:15:00Z"] {
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
         }
-        #expect(Self.misses(recorder).count == 3, "an acknowledgement ends the repeats")
+        #expect(Self.misses(recorder).count == 3, "an acknowledgement holds the repeats")
+        // Then, with nothing else answering the alarm, they go on, saying Bob was on it.
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T14:25:00Z", environment: env).code == 0)
+        told = Self.misses(recorder)
+        #expect(told.count == 4)
+        #expect(
+            (told.last?["summary"] as? String)?.hasPrefix(
+                "Bob said they were on it at Mon 2 Mar 2026, 12:20 UTC, and nothing has answered this alarm in the 2h 5m since."
+            ) == true, "\(told.last ?? [:])")
         #expect(duplicates(Self.received(recorder, "/sis").compactMap { $0["id"] as? String }).isEmpty)
     }
 

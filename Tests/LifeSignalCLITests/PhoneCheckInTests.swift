@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
-    func theSistersImOnItAcknowledgesStopsTheRepeatsAndTheNextTier() throws {
+    func theSistersImOnItHoldsTheRepeatsAndTheNextTierForTwoHours() throws {
         let recorder = try HTTPRecorder()
         let ntfy = try NtfyServer()
         let root = TempHome()
@@ -245,7 +245,7 @@ import Testing
         // Her sister taps it at 09:30; Alice's laptop goes dark; Bob's next runs read her inbox.
         ntfy.setClock("2026-03-02T09:30:00Z")
         #expect(NtfyServer.tap(button) == 0)
-        for now in ["2026-03-02T09:40:00Z", "2026-03-02T10:20:00Z", "2026-03-02T11:30:00Z"] {
+        for now in ["2026-03-02T09:40:00Z", "2026-03-02T10:20:00Z", "2026-03-02T11:25:00Z"] {
             let run = h.run("bob", ["notify", "deliver"], now: now, environment: Self.env)
             #expect(run.code == 0, "\(run.stderr)")
         }
@@ -264,6 +264,8 @@ import Testing
         #expect(NtfyServer.tap(button) == 0)
         let again = h.run("bob", ["notify", "deliver"], now: "2026-03-02T12:10:00Z", environment: Self.env)
         #expect(again.stderr.contains("its token was used already, at 2026-03-02 09:30 UTC"), "\(again.stderr)")
+        // Two hours after her "I'm on it", with Alice still silent, the alarm goes on: tier 2.
+        #expect(SafetyNetTests.types(recorder, "/sam").filter { $0.contains("non_responsive") }.count == 1)
     }
 
     /// What a watcher relays to the sister goes to the channel the circle knows for her, which

@@ -276,8 +276,17 @@ extension ScheduleCommandTests {
         #expect(Self.missed(h, "sam.log") == 1, "nobody acknowledged: tier 2 after the delay")
     }
 
-    @Test func anAcknowledgementOnAnotherMachineStopsTierTwo() throws {
+    /// Ana's "I'm on it" holds tier 2 for two hours; after that, with Bea still silent, Sam is
+    /// told after all, and told of Ana's word (campaign-c: an acknowledgement used to silence a
+    /// miss for good).
+    @Test func anAcknowledgementOnAnotherMachineHoldsTierTwoForTwoHours() throws {
         let h = Self.circle()
+        let text = h.root.path + "/sam-text.log"
+        let samText = "exec:printf '%s\\n' \"$LIFESIGNAL_MESSAGE\" >> '\(text)'"
+        let edited = h.run(
+            "bea", ["contacts", "edit", "Sam", "--notify", h.logChannel("sam.log"), "--notify", samText, "--quiet"],
+            now: "2026-03-01T11:00:00Z")
+        #expect(edited.code == 0, "\(edited.stderr)")
         Self.cron(h, "2026-03-01T14:31:00Z")
         let list = notifications(h.run("ana", ["notify", "list", "--json"], now: "2026-03-01T14:40:00Z"))
         let id = try #require(
@@ -285,14 +294,21 @@ extension ScheduleCommandTests {
         let ack = h.run("ana", ["notify", "ack", String(id.prefix(8))], now: "2026-03-01T14:40:00Z")
         #expect(ack.code == 0, "\(ack.stderr)")
         #expect(ack.stdout.hasPrefix("Acknowledged"))
-        for now in ["2026-03-01T15:41:00Z", "2026-03-01T17:00:00Z"] { Self.cron(h, now) }
+        for now in ["2026-03-01T15:41:00Z", "2026-03-01T16:30:00Z"] { Self.cron(h, now) }
         #expect(Self.missed(h, "sam.log") == 0, "Ana is on it: no escalation")
         // Bea hears that Ana is on it.
-        let bea = notifications(h.run("bea", ["notify", "list", "--json"], now: "2026-03-01T17:00:00Z"))
+        let bea = notifications(h.run("bea", ["notify", "list", "--json"], now: "2026-03-01T16:30:00Z"))
         #expect(bea.contains { ($0["message"] as? String)?.hasPrefix("Ana is on it") == true })
+        Self.cron(h, "2026-03-01T16:41:00Z")
+        #expect(Self.missed(h, "sam.log") == 1, "the hold is over: tier 2 is told")
+        let said = (try? String(contentsOfFile: text, encoding: .utf8)) ?? ""
+        #expect(
+            said.hasPrefix(
+                "Ana said they were on it at Sun 1 Mar 2026, 14:40 UTC, and nothing has answered this alarm in the 2h 1m since. Bea missed"
+            ), "\(said)")
         // What is not someone's miss or alert cannot be acknowledged.
         let other = try #require(list.first { $0["type"] as? String == "receive_contact_added" }?["id"] as? String)
-        #expect(h.run("ana", ["notify", "ack", String(other.prefix(8))], now: "2026-03-01T17:00:00Z").code == 65)
+        #expect(h.run("ana", ["notify", "ack", String(other.prefix(8))], now: "2026-03-01T16:41:00Z").code == 65)
     }
 }
 

@@ -52,7 +52,13 @@ import Testing
         Row(name: "when the grace ends tier 1", now: 24 * h + 1800, told: [ana]),
         Row(name: "one second before tier 2 is due", now: 24 * h + 5400 - 1, told: [ana]),
         Row(name: "tier 2 after the delay without an acknowledgement", now: 24 * h + 5400, told: [ana, sam]),
-        Row(name: "an acknowledgement before tier 2 stops it", now: 24 * h + 9000, ack: 24 * h + 3600, told: [ana]),
+        Row(name: "an acknowledgement before tier 2 holds it", now: 24 * h + 9000, ack: 24 * h + 3600, told: [ana]),
+        Row(
+            name: "one second before the acknowledgement's hold ends", now: 24 * h + 3600 + 7200 - 1,
+            ack: 24 * h + 3600, told: [ana]),
+        Row(
+            name: "the hold of an acknowledgement ends: tier 2 after all", now: 24 * h + 3600 + 7200,
+            ack: 24 * h + 3600, told: [ana, sam]),
         Row(
             name: "an acknowledgement after tier 2 was due does not unsay it", now: 24 * h + 9000, ack: 24 * h + 5400,
             told: [ana, sam]),

@@ -75,4 +75,24 @@ import Testing
         let after = DeliveryRules.plan(feed: feed, circle: circle, me: "bob", device: "b", now: now)
         #expect(!after.jobs.map(\.notification.id).contains(again.id), "answered: the repeat would be a false alarm")
     }
+
+    /// An acknowledgement holds the repeats for `Escalation.acknowledgementHold`, no longer: with
+    /// nothing else answering the alarm, they go on, and the feed's digest keeps the first
+    /// notice all the while so that a run with "nothing to do" still finds them.
+    @Test func anAcknowledgementHoldsTheRepeatsForTwoHoursOnly() throws {
+        var circle = Self.circle()
+        let first = try Self.firstNotice(circle)
+        var feed = Feed()
+        feed.add(first)
+        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        let acked = Self.deadline + .minutes(30)
+        Acknowledged(thread: first.thread ?? "").fold(
+            into: &circle, member: "bob", stamp: Stamp(clock: 10, at: acked, device: "b", seq: 10))
+        let held = acked + Escalation.acknowledgementHold - .minutes(1)
+        #expect(Repeats.due(circle: circle, feed: feed, now: held).isEmpty)
+        #expect(Repeats.mayRepeat(first, circle: circle, now: held), "kept by the digest while held")
+        let over = acked + Escalation.acknowledgementHold
+        #expect(Repeats.due(circle: circle, feed: feed, now: over).map(\.notice) == [3])
+        #expect(circle.acknowledgement(of: try #require(Notification.Thread(key: first.thread ?? "")))?.by == "bob")
+    }
 }

@@ -44,7 +44,7 @@ enum CheckinSettingsCommand {
         name: "escalation",
         abstract: "Show or set the delay between tiers of responders.",
         discussion: """
-            Responders are in tier 1 unless set otherwise ('lifesignal contacts edit NAME --tier 2'). Tier 2 is told this long after tier 1, tier 3 after twice as long, and so on, unless a responder has acknowledged ('lifesignal notify ack ID') or you have checked in; the lowest tier in use is told first. Default \(Escalation.defaultDelay.short); from \(Escalation.delays.lowerBound.short) to \(Escalation.delays.upperBound.short).
+            Responders are in tier 1 unless set otherwise ('lifesignal contacts edit NAME --tier 2'). Tier 2 is told this long after tier 1, tier 3 after twice as long, and so on, unless a responder has acknowledged ('lifesignal notify ack ID': it holds the escalation for \(Escalation.acknowledgementHold.short)) or you have checked in; the lowest tier in use is told first. Default \(Escalation.defaultDelay.short); from \(Escalation.delays.lowerBound.short) to \(Escalation.delays.upperBound.short).
             """,
         arguments: [ArgumentSpec(name: "duration", kind: .duration, optional: true, help: "e.g. 30m or 1h.")],
         run: escalation)
@@ -53,7 +53,7 @@ enum CheckinSettingsCommand {
         name: "repeat",
         abstract: "Show or set how often an unanswered alarm is told again.",
         discussion: """
-            A missed check-in or an active alert is told again to everyone already told, at this interval, until you check in, the alert ends, or someone acknowledges ('lifesignal notify ack ID') or vouches for you. Each repeat is a new message that says which notice it is ("second notice, 1h after the first"), threaded to the first. Default \(Repeats.defaultEvery.short); from \(Repeats.shortest.short) to \(Repeats.longest.short), or 'off' to tell each alarm once.
+            A missed check-in or an active alert is told again to everyone already told, at this interval, until you check in, the alert ends, or someone vouches for you; someone's acknowledgement ('lifesignal notify ack ID') holds the repeats for \(Escalation.acknowledgementHold.short). Each repeat is a new message that says which notice it is ("second notice, 1h after the first"), threaded to the first. Default \(Repeats.defaultEvery.short); from \(Repeats.shortest.short) to \(Repeats.longest.short), or 'off' to tell each alarm once.
             """,
         arguments: [
             ArgumentSpec(name: "duration", kind: .durationOrOff, optional: true, help: "e.g. 30m, 1h, 4h, or off.")

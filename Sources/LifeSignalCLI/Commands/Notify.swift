@@ -51,7 +51,7 @@ enum NotifyCommand {
         name: "ack",
         abstract: "Acknowledge someone's missed check-in or alert: \"I'm on it\".",
         discussion: """
-            Give the id of the notification (see 'lifesignal notify list'). The person and their other responders are told at once that you are on it, and a missed check-in is no longer escalated to further tiers of responders.
+            Give the id of the notification (see 'lifesignal notify list'). The person and their other responders are told at once that you are on it. For the next \(Escalation.acknowledgementHold.short) the alarm does not repeat and a missed check-in is not escalated to further tiers; if by then nothing has answered it (a check-in, a vouch, the end of the alert), it goes on, saying that you were on it.
             """,
         arguments: [
             ArgumentSpec(
@@ -65,7 +65,8 @@ enum NotifyCommand {
         result.delivery.tellFailures(session)
         try session.output.json(Acknowledged(notification: result.acknowledged))
         try session.output.line(
-            "Acknowledged: the others who watch over them are told you are on it, and no further tier is escalated to.")
+            "Acknowledged: the others who watch over them are told you are on it. For the next \(Escalation.acknowledgementHold.short) no further tier is told and the alarm does not repeat; if nothing answers it by then, it goes on."
+        )
         return .ok
     }
 
