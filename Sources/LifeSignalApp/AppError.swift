@@ -96,9 +96,11 @@ public enum ContactRefusal: Equatable, Sendable {
     /// for a code without a key, more than one member has it).
     case codeNotSigned(String)
     case cannotAddSelf
-    case alreadyLinked
-    /// `contacts confirm` of an external contact: only a member's link can be one-sided.
-    case confirmIsForMembers(name: String)
+    /// `unconfirmed`: they linked with me, saying they watch over me, and I never confirmed it.
+    case alreadyLinked(name: String, unconfirmed: Bool)
+    /// `contacts confirm` of someone who does not say they watch over me: an external contact,
+    /// or a member I watch over (who may not have confirmed me yet: `theyWaitForYou`).
+    case confirmIsForWatchers(name: String, external: Bool, theyWaitForYou: Bool)
     case duplicateExternalName(String)
     /// Editing would leave a contact without any role.
     case noRoleLeft(name: String)

@@ -65,23 +65,33 @@ extension App {
                 other = only
             }
             if other == me { throw .refused(.contact(.cannotAddSelf)) }
-            if circle.roles(of: me, toward: other) != nil { throw .refused(.contact(.alreadyLinked)) }
+            if circle.roles(of: me, toward: other) != nil {
+                let claim = circle.unconfirmedWatchers(of: me).contains(other)
+                throw .refused(.contact(.alreadyLinked(name: Self.name(other, in: circle), unconfirmed: claim)))
+            }
             if let fingerprint { transaction.record(KeyPinned(member: other, fingerprint: fingerprint), at: now) }
             transaction.record(RelationSet(member: other, roles: roles), at: now)
             return try Self.contact(other, of: transaction)
         }
     }
 
-    /// Confirms the link a member made with me ("Bea watches over you"): my own word on it,
-    /// without which their "I'm on it", vouches and deliveries stop none of my alarms (see
-    /// `CircleState.confirmed(by:link:)`). Returns the contact, and whether I already had.
+    /// Confirms that a member who says they watch over me does ("Bea watches over you"): my own
+    /// word on it, without which their "I'm on it", vouches and deliveries stop none of my
+    /// alarms (see `CircleState.confirmedWatcher(_:by:)`). Returns the contact, and whether I
+    /// already had.
     public func confirmContact(_ text: String) throws(AppError) -> (contact: Contact, already: Bool) {
         let now = self.now
         return try write { transaction throws(AppError) in
             let me = transaction.member
             let contact = try Self.find(text, in: transaction.circle.contacts(of: me))
-            guard contact.kind == .member else { throw .refused(.contact(.confirmIsForMembers(name: contact.name))) }
-            if transaction.circle.confirmed(by: me, link: contact.id) { return (contact, true) }
+            guard contact.kind == .member, contact.roles.responder else {
+                throw .refused(
+                    .contact(
+                        .confirmIsForWatchers(
+                            name: contact.name, external: contact.kind != .member,
+                            theyWaitForYou: contact.roles.dependent && !contact.confirmedByThem)))
+            }
+            if contact.confirmedByMe { return (contact, true) }
             transaction.record(RelationSet(member: contact.id, roles: contact.roles), at: now)
             return (contact, false)
         }
@@ -242,6 +252,8 @@ extension App {
         /// Her button topic on this device was set (nil: removed); `inbox`: I have an inbox,
         /// which the button posts to (without one, no button goes out).
         case buttonTopic(String?, inbox: Bool)
+        /// The edit gave my own word that they watch over me, which they had only claimed.
+        case confirmed
     }
 
     /// Changes the roles of the contact `text` names (seen by both sides), or an external
@@ -321,6 +333,8 @@ extension App {
             changes.append(.cancelledTheirPing(from: contact.name))
         }
         transaction.record(RelationSet(member: contact.id, roles: roles), at: now)
+        // They said they watch over me; an edit that keeps them my responder says so too.
+        if contact.roles.responder && roles.responder && !contact.confirmedByMe { changes.append(.confirmed) }
         return changes
     }
 

@@ -102,7 +102,8 @@ extension App {
         let state = circle.members[me] ?? MemberState()
         let health = Store.health(dataDirectory: dataDirectory)
         let sync = syncView(store, asking: true)
-        let responders = Notifications.responders(of: me, in: circle).compactMap {
+        // The responders I set: one who only says they watch over me is in the warnings.
+        let responders = Notifications.confirmedResponders(of: me, in: circle).compactMap {
             reach($0, in: circle)
         }
         let members = circle.knownMembers.map { id in

@@ -83,7 +83,7 @@ public enum Warning: Equatable, Sendable {
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
     /// Members who say they watch over me, a link I never made or confirmed (by name).
-    case watchersNotConfirmed([String])
+    case watchersNotConfirmed([App.Named])
     /// Members I watch over who never confirmed it (by name), and my own name.
     case notConfirmedBy([String], me: String)
 
@@ -193,14 +193,18 @@ extension App {
         var warnings: [Warning] = []
         let state = circle.members[me] ?? MemberState()
         if state.lastCheckIn == nil { warnings.append(.neverCheckedIn) }
-        let responders = Notifications.responders(of: me, in: circle)
+        // Only the responders I set: a claim must not hide that nobody I chose can be reached.
+        let responders = Notifications.confirmedResponders(of: me, in: circle)
         if responders.isEmpty {
             warnings.append(.noResponders)
         } else if let unreachable = unreachable(responders, of: me, in: circle, now: now) {
             warnings.append(.respondersUnreachable(unreachable))
         }
         let claims = circle.unconfirmedWatchers(of: me)
-        if !claims.isEmpty { warnings.append(.watchersNotConfirmed(claims.map { name($0, in: circle) }.sorted())) }
+        if !claims.isEmpty {
+            let contacts = circle.contacts(of: me)
+            warnings.append(.watchersNotConfirmed(claims.map { Named($0, among: contacts, in: circle) }.sorted()))
+        }
         // Only once a profile has been around for a whole window: a new one has had no chance.
         let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
         let since = state.name?.stamp.at ?? now
@@ -252,7 +256,7 @@ extension App {
                     problem: problems.isEmpty ? nil : problems.joined(separator: "; "), relayAt: deadline + sync.hold))
         }
         let unconfirmedBy = circle.linkedMembers(of: me).filter {
-            (circle.roles(of: me, toward: $0)?.dependent ?? false) && !circle.confirmed(by: $0, link: me)
+            (circle.roles(of: me, toward: $0)?.dependent ?? false) && !circle.confirmedWatcher(me, by: $0)
         }
         if !unconfirmedBy.isEmpty {
             warnings.append(
@@ -263,6 +267,23 @@ extension App {
                 guard case .staleRecords(let name, _) = warning else { return true }
                 return !unconfirmed.contains { circle.members[$0]?.name?.value ?? $0 == name }
             }
+    }
+
+    /// A member as a warning names them, and the argument that picks them out of my contacts:
+    /// their name, or their full id when another contact of mine has the same name (anyone
+    /// may take any name, a namesake of someone I trust included).
+    public struct Named: Equatable, Comparable, Sendable {
+        public var name: String
+        public var argument: String
+
+        init(_ member: String, among contacts: [Contact], in circle: CircleState) {
+            let name = App.name(member, in: circle)
+            let shared = contacts.filter { $0.name.lowercased() == name.lowercased() }.count > 1
+            self.name = shared ? "\(name) (\(member.prefix(8)))" : name
+            argument = shared ? member : name
+        }
+
+        public static func < (a: Named, b: Named) -> Bool { (a.name, a.argument) < (b.name, b.argument) }
     }
 
     static func name(_ member: String, in circle: CircleState) -> String {

@@ -174,7 +174,10 @@ extension ContactRefusal {
                 ?? (names.isEmpty ? " You have no contacts yet." : " See 'lifesignal contacts list'.")
             return "No contact matches '\(text)'." + hint
         case .ambiguous(let text, let candidates):
-            let list = candidates.map { "  \($0.name)  \($0.id)" }.joined(separator: "\n")
+            let list = candidates.map { contact in
+                let doubt = Render.unconfirmed(contact).map { "  (\($0))" } ?? ""
+                return "  \(contact.name)  \(contact.id)\(doubt)"
+            }.joined(separator: "\n")
             return "'\(text)' matches more than one contact; give more of the id:\n\(list)"
         case .unknownCode(let text):
             return
@@ -183,7 +186,10 @@ extension ContactRefusal {
             return
                 "the records in the circle for the code \(TerminalText.safeLine(text)) are not signed by the device that gave you this code, so they may not be the person's: someone who can write the circle folder may have copied it. Ask them for their code again ('lifesignal contacts code') and check that their records have synced."
         case .cannotAddSelf: return "Cannot add yourself as a contact."
-        case .alreadyLinked: return "This user is already in your contacts."
+        case .alreadyLinked(let name, let unconfirmed):
+            guard unconfirmed else { return "\(name) is already in your contacts." }
+            return
+                "\(name) is already in your contacts: they linked with you, saying they watch over you. To confirm it, run 'lifesignal contacts confirm \(TerminalText.argument(name))'."
         case .duplicateExternalName(let name):
             return
                 "You already have a contact named \(name); choose another name or edit that one with 'lifesignal contacts edit'."
@@ -205,9 +211,17 @@ extension ContactRefusal {
         case .externalCannotBeDependent:
             return
                 "An external contact can be a responder but not a dependent: they have no lifesignal whose check-ins you could watch."
-        case .confirmIsForMembers(let name):
+        case .confirmIsForWatchers(let name, let external, let theyWaitForYou):
+            if external {
+                return
+                    "\(name) is an external contact, whom you added yourself: only a member who says they watch over you can need your confirmation. See 'lifesignal contacts list'"
+            }
+            if theyWaitForYou {
+                return
+                    "\(name) does not say they watch over you: you watch over them, and only they can confirm that, on their device ('lifesignal contacts confirm' with your name)"
+            }
             return
-                "\(name) is an external contact, whom you added yourself: only a link another member made with you can need your confirmation. See 'lifesignal contacts list'"
+                "\(name) does not say they watch over you, so there is nothing of theirs to confirm: you watch over them. See 'lifesignal contacts show \(name)'"
         case .vouchNeedsConfirmation(let name):
             return
                 "\(name) has not confirmed that you watch over them, so your vouch would end nothing: anyone who can write the circle folder can claim to watch over someone. Reach \(name) and ask them to check in, or to run 'lifesignal contacts confirm' with your name on their device; 'lifesignal notify ack' does not count for them either until then"
@@ -298,7 +312,7 @@ extension Warning {
             return
                 "this device's signing key \(path) \(problem): every check-in and 'notify deliver' here fails, so nothing due is sent from this machine. \(StoreError.deviceKeyRemedy)."
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .olderVersion, .keysPinnedOnFirstSight,
-            .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored:
+            .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy:
             return trustMessage ?? ""
         case .checkInAheadOfClock(let at, let clock):
             return
@@ -319,17 +333,6 @@ extension Warning {
         case .neverCheckedIn:
             return
                 "you have never checked in, so there is no deadline and nobody would be told anything; run 'lifesignal checkin' to start your countdown."
-        case .watchersNotConfirmed(let names):
-            let list = names.map(TerminalText.safeLine).joined(separator: ", ")
-            let one = names.count == 1
-            let them = one ? (names.first.map(TerminalText.safeLine) ?? "them") : "NAME"
-            return
-                "\(list) \(one ? "says" : "say") they watch over you, but you never added or confirmed \(one ? "them" : "any of them"): they are told of your missed check-ins and alerts, but their 'I'm on it' and vouches stop none of your alarms. Anyone who can write the circle folder can make such a link. If you know \(one ? "them" : "one") and want them, run 'lifesignal contacts confirm \(them)'; if not, 'lifesignal contacts remove \(them)'."
-        case .notConfirmedBy(let names, let me):
-            let list = names.map(TerminalText.safeLine).joined(separator: ", ")
-            let one = names.count == 1
-            return
-                "\(list) \(one ? "has" : "have") not confirmed that you watch over \(one ? "them" : "each of them"): you are told of their missed check-ins and alerts, but your 'I'm on it' does not stop their escalation and you cannot vouch for them. Ask \(one ? "them" : "each") to run 'lifesignal contacts confirm \(TerminalText.safeLine(me))' on their device."
         case .noResponders:
             return
                 "nobody watches over you: you have no responders, so a missed check-in or an alert reaches nobody. Add one with 'lifesignal contacts add'."

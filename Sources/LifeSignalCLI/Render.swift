@@ -189,6 +189,14 @@ extension Render {
 
     /// A contact in JSON; with `status`, a member carries their live status as my dependent
     /// (null when they are not one).
+    /// What a contact's link lacks: my confirmation of a responder, theirs of me as their
+    /// responder (see 'contacts confirm').
+    static func unconfirmed(_ contact: Contact) -> String? {
+        if contact.roles.responder && !contact.confirmedByMe { return "not confirmed by you" }
+        if contact.roles.dependent && !contact.confirmedByThem { return "has not confirmed you" }
+        return nil
+    }
+
     static func contactJSON(_ contact: Contact, status: DependentStatus?? = nil) -> JSONObject {
         var o = JSONObject([
             ("id", .string(contact.id)), ("name", .string(contact.name)), ("kind", .string(contact.kind.rawValue)),

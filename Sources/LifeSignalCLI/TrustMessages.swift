@@ -7,6 +7,17 @@ extension Warning {
     /// The message of one of the trust warnings (the others are worded in AppMessages.swift).
     var trustMessage: String? {
         switch self {
+        case .watchersNotConfirmed(let named):
+            let list = named.map { TerminalText.safeLine($0.name) }.joined(separator: ", ")
+            let one = named.count == 1
+            let them = one ? (named.first.map { TerminalText.argument($0.argument) } ?? "them") : "NAME"
+            return
+                "\(list) \(one ? "says" : "say") they watch over you, but you never added or confirmed \(one ? "them" : "any of them"): they are told of your missed check-ins and alerts, but their 'I'm on it' and vouches stop none of your alarms. Anyone who can write the circle folder can make such a link. If you know \(one ? "them" : "one") and want them, run 'lifesignal contacts confirm \(them)'; if not, 'lifesignal contacts remove \(them)'."
+        case .notConfirmedBy(let names, let me):
+            let list = names.map(TerminalText.safeLine).joined(separator: ", ")
+            let one = names.count == 1
+            return
+                "\(list) \(one ? "has" : "have") not confirmed that you watch over \(one ? "them" : "each of them"): you are told of their missed check-ins and alerts, but your 'I'm on it' does not stop their escalation and you cannot vouch for them. Ask \(one ? "them" : "each") to run 'lifesignal contacts confirm \(TerminalText.argument(me))' on their device."
         case .recordsNotSigned(let name, let device, let path, let standing, let kept):
             let ignored = kept ? "ignored; what was verified of it before stands" : "ignored"
             return
@@ -57,7 +68,7 @@ extension Warning {
             .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored,
-            .toldOnlyByThisDevice, .watchersNotConfirmed, .notConfirmedBy:
+            .toldOnlyByThisDevice:
             return nil
         }
     }

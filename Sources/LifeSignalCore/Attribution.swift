@@ -27,9 +27,9 @@ extension CircleState {
             // Either side of a pair may set it; a third member never can.
             if pair.low == member || pair.high == member {
                 state.relations[pair] = roles
-                // What a member's own logs say of a pair is their side of it.
-                let linked = Stamped(!(roles.value?.isEmpty ?? true), roles.stamp)
-                state.sides[Side(writer: member, other: pair.other(than: member))] = linked
+                // What a member's own logs say of a pair is their side of it, in their roles.
+                let theirs = Stamped(member == pair.low ? roles.value : roles.value?.reciprocal, roles.stamp)
+                state.sides[Side(writer: member, other: pair.other(than: member))] = theirs
             } else {
                 foreign.relations += 1
             }

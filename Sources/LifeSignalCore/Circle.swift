@@ -110,11 +110,11 @@ public struct CircleState: Equatable, Sendable {
     public var members: [String: MemberState] = [:]
     /// The roles of `pair.low` toward `pair.high`; nil once the relation was removed.
     public var relations: [Pair: Stamped<Roles?>] = [:]
-    /// Each member's own latest word on a link: true when the last relation they wrote for the
-    /// pair links them, false once they removed it. `relations` keeps the latest word of either
-    /// side; this keeps both, from the relations in each member's own logs (see
-    /// `confirmed(by:link:)`).
-    var sides: [Side: Stamped<Bool>] = [:]
+    /// Each member's own latest word on a link: the roles toward the other that the last
+    /// relation they wrote gave (nil once they removed it). `relations` keeps the latest word of
+    /// either side; this keeps both, from the relations in each member's own logs (see
+    /// `confirmedWatcher(_:by:)`).
+    var sides: [Side: Stamped<Roles?>] = [:]
     /// owner → contact id → the contact (nil once removed).
     public var externals: [String: [String: Stamped<ExternalContact?>]] = [:]
     /// Pings by `Ping.key`.
@@ -225,27 +225,29 @@ public struct CircleState: Equatable, Sendable {
         return member == pair.low ? value : value.reciprocal
     }
 
-    /// Whether `member` themselves stands behind their link with `other`: they linked it (added
-    /// `other`'s code, or `other` as a contact) or confirmed the link `other` made, and did not
-    /// remove it since. Either side may write a relation, and an invite code is no secret (it
-    /// lies in its member's log), so the other side's word alone is a claim: anyone who can
-    /// write the circle folder can make it.
-    public func confirmed(by member: String, link other: String) -> Bool {
-        sides[Side(writer: member, other: other)]?.value ?? false
+    /// Whether `member`'s own latest word on their link with `watcher` makes `watcher` their
+    /// responder: they added `watcher` so (by code), made them one (`contacts edit`), or
+    /// confirmed the link `watcher` made (`contacts confirm`), and said nothing else since.
+    /// Either side may write a relation, and an invite code is no secret (it lies in its
+    /// member's log), so the other side's word alone is a claim: anyone who can write the circle
+    /// folder can make it. Only the watching itself is confirmed, never the link in general: a
+    /// dependent of `member` who turns the link around is not their watcher by that.
+    public func confirmedWatcher(_ watcher: String, by member: String) -> Bool {
+        sides[Side(writer: member, other: watcher)]?.value?.responder ?? false
     }
 
     /// Whether `watcher` may answer for `member`'s alarms — an "I'm on it" that stops the
     /// escalation, a vouch that ends a miss, a delivery that stands for everyone's: they watch
-    /// over `member`, and `member` confirmed the link. Being told and relaying need no more than
-    /// the watching: a claim can cost a false alarm, never a missed one.
+    /// over `member`, and `member` confirmed it. Being told and relaying need no more than the
+    /// watching: a claim can cost a false alarm, never a missed one.
     public func answersFor(_ member: String, watcher: String) -> Bool {
-        (roles(of: watcher, toward: member)?.dependent ?? false) && confirmed(by: member, link: watcher)
+        (roles(of: watcher, toward: member)?.dependent ?? false) && confirmedWatcher(watcher, by: member)
     }
 
     /// The members who say they watch over `member` without `member` having confirmed it.
     public func unconfirmedWatchers(of member: String) -> [String] {
         linkedMembers(of: member).filter {
-            (roles(of: $0, toward: member)?.dependent ?? false) && !confirmed(by: member, link: $0)
+            (roles(of: $0, toward: member)?.dependent ?? false) && !confirmedWatcher($0, by: member)
         }
     }
 

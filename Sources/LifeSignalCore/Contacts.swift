@@ -11,8 +11,8 @@ public struct Contact: Equatable, Sendable {
     public var since: Stamp
     /// Set for external contacts.
     public var external: ExternalContact?
-    /// For a member: whether I stand behind our link (I made or confirmed it), and whether they
-    /// do (see `CircleState.confirmed(by:link:)`). An external contact I added myself.
+    /// For a member: whether my own word makes them my responder, and whether theirs makes me
+    /// theirs (see `CircleState.confirmedWatcher(_:by:)`). An external contact I added myself.
     public var confirmedByMe = true
     public var confirmedByThem = true
 }
@@ -30,8 +30,8 @@ extension CircleState {
             list.append(
                 Contact(
                     id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil,
-                    confirmedByMe: confirmed(by: member, link: other),
-                    confirmedByThem: confirmed(by: other, link: member)))
+                    confirmedByMe: confirmedWatcher(other, by: member),
+                    confirmedByThem: confirmedWatcher(member, by: other)))
         }
         for (id, entry) in externals[member] ?? [:] {
             guard let contact = entry.value else { continue }

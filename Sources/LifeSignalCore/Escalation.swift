@@ -42,10 +42,13 @@ public enum Escalation {
         return deadline + grace + TimeSpan(seconds: (tier - min(first, tier)) * delay.seconds)
     }
 
-    /// The lowest tier among `member`'s responders: the first told (1 when none set a tier).
+    /// The lowest tier among the responders `member` set: the first told (1 when none set a
+    /// tier). A member who only says they watch over `member` never lowers it: their claim
+    /// alone would hold back every tier by an escalation delay.
     public static func firstTier(of member: String, in circle: CircleState) -> Int64 {
         guard let state = circle.members[member], !state.tiers.isEmpty else { return 1 }
-        return Notifications.responders(of: member, in: circle).map { tier(of: $0, for: member, in: circle) }.min() ?? 1
+        return Notifications.confirmedResponders(of: member, in: circle).map { tier(of: $0, for: member, in: circle) }
+            .min() ?? 1
     }
 
     /// The responders of `member` to be told of the miss of `deadline` by `now`: tier 1 after

@@ -50,7 +50,7 @@ public struct RelationSet: EventBody {
         let pair = Pair(writer, member)
         let canonical = writer == pair.low ? roles : roles?.reciprocal
         circle.relations[pair].keepLatest(Stamped(canonical, stamp))
-        circle.sides[Side(writer: writer, other: member)].keepLatest(Stamped(!(roles?.isEmpty ?? true), stamp))
+        circle.sides[Side(writer: writer, other: member)].keepLatest(Stamped(roles, stamp))
     }
 }
 

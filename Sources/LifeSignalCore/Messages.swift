@@ -36,7 +36,7 @@ public enum Messages {
             recipientName: recipientName(n.recipient, circle: circle), causeAt: n.at, sentAt: sentAt, details: [],
             actions: [], alsoTold: [], thread: n.thread, follows: follows(n, feed: feed), zone: zone)
         message.details = facts(n, state: state, person: person, sentAt: sentAt, zone: zone)
-        message.actions = actions(n, person: person)
+        message.actions = actions(n, person: person, circle: circle)
         (message.alsoTold, message.beingTold) = others(n, circle: circle, feed: feed, sentAt: sentAt)
         if n.kind == .dependentNonResponsive || n.kind == .missedCheckIn {
             evidence(&message, n, state: state, circle: circle, telling: telling, zone: zone)
@@ -252,7 +252,7 @@ public enum Messages {
         return facts
     }
 
-    static func actions(_ n: Notification, person: Message.Person) -> [String] {
+    static func actions(_ n: Notification, person: Message.Person, circle: CircleState) -> [String] {
         let name = person.name
         switch n.kind {
         case .dependentNonResponsive, .dependentAlert, .dependentAlertUpdated:
@@ -261,8 +261,12 @@ public enum Messages {
             actions.append(
                 "If you cannot reach \(name), go and check, or ask someone nearby to; if you think \(name) is in danger, call the local emergency number."
             )
-            if case .member = n.recipient {
-                actions.append("Tell the others you are on it: lifesignal notify ack \(n.id.prefix(8))")
+            if case .member(let watcher) = n.recipient {
+                actions.append(
+                    circle.answersFor(n.subject, watcher: watcher)
+                        ? "Tell the others you are on it: lifesignal notify ack \(n.id.prefix(8))"
+                        : "\(name) has not confirmed that you watch over them, so your 'I'm on it' would stop nothing: reach \(name), or those who watch over them."
+                )
             }
             if n.kind == .dependentNonResponsive { actions.append("You will get an all-clear when \(name) checks in.") }
             return actions
@@ -316,8 +320,13 @@ public enum Messages {
             let theirs = Set(
                 feed.notifications.values.filter { $0.thread == n.thread && $0.recipient == recipient }.map(\.id))
             guard !theirs.isEmpty else { return false }
+            // A record in the circle counts only as `isDelivered` believes one: a stranger's
+            // claim must not make a message say someone was told.
             return feed.deliveries.contains { theirs.contains($0.key.notification) && $0.value.isDelivered }
-                || circle.deliveries.keys.contains { theirs.contains($0.notification) }
+                || circle.deliveries.keys.contains {
+                    theirs.contains($0.notification)
+                        && DeliveryRules.isDelivered($0, to: recipient, feed: Feed(), circle: circle)
+                }
         }
     }
 }

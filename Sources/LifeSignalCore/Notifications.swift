@@ -28,6 +28,17 @@ public enum Notifications {
             + circle.externalContacts(of: member).map { .external(owner: member, id: $0.id) }
     }
 
+    /// `member`'s responders as `member` themselves set them: external contacts, and members
+    /// their own word makes responders (`CircleState.confirmedWatcher`). Who is told counts
+    /// every claim (`responders(of:)`); what orders the tiers, and what says whether anyone is
+    /// there at all, counts only these.
+    public static func confirmedResponders(of member: String, in circle: CircleState) -> [Notification.Recipient] {
+        responders(of: member, in: circle).filter { responder in
+            guard case .member(let id) = responder else { return true }
+            return circle.confirmedWatcher(id, by: member)
+        }
+    }
+
     /// The notifications that exist by `now` for what `me`'s device looks after. `feed` is
     /// what was already noticed (the all-clears follow the misses that were told).
     /// `unreadable` names the members some of whose records cannot be read here, and since when.
@@ -158,12 +169,15 @@ public enum Notifications {
             let roles = (me == pair.low ? value : value.reciprocal).text.lowercased()
             let known = firstLinked[other].map { $0 < record.stamp.at } ?? false
             let unconfirmed =
-                (circle.roles(of: other, toward: me)?.dependent ?? false) && !circle.confirmed(by: me, link: other)
+                (circle.roles(of: other, toward: me)?.dependent ?? false) && !circle.confirmedWatcher(other, by: me)
                 ? " \(who) made this link on their own: until you confirm it ('lifesignal contacts confirm \(who)'), their 'I'm on it' and vouches stop none of your alarms. Not someone you know? 'lifesignal contacts remove \(who)'."
                 : ""
             let (kind, message) =
                 known
-                ? (Notification.Kind.roleChanged, "Your link with \(who) changed: \(who) is now your \(roles).")
+                ? (
+                    Notification.Kind.roleChanged,
+                    "Your link with \(who) changed: \(who) is now your \(roles)." + unconfirmed
+                )
                 : (
                     Notification.Kind.contactAdded,
                     "You and \(who) are now linked: \(who) is your \(roles)." + unconfirmed

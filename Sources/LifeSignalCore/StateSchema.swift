@@ -106,13 +106,13 @@ extension CircleState {
     /// member's `sides` too; a log never carries them, since a reader derives them from its own
     /// relations (see `attributed(to:)`).
     mutating func codeFacts<C: FieldCoder>(_ c: inout C, sides withSides: Bool = true) throws(C.Failure) {
-        try c.entries("relations", &relations, as: RelationEntry.self, omitEmpty: false)
+        try c.entries("relations", &relations, as: RolesEntry<Pair>.self, omitEmpty: false)
         try c.entries("externals", &externals, as: ExternalEntry.self, omitEmpty: false)
         try c.entries("pings", &pings, as: PingEntry.self, omitEmpty: false)
         try c.entries("deliveries", &deliveries, as: DeliveryEntry.self, omitEmpty: true)
         try c.entries("acknowledgements", &acknowledgements, as: AcknowledgementEntry.self, omitEmpty: true)
         try c.entries("vouches", &vouches, as: VouchEntry.self, omitEmpty: true)
-        if withSides { try c.entries("sides", &sides, as: SideEntry.self, omitEmpty: true) }
+        if withSides { try c.entries("sides", &sides, as: RolesEntry<Side>.self, omitEmpty: true) }
     }
 
     /// The whole circle — every member's state, then the facts: the cache's form.
@@ -200,19 +200,45 @@ struct AlertEntry: KeyedEntry {
     }
 }
 
-struct RelationEntry: KeyedEntry {
-    var key = Pair("", "")
+/// Roles as set at a stamp, under a key of two members: a relation (`Pair`), or one member's
+/// own word on it (`Side`).
+struct RolesEntry<Key: RolesKey>: KeyedEntry {
+    var key = Key.none
     var value = Stamped<Roles?>(nil, .unset)
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        var low = key.low
-        var high = key.high
+        try key.code(&c)
+        try c.record("roles", &value.value, .null)
+        try c.stamp(&value.stamp)
+    }
+}
+
+/// The key of a `RolesEntry`: two member ids, coded as its own fields.
+protocol RolesKey: Hashable, Comparable {
+    static var none: Self { get }
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure)
+}
+
+extension Pair: RolesKey {
+    static var none: Pair { Pair("", "") }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        var (low, high) = (self.low, self.high)
         try c.id("low", &low)
         try c.id("high", &high)
         try c.check(low < high, "low", "must sort before high")
-        if C.reads { key = Pair(low, high) }
-        try c.record("roles", &value.value, .null)
-        try c.stamp(&value.stamp)
+        if C.reads { self = Pair(low, high) }
+    }
+}
+
+extension Side: RolesKey {
+    static var none: Side { Side(writer: "", other: "") }
+
+    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
+        var (writer, other) = (self.writer, self.other)
+        try c.id("writer", &writer)
+        try c.id("other", &other)
+        if C.reads { self = Side(writer: writer, other: other) }
     }
 }
 
@@ -307,19 +333,4 @@ extension Pair: Comparable {
 
 extension Side: Comparable {
     static func < (lhs: Side, rhs: Side) -> Bool { (lhs.writer, lhs.other) < (rhs.writer, rhs.other) }
-}
-
-struct SideEntry: KeyedEntry {
-    var key = Side(writer: "", other: "")
-    var value = Stamped(false, .unset)
-
-    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        var writer = key.writer
-        var other = key.other
-        try c.id("writer", &writer)
-        try c.id("other", &other)
-        if C.reads { key = Side(writer: writer, other: other) }
-        try c.bool("linked", &value.value)
-        try c.stamp(&value.stamp)
-    }
 }

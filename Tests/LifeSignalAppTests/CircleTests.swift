@@ -30,7 +30,11 @@ import Testing
         let roles = Roles(responder: true, dependent: false)
         #expect(
             refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: code, roles: roles) }
-                == .refused(.contact(.alreadyLinked)))
+                == .refused(.contact(.alreadyLinked(name: "Bea", unconfirmed: false))))
+        // Bea, whom Ana added, adding Ana's code: the link is there, on Ana's word alone.
+        #expect(
+            refusal { () throws(AppError) in try box.app("bea", at: t0).addMember(invite: own, roles: roles) }
+                == .refused(.contact(.alreadyLinked(name: "Ana", unconfirmed: true))))
         #expect(
             refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: own, roles: roles) }
                 == .refused(.contact(.cannotAddSelf)))

@@ -135,11 +135,12 @@ import Testing
         #expect(run("ana", ["contacts", "add", bea, "--dependent"]).code == 0)
         let duplicate = run("ana", ["contacts", "add", bea, "--responder"])
         #expect(duplicate.code == 65)
-        #expect(duplicate.stderr == "lifesignal: error: This user is already in your contacts.\n")
-        // …also from the other side: the relation exists for both.
+        #expect(duplicate.stderr == "lifesignal: error: Bea is already in your contacts.\n")
+        // …also from the other side: the relation exists for both, on Ana's word.
         #expect(
             run("bea", ["contacts", "add", code("ana"), "--responder"]).stderr
-                == "lifesignal: error: This user is already in your contacts.\n")
+                == "lifesignal: error: Ana is already in your contacts: they linked with you, saying they watch over you. To confirm it, run 'lifesignal contacts confirm Ana'.\n"
+        )
         let unknown = run(
             "ana", ["contacts", "add", "lifesignal://00000000-0000-4000-8000-000000000000", "--dependent"])
         #expect(unknown.code == 65)

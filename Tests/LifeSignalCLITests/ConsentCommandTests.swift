@@ -65,3 +65,94 @@ extension EscalationCommandTests {
         #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: later)).contains("watcher-not-confirmed"))
     }
 }
+
+/// What a confirmation covers, and how the commands around it answer (review of F3).
+@Suite struct ConsentEdgeTests {
+    static let now = "2026-03-01T09:00:00Z"
+
+    static func stderr(_ h: Household, _ who: String, _ arguments: [String]) -> String {
+        h.run(who, arguments, now: now).stderr
+    }
+
+    /// Bea watches over Mal, by her own word. Mal turning the link around ("and I watch over
+    /// Bea") is his claim only; an edit of Bea's that keeps him her responder confirms it, and
+    /// says so.
+    @Test func aDependentWhoTurnsTheLinkAroundIsOnlyAClaimUntilSheSaysOtherwise() {
+        let h = Household()
+        h.join(["Bea", "Mal"], now: Self.now)
+        #expect(h.run("bea", ["contacts", "add", h.code("mal"), "--dependent", "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("mal", ["contacts", "edit", "Bea", "--dependent", "--quiet"], now: Self.now).code == 0)
+        let codes = EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now))
+        #expect(codes.contains("watcher-not-confirmed"), "\(codes)")
+        #expect(h.run("bea", ["contacts", "list"], now: Self.now).stdout.contains("not confirmed by you"))
+        let edited = h.run("bea", ["contacts", "edit", "Mal", "--no-dependent"], now: Self.now)
+        #expect(
+            edited.stdout
+                == "Updated Mal: roles are now Responder; this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms.\n"
+        )
+        #expect(
+            !EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now)).contains(
+                "watcher-not-confirmed"))
+    }
+
+    /// `contacts confirm` is for someone who says they watch over you; anyone else is refused,
+    /// saying what the link is.
+    @Test func confirmIsRefusedForAnyoneWhoDoesNotSayTheyWatchOverYou() {
+        let h = Household()
+        h.join(["Ana", "Bea", "Dee"], now: Self.now)
+        // Dee says Ana watches over her; Ana watches over Bea, who has not confirmed it.
+        #expect(h.run("dee", ["contacts", "add", h.code("ana"), "--responder", "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: Self.now).code == 0)
+        #expect(
+            Self.stderr(h, "ana", ["contacts", "confirm", "Dee"])
+                == "lifesignal: error: Dee does not say they watch over you, so there is nothing of theirs to confirm: you watch over them. See 'lifesignal contacts show Dee'\n"
+        )
+        #expect(
+            Self.stderr(h, "ana", ["contacts", "confirm", "Bea"])
+                == "lifesignal: error: Bea does not say they watch over you: you watch over them, and only they can confirm that, on their device ('lifesignal contacts confirm' with your name)\n"
+        )
+        #expect(
+            h.run("ana", ["contacts", "add", "Sam", "--responder", "--notify", "exec:true", "--quiet"], now: Self.now)
+                .code == 0)
+        #expect(
+            Self.stderr(h, "ana", ["contacts", "confirm", "Sam"]).hasPrefix(
+                "lifesignal: error: Sam is an external contact"))
+    }
+
+    /// Ana's responder, Bea, has not run 'notify deliver' for days; Mal, who only says he
+    /// watches over Ana, has. His claim must not hide that nobody Ana chose can be reached.
+    @Test func aClaimantDoesNotHideThatNobodyYouChoseCanBeReached() {
+        let h = Household()
+        h.join(["Ana", "Bea", "Mal"], now: Self.now)
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--responder", "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("mal", ["contacts", "add", h.code("ana"), "--dependent", "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("ana", ["checkin", "--quiet"], now: Self.now).code == 0)
+        let later = "2026-03-04T09:00:00Z"
+        #expect(h.run("mal", ["notify", "deliver", "--quiet"], now: later).code == 0)
+        let codes = EscalationCommandTests.warningCodes(h.run("ana", ["status", "--json"], now: later))
+        #expect(codes.contains("responders-unreachable") && codes.contains("watcher-not-confirmed"), "\(codes)")
+    }
+
+    /// Anyone may take any name: a namesake who says they watch over Ana is named with their id,
+    /// and the way out picks them by it.
+    @Test func aNamesakeIsToldApartByTheirId() throws {
+        let h = Household()
+        h.join(["Ana", "Bea"], now: Self.now)
+        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--responder", "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("zed", ["init", "--name", "Bea", "--circle", h.circle, "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("zed", ["contacts", "add", h.code("ana"), "--dependent", "--quiet"], now: Self.now).code == 0)
+        let zed = try #require(
+            (jsonObject(h.run("zed", ["status", "--json"], now: Self.now).stdout)["member"] as? [String: Any])?["id"]
+                as? String)
+        let warning = Self.stderr(h, "ana", ["status"])
+        #expect(warning.contains("warning: Bea (\(zed.prefix(8))) says they watch over you"), "\(warning)")
+        #expect(
+            warning.contains("run 'lifesignal contacts confirm \(zed)'; if not, 'lifesignal contacts remove \(zed)'"))
+        let ambiguous = Self.stderr(h, "ana", ["contacts", "confirm", "Bea"])
+        #expect(ambiguous.contains("  Bea  \(zed)  (not confirmed by you)\n"), "\(ambiguous)")
+        #expect(h.run("ana", ["contacts", "remove", zed, "--quiet"], now: Self.now).code == 0)
+        #expect(
+            !EscalationCommandTests.warningCodes(h.run("ana", ["status", "--json"], now: Self.now)).contains(
+                "watcher-not-confirmed"))
+    }
+}

@@ -79,13 +79,38 @@ import Testing
         #expect(!circle.answersFor("alice", watcher: "mal"))
     }
 
+    /// Review F3-1: Alice watches over Mal (her own word, as his responder). Mal turning the link
+    /// around — "and I watch over Alice" — is his claim: her word on the link confirms only what
+    /// it said, so his acknowledgement and delivery records count for nothing. Review F3-2: nor
+    /// does his claim, tier 1 by default, hold back the tier she put everyone in.
+    @Test func aDependentWhoTurnsTheLinkAroundIsNotConfirmedAndSetsNoTier() {
+        var circle = Self.circle()
+        RelationSet(member: "mal", roles: Self.watches).fold(into: &circle, member: "alice", stamp: Self.stamp("a", 4))
+        #expect(circle.confirmedWatcher("alice", by: "mal") == false, "Mal never said Alice watches over him")
+        RelationSet(member: "alice", roles: Roles(responder: true, dependent: true))
+            .fold(into: &circle, member: "mal", stamp: Self.stamp("m", 5))
+        #expect(circle.roles(of: "mal", toward: "alice") == Roles(responder: true, dependent: true))
+        #expect(!circle.answersFor("alice", watcher: "mal"))
+        #expect(circle.unconfirmedWatchers(of: "alice") == ["mal"])
+        #expect(circle.contacts(of: "alice").first { $0.id == "mal" }?.confirmedByMe == false)
+        #expect(circle.contacts(of: "alice").first { $0.id == "mal" }?.confirmedByThem == true)
+
+        TierSet(contact: "bob", tier: 2).fold(into: &circle, member: "alice", stamp: Self.stamp("a", 6))
+        TierSet(contact: "sam", tier: 2).fold(into: &circle, member: "alice", stamp: Self.stamp("a", 7))
+        #expect(Escalation.firstTier(of: "alice", in: circle) == 2)
+        #expect(
+            Notifications.confirmedResponders(of: "alice", in: circle).count == 2,
+            "Bob and Sam; Mal is told, but is none of hers")
+        #expect(Notifications.responders(of: "alice", in: circle).count == 3)
+    }
+
     /// Each side comes from the member's own logs: a log cannot speak for the other side, and a
     /// merge keeps each member's latest word whichever copy comes first.
     @Test func sidesAreAttributedToTheLogsMemberAndMergeInAnyOrder() {
         var forged = CircleState()
         RelationSet(member: "alice", roles: Self.watches).fold(into: &forged, member: "mal", stamp: Self.stamp("m", 1))
         // Mal's log claiming Alice's word, and a relation between two others.
-        forged.sides[Side(writer: "alice", other: "mal")] = Stamped(true, Self.stamp("m", 2))
+        forged.sides[Side(writer: "alice", other: "mal")] = Stamped(Self.watched, Self.stamp("m", 2))
         forged.relations[Pair("alice", "bob")] = Stamped(Self.watched, Self.stamp("m", 3))
         let attributed = forged.attributed(to: "mal")
         #expect(attributed.state.sides.keys.map { "\($0.writer)>\($0.other)" } == ["mal>alice"])
@@ -102,6 +127,6 @@ import Testing
         other.merge(alice.attributed(to: "alice").state)
         other.merge(attributed.state)
         #expect(one.sides == other.sides)
-        #expect(!one.confirmed(by: "alice", link: "mal"))
+        #expect(!one.confirmedWatcher("mal", by: "alice"))
     }
 }

@@ -21,7 +21,8 @@ import Testing
         // Ana (the pair's low side) watches over Bea, and Bea confirmed it.
         circle.relations[Pair("ana", "bea")] = Stamped(
             Roles(responder: false, dependent: true), Stamp(clock: 1, at: at(0), device: "a", seq: 1))
-        circle.sides[Side(writer: "bea", other: "ana")] = Stamped(true, Stamp(clock: 1, at: at(0), device: "b", seq: 8))
+        circle.sides[Side(writer: "bea", other: "ana")] = Stamped(
+            Roles(responder: true, dependent: false), Stamp(clock: 1, at: at(0), device: "b", seq: 8))
         circle.externals["bea"] = [
             "sam": Stamped(
                 ExternalContact(name: "Sam", notify: ["exec:true"], email: [], phone: []),

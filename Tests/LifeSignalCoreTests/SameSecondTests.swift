@@ -73,7 +73,7 @@ import Testing
         circle.relations[Pair("bea", "carl")] = Stamped(
             Roles(responder: true, dependent: false), Stamp(clock: 1, at: Self.at(0), device: "c", seq: 1))
         circle.sides[Side(writer: "bea", other: "carl")] = Stamped(
-            true, Stamp(clock: 1, at: Self.at(0), device: "b", seq: 9))
+            Roles(responder: true, dependent: false), Stamp(clock: 1, at: Self.at(0), device: "b", seq: 9))
         let second = Self.at(25 * Self.h)
         circle.acknowledgements[thread.key] = [
             "carl": Stamp(clock: 7, at: second, device: "c", seq: 2),

@@ -53,8 +53,9 @@ import Testing
             Pair(Self.bea, Self.laptop): Stamped(nil, stamp(18)),
         ]
         circle.sides = [
-            Side(writer: Self.bea, other: Self.ana): Stamped(true, stamp(14)),
-            Side(writer: Self.carl, other: Self.bea): Stamped(false, stamp(16, laptop)),
+            Side(writer: Self.bea, other: Self.ana): Stamped(Roles(responder: true, dependent: true), stamp(14)),
+            Side(writer: Self.carl, other: Self.bea): Stamped(nil, stamp(16, laptop)),
+            Side(writer: Self.ana, other: Self.carl): Stamped(Roles(responder: false, dependent: true), stamp(15)),
         ]
         circle.externals = [
             Self.ana: [

@@ -177,6 +177,9 @@ enum ContactEditCommands {
             case .cancelledMyPing(let name): return "your pending ping to \(name) was cancelled"
             case .cancelledTheirPing(let name): return "\(name)'s pending ping to you was cancelled"
             case .details: return "details updated"
+            case .confirmed:
+                return
+                    "this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms"
             case .tier(let tier):
                 return tier == 1
                     ? "tier 1: told when your grace ends"

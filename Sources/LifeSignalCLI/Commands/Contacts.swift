@@ -82,18 +82,10 @@ enum ContactsCommand {
             var roles = contact.roles.text
             if contact.kind == .external { roles += " (ext.)" }
             var status = contact.roles.dependent ? view.status.map { Render.colored($0, o) } ?? "" : ""
-            if let doubt = Self.unconfirmed(contact) { status += (status.isEmpty ? "" : "; ") + doubt }
+            if let doubt = Render.unconfirmed(contact) { status += (status.isEmpty ? "" : "; ") + doubt }
             try session.output.line(contact.name.padding(to: nameWidth) + roles.padding(to: 23) + status)
         }
         return .ok
-    }
-
-    /// What a contact's link lacks: my confirmation of a responder, theirs of me as their
-    /// responder (see 'contacts confirm').
-    static func unconfirmed(_ contact: Contact) -> String? {
-        if contact.roles.responder && !contact.confirmedByMe { return "not confirmed by you" }
-        if contact.roles.dependent && !contact.confirmedByThem { return "has not confirmed you" }
-        return nil
     }
 
     static func show(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
@@ -106,7 +98,7 @@ enum ContactsCommand {
             ("Kind", contact.kind == .member ? "member of your circle" : "external"),
             ("Roles", contact.roles.text),
         ]
-        if let doubt = Self.unconfirmed(contact) {
+        if let doubt = Render.unconfirmed(contact) {
             let how =
                 contact.confirmedByMe
                 ? "their link with you is not confirmed on their side, so your 'I'm on it' and vouches do not count for them"
