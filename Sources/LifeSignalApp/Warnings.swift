@@ -194,13 +194,19 @@ extension App {
         let state = circle.members[me] ?? MemberState()
         if state.lastCheckIn == nil { warnings.append(.neverCheckedIn) }
         // Only the responders I set: a claim must not hide that nobody I chose can be reached.
-        let responders = Notifications.confirmedResponders(of: me, in: circle)
+        // The others say they watch over me, which I never confirmed.
+        var claims: [String] = []
+        let responders = Notifications.responders(of: me, in: circle).filter { responder in
+            guard case .member(let id) = responder, !circle.confirmedWatcher(id, by: me) else { return true }
+            claims.append(id)
+            return false
+        }
         if responders.isEmpty {
-            warnings.append(.noResponders)
+            // With only claims, those are told: the warning about them says what they lack.
+            if claims.isEmpty { warnings.append(.noResponders) }
         } else if let unreachable = unreachable(responders, of: me, in: circle, now: now) {
             warnings.append(.respondersUnreachable(unreachable))
         }
-        let claims = circle.unconfirmedWatchers(of: me)
         if !claims.isEmpty {
             let contacts = circle.contacts(of: me)
             warnings.append(.watchersNotConfirmed(claims.map { Named($0, among: contacts, in: circle) }.sorted()))

@@ -107,6 +107,9 @@ extension EscalationCommandTests {
             Self.stderr(h, "ana", ["contacts", "confirm", "Dee"])
                 == "lifesignal: error: Dee does not say they watch over you, so there is nothing of theirs to confirm: you watch over them. See 'lifesignal contacts show Dee'\n"
         )
+        // Bea's only watcher is Ana, unconfirmed: she is told that, not that nobody is told.
+        let bea = EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now))
+        #expect(bea.contains("watcher-not-confirmed") && !bea.contains("no-responders"), "\(bea)")
         #expect(
             Self.stderr(h, "ana", ["contacts", "confirm", "Bea"])
                 == "lifesignal: error: Bea does not say they watch over you: you watch over them, and only they can confirm that, on their device ('lifesignal contacts confirm' with your name)\n"
