@@ -80,11 +80,15 @@ extension App {
     }
 
     /// Acknowledges the missed check-in or alert a notification of mine is about: "I'm on it".
-    /// The person and their other responders are told at once, and escalation to further
-    /// tiers stops. Returns the notification acknowledged.
-    public func acknowledge(_ text: String) throws(AppError) -> (acknowledged: Notification, delivery: DeliveryReport) {
+    /// The person and their other responders are told at once, and the repeats and further
+    /// tiers wait for `Escalation.acknowledgementHold`. Returns the notification acknowledged
+    /// and until when my acknowledgement holds it (an earlier one of mine that still holds is
+    /// not given again).
+    public func acknowledge(_ text: String) throws(AppError) -> (
+        acknowledged: Notification, holdsUntil: Timestamp, delivery: DeliveryReport
+    ) {
         let now = self.now
-        let chosen = try write(feed: .whole) { transaction throws(AppError) -> Notification in
+        let (chosen, since) = try write(feed: .whole) { transaction throws(AppError) -> (Notification, Timestamp) in
             transaction.noticeDue(now: now)
             let notification = try Self.notification(
                 text, in: transaction.feed.entries(for: .member(transaction.member)))
@@ -96,12 +100,15 @@ extension App {
                 let name = circle.members[notification.subject]?.name?.value ?? notification.subject
                 throw .refused(.feed(.notConfirmed(name: name)))
             }
-            if transaction.circle.acknowledgements[thread]?[transaction.member] == nil {
-                transaction.record(Acknowledged(thread: thread), at: now)
+            if let mine = circle.acknowledgements[thread]?[transaction.member],
+                now < mine.at + Escalation.acknowledgementHold
+            {
+                return (notification, mine.at)
             }
-            return notification
+            transaction.record(Acknowledged(thread: thread), at: now)
+            return (notification, now)
         }
-        return (chosen, try deliver())
+        return (chosen, since + Escalation.acknowledgementHold, try deliver())
     }
 
     /// A change of preferences; nil fields stay as they are.

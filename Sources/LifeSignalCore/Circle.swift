@@ -209,9 +209,10 @@ public struct CircleState: Equatable, Sendable {
         }
     }
 
-    /// Records that `by` acknowledged `thread` (the earliest stamp of theirs is kept).
+    /// Records that `by` acknowledged `thread` (the latest stamp of theirs is kept: a responder
+    /// says "I'm on it" again once their last one no longer holds the alarm).
     mutating func acknowledge(_ thread: String, by: String, stamp: Stamp) {
-        if acknowledgements[thread]?[by].map({ stamp < $0 }) ?? true {
+        if acknowledgements[thread]?[by].map({ $0 < stamp }) ?? true {
             acknowledgements[thread, default: [:]][by] = stamp
         }
     }

@@ -57,16 +57,17 @@ public enum Escalation {
         _ responders: [Notification.Recipient], member: String, deadline: Timestamp, now: Timestamp,
         in circle: CircleState
     ) -> [Notification.Recipient] {
-        let acknowledged = circle.acknowledgement(of: .deadline(member: member, at: deadline), holdingAt: now)
+        let thread = Notification.Thread.deadline(member: member, at: deadline)
+        let acknowledged = circle.acknowledgement(of: thread) != nil
         let first = firstTier(of: member, in: circle)
         return responders.filter { responder in
             let tier = tier(of: responder, for: member, in: circle)
             let due = due(responder, member: member, deadline: deadline, in: circle, first: first)
             guard now >= due else { return false }
-            guard tier > first, let acknowledged else { return true }
-            // Escalation stops at the first acknowledgement while it holds; tiers due before it
-            // were told.
-            return due <= acknowledged.stamp.at
+            guard tier > first, acknowledged else { return true }
+            // A further tier waits while an acknowledgement holds the alarm; tiers due before
+            // the first were told.
+            return now >= circle.heldUntil(thread, from: due)
         }
     }
 }
@@ -134,27 +135,37 @@ public struct Acknowledged: EventBody {
 }
 
 extension CircleState {
-    /// The first acknowledgement of `thread` by a member who answers for the one it is about
-    /// (`answersFor`): only a responder they confirmed may say "I'm on it" and stop the
-    /// escalation.
-    public func acknowledgement(of thread: Notification.Thread) -> Acknowledgement? {
-        guard let subject = Notifications.subject(of: thread, in: self) else { return nil }
-        var first: Acknowledgement?
-        for (by, stamp) in acknowledgements[thread.key] ?? [:] where answersFor(subject, watcher: by) {
-            if first.map({ Stamp.earlierInTime(stamp, $0.stamp) }) ?? true {
-                first = Acknowledgement(by: by, stamp: stamp)
-            }
+    /// The acknowledgements of `thread` by those who answer for the one it is about
+    /// (`answersFor`: only a responder they confirmed may say "I'm on it"), and by their external
+    /// responders' phones, earliest first: each responder's latest.
+    public func acknowledgements(of thread: Notification.Thread) -> [Acknowledgement] {
+        guard let subject = Notifications.subject(of: thread, in: self) else { return [] }
+        var found = (acknowledgements[thread.key] ?? [:]).compactMap { by, stamp in
+            answersFor(subject, watcher: by) ? Acknowledgement(by: by, stamp: stamp) : nil
         }
-        for ack in phoneAcknowledgements(of: thread, subject: subject)
-        where first.map({ Stamp.earlierInTime(ack.stamp, $0.stamp) }) ?? true {
-            first = ack
-        }
-        return first
+        found += phoneAcknowledgements(of: thread, subject: subject)
+        return found.sorted { Stamp.earlierInTime($0.stamp, $1.stamp) }
     }
 
-    /// The acknowledgement of `thread` that still holds its alarm at `now`: given less than
-    /// `Escalation.acknowledgementHold` ago.
+    /// The first acknowledgement of `thread` (see `acknowledgements(of:)`).
+    public func acknowledgement(of thread: Notification.Thread) -> Acknowledgement? {
+        acknowledgements(of: thread).first
+    }
+
+    /// The latest acknowledgement of `thread` that holds its alarm at `now`: given less than
+    /// `Escalation.acknowledgementHold` before it.
     public func acknowledgement(of thread: Notification.Thread, holdingAt now: Timestamp) -> Acknowledgement? {
-        acknowledgement(of: thread).flatMap { now < $0.stamp.at + Escalation.acknowledgementHold ? $0 : nil }
+        acknowledgements(of: thread).last { $0.stamp.at <= now && now < $0.stamp.at + Escalation.acknowledgementHold }
+    }
+
+    /// When what falls due at `due` in `thread` (a further tier) is told: at once, or, while an
+    /// acknowledgement given before it holds the alarm, when the last of the holds that follow
+    /// one another ends (what fell due at the instant of an acknowledgement was due before it).
+    public func heldUntil(_ thread: Notification.Thread, from due: Timestamp) -> Timestamp {
+        var at = due
+        for ack in acknowledgements(of: thread) where ack.stamp.at < at {
+            at = max(at, ack.stamp.at + Escalation.acknowledgementHold)
+        }
+        return at
     }
 }

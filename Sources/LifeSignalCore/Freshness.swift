@@ -151,14 +151,15 @@ extension DeliveryRules {
         return circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
     }
 
-    /// Whether `subject` has a phone inbox this device has not read since `deadline`.
+    /// Whether `subject` has a phone inbox this device has not read since `deadline`, where a
+    /// tap that counts before the deadline may wait (see `PhoneCheckIns.mayWait`).
     public static func inboxBehind(_ subject: String, _ deadline: Timestamp, _ sync: SyncView, _ circle: CircleState)
         -> Bool
     {
-        guard let url = circle.members[subject]?.inbox?.value ?? nil, let read = sync.inboxReads[url] else {
-            return false
-        }
-        return (read ?? Timestamp(seconds: .min)) <= deadline
+        guard let state = circle.members[subject], let url = state.inbox?.value ?? nil,
+            let read = sync.inboxReads[url]
+        else { return false }
+        return (read ?? Timestamp(seconds: .min)) <= deadline && PhoneCheckIns.mayWait(before: deadline, in: state)
     }
 
     /// How my own device tells my external contacts of my own miss of `deadline`: at once, never

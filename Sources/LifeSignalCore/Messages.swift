@@ -44,14 +44,15 @@ public enum Messages {
         message.notice = n.notice
         if n.notice > 1 { message.title += " (\(Notification.ordinal(n.notice)) notice)" }
         if Repeats.repeats(n.kind), let key = n.thread, let thread = Notification.Thread(key: key),
-            let ack = circle.acknowledgement(of: thread), circle.acknowledgement(of: thread, holdingAt: sentAt) == nil
+            let ack = circle.acknowledgements(of: thread).last(where: { $0.stamp.at <= sentAt }),
+            circle.acknowledgement(of: thread, holdingAt: sentAt) == nil
         {
             // The hold of an "I'm on it" is over and nothing answered the alarm since.
             let who =
                 ack.external.flatMap { circle.externals[subject]?[$0]?.value?.name }
                 ?? circle.members[ack.by]?.name?.value ?? "A responder"
             message.summary =
-                "\(who) said they were on it at \(zone.text(ack.stamp.at)), and nothing has answered this alarm in the \((sentAt - ack.stamp.at).short) since. "
+                "\(who) said they were on it at \(zone.text(ack.stamp.at)); in the \((sentAt - ack.stamp.at).short) since, no check-in, vouch or other answer has reached the sender of this message. "
                 + message.summary
         }
         return message
@@ -290,7 +291,7 @@ public enum Messages {
         // Whoever answered is not among those to be told of the answer.
         let answered: Notification.Recipient? =
             n.kind == .acknowledged
-            ? circle.acknowledgement(of: thread).map { ack in
+            ? circle.acknowledgements(of: thread).last(where: { $0.stamp.at == n.at }).map { ack in
                 ack.external.map { .external(owner: member, id: $0) } ?? .member(ack.by)
             } : nil
         var told: [String] = []

@@ -49,6 +49,18 @@ public enum PhoneCheckIns {
         case withdrawn(at: Timestamp)
     }
 
+    /// Whether a tap that would count as a check-in made since the last one and by `deadline`
+    /// could be waiting unread: an "I'm OK" token was handed out, unused and not withdrawn,
+    /// whose time to be tapped reaches into that span. Without one, an inbox not read changes
+    /// nothing about a miss.
+    public static func mayWait(before deadline: Timestamp, in state: MemberState) -> Bool {
+        let since = state.lastCheckIn(asOf: deadline)?.at ?? Timestamp(seconds: .min)
+        return state.tokens.contains { hash, issued in
+            state.phoneTaps[hash] == nil && state.withdrawal(of: PhoneCheckIns.phone, issued: issued) == nil
+                && issued - MemberState.clockTolerance <= deadline && issued + validity >= since
+        }
+    }
+
     public static func verdict(of token: String, at: Timestamp, for state: MemberState) -> Verdict {
         let hash = commitment(of: token)
         guard let issued = state.tokens[hash] else { return .unknown }

@@ -59,34 +59,42 @@ extension Notifications {
         }
         for key in keys.sorted() {
             guard let thread = Notification.Thread(key: key), let member = subject(of: thread, in: circle),
-                member == me || watched.contains(member), let ack = circle.acknowledgement(of: thread),
-                ack.stamp.at >= horizon
+                member == me || watched.contains(member)
             else { continue }
-            let external = ack.external.map { Notification.Recipient.external(owner: member, id: $0) }
-            let who =
-                ack.external.map { circle.externals[member]?[$0]?.value?.name ?? "A responder" }
-                ?? name(ack.by, in: circle)
-            let about = name(member, in: circle)
-            // The person, and the responders who were told of it (not a tier never reached).
-            let first = Escalation.firstTier(of: member, in: circle)
-            let told = responders(of: member, in: circle).filter { responder in
-                guard case .deadline(_, let deadline) = thread else { return true }
-                return Escalation.due(responder, member: member, deadline: deadline, in: circle, first: first)
-                    <= ack.stamp.at
-            }
-            let acked = external ?? .member(ack.by)
-            let recipients = ([Notification.Recipient.member(member)] + told).filter { $0 != acked }
-            found += recipients.map { recipient in
-                let message =
-                    recipient == .member(member)
-                    ? "\(who) is on it: they acknowledged at \(utc(ack.stamp.at)) and are looking after you."
-                    : "\(who) is on it: they acknowledged \(about)'s \(thread.what) at \(utc(ack.stamp.at)). Others will not be escalated to."
-                return Notification(
-                    kind: .acknowledged, cause: key, message: message, at: ack.stamp.at, subject: member,
-                    recipient: recipient, thread: thread)
+            let acks = circle.acknowledgements(of: thread)
+            for (index, ack) in acks.enumerated() where ack.stamp.at >= horizon {
+                // The first keeps the thread as its cause, as before there could be more.
+                let cause = index == 0 ? key : "\(key)|\(ack.external ?? ack.by)|\(ack.stamp.at.seconds)"
+                found += acknowledged(ack, cause: cause, thread: thread, of: member, circle: circle)
             }
         }
         return found
+    }
+
+    /// "X is on it", told to the person and to those told of the alarm by the time of `ack`.
+    static func acknowledged(
+        _ ack: Acknowledgement, cause: String, thread: Notification.Thread, of member: String, circle: CircleState
+    ) -> [Notification] {
+        let external = ack.external.map { Notification.Recipient.external(owner: member, id: $0) }
+        let who =
+            ack.external.map { circle.externals[member]?[$0]?.value?.name ?? "A responder" } ?? name(ack.by, in: circle)
+        let about = name(member, in: circle)
+        // The person, and the responders who were told of it by then (not a tier never reached).
+        var told = responders(of: member, in: circle)
+        if case .deadline(_, let deadline) = thread {
+            told = Escalation.toldOfMiss(told, member: member, deadline: deadline, now: ack.stamp.at, in: circle)
+        }
+        let acked = external ?? .member(ack.by)
+        let until = utc(ack.stamp.at + Escalation.acknowledgementHold)
+        return ([Notification.Recipient.member(member)] + told).filter { $0 != acked }.map { recipient in
+            let message =
+                recipient == .member(member)
+                ? "\(who) is on it: they acknowledged at \(utc(ack.stamp.at)) and are looking after you."
+                : "\(who) is on it: they acknowledged \(about)'s \(thread.what) at \(utc(ack.stamp.at)). Nobody further is told before \(until); if it is still unanswered then, the alarm goes on."
+            return Notification(
+                kind: .acknowledged, cause: cause, message: message, at: ack.stamp.at, subject: member,
+                recipient: recipient, thread: thread)
+        }
     }
 
     /// The member a thread is about.

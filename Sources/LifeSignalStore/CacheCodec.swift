@@ -17,8 +17,8 @@ enum CacheCodec {
     /// 10: records attributed to their folder's member (pings keyed with their members,
     /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others;
     /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
-    /// 15: each member's own word on their links (`CircleState.sides`).
-    static let format: UInt8 = 15
+    /// 16: each member's own word on their links, with the roles they gave (`CircleState.sides`).
+    static let format: UInt8 = 16
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

@@ -70,7 +70,7 @@ import Testing
         #expect(told.count == 4)
         #expect(
             (told.last?["summary"] as? String)?.hasPrefix(
-                "Bob said they were on it at Mon 2 Mar 2026, 12:20 UTC, and nothing has answered this alarm in the 2h 5m since."
+                "Bob said they were on it at Mon 2 Mar 2026, 12:20 UTC; in the 2h 5m since, no check-in, vouch or other answer has reached the sender of this message."
             ) == true, "\(told.last ?? [:])")
         #expect(duplicates(Self.received(recorder, "/sis").compactMap { $0["id"] as? String }).isEmpty)
     }

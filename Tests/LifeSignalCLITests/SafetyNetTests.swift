@@ -262,8 +262,9 @@ extension SafetyNetTests {
 
 extension SafetyNetTests {
     /// Alice's phone inbox cannot be read on Bob's machine (its server refuses): an "I'm OK" tap
-    /// there may be her check-in, so Bob's copy confirms nothing about her miss. Her sister is
-    /// told after the hold, marked unconfirmed and saying why (campaign-c C3).
+    /// there may be her check-in — her laptop handed out a button with her reminder, then went
+    /// dark — so Bob's copy confirms nothing about her miss. Her sister is told after the hold,
+    /// marked unconfirmed and saying why (campaign-c C3).
     @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
     func anUnreadPhoneInboxConfirmsNoMiss() throws {
         let recorder = try HTTPRecorder()
@@ -271,8 +272,15 @@ extension SafetyNetTests {
         let h = Self.aliceAndBob(recorder, marker: root.path + "/alice-exec-ran")
         let env = ["PATH": DeliveryTests.path()]
         let inbox = h.run(
-            "alice", ["checkin", "inbox", "ntfy:http://127.0.0.1:9/alice-inbox-7f3k9q2m"], now: "2026-03-01T09:00:00Z")
+            "alice",
+            [
+                "checkin", "inbox", "ntfy:http://127.0.0.1:9/alice-inbox-7f3k9q2m", "--phone",
+                "ntfy:" + recorder.url("/alice-phone-4k7q9w2z"),
+            ], now: "2026-03-01T09:00:00Z")
         #expect(inbox.code == 0, "\(inbox.stderr)")
+        _ = h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: env)
+        #expect(
+            recorder.requests().contains { $0.path == "/alice-phone-4k7q9w2z" }, "the reminder, with its button")
         #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-01T12:00:00Z", environment: env).code == 0)
         for now in ["2026-03-02T09:15:00Z", "2026-03-02T10:30:00Z"] {
             _ = h.run("bob", ["notify", "deliver"], now: now, environment: env)

@@ -304,8 +304,17 @@ extension ScheduleCommandTests {
         let said = (try? String(contentsOfFile: text, encoding: .utf8)) ?? ""
         #expect(
             said.hasPrefix(
-                "Ana said they were on it at Sun 1 Mar 2026, 14:40 UTC, and nothing has answered this alarm in the 2h 1m since. Bea missed"
+                "Ana said they were on it at Sun 1 Mar 2026, 14:40 UTC; in the 2h 1m since, no check-in, vouch or other answer has reached the sender of this message. Bea missed"
             ), "\(said)")
+        // Ana on it again (review G1): held anew from 16:45; said again at 17:00, her 16:45 holds.
+        let again = h.run("ana", ["notify", "ack", String(id.prefix(8))], now: "2026-03-01T16:45:00Z")
+        #expect(again.stdout.contains("Until 2026-03-01 18:45 UTC"), "\(again.stdout)")
+        let twice = h.run("ana", ["notify", "ack", String(id.prefix(8))], now: "2026-03-01T17:00:00Z")
+        #expect(twice.stdout.contains("Until 2026-03-01 18:45 UTC"), "\(twice.stdout)")
+        Self.cron(h, "2026-03-01T17:45:00Z")
+        #expect(Self.missed(h, "sam.log") == 1, "held again: no second notice to Sam at 17:41")
+        Self.cron(h, "2026-03-01T18:46:00Z")
+        #expect(Self.missed(h, "sam.log") == 2, "the second hold is over")
         // What is not someone's miss or alert cannot be acknowledged.
         let other = try #require(list.first { $0["type"] as? String == "receive_contact_added" }?["id"] as? String)
         #expect(h.run("ana", ["notify", "ack", String(other.prefix(8))], now: "2026-03-01T16:41:00Z").code == 65)

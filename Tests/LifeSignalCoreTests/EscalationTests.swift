@@ -144,4 +144,38 @@ import Testing
         #expect(told(24 * Self.h + 1800) == [Self.ana.key], "tier 2 is the first in use")
         #expect(told(26 * Self.h) == [Self.ana.key], "Ana acknowledged before Sam's tier came")
     }
+
+    /// Review G1: each responder's "I'm on it" holds the alarm for two hours from when they
+    /// said it — a second responder's, or the same one's again once theirs ran out — so the
+    /// holds follow one another, and the alarm goes on only when the last one ends.
+    @Test func everyAcknowledgementHoldsFromWhenItWasGiven() throws {
+        var circle = Self.circle(ack: 24 * Self.h + 3600)
+        let thread = Notification.Thread.deadline(member: "bea", at: Self.deadline)
+        circle.members["carl"] = CheckInStatusTests.member([(0, NameSet(name: "Carl"))], device: "c")
+        circle.relations[Pair("bea", "carl")] = Stamped(
+            Roles(responder: true, dependent: false), Stamp(clock: 1, at: Self.at(0), device: "c", seq: 1))
+        circle.sides[Side(writer: "bea", other: "carl")] = Stamped(
+            Roles(responder: true, dependent: false), Stamp(clock: 1, at: Self.at(0), device: "b", seq: 10))
+        Acknowledged(thread: thread.key).fold(
+            into: &circle, member: "carl", stamp: Stamp(clock: 9, at: Self.at(24 * Self.h + 9000), device: "c", seq: 2))
+        let told = { (offset: Int64) in
+            Escalation.toldOfMiss(
+                [Self.ana, Self.sam], member: "bea", deadline: Self.deadline, now: Self.at(offset), in: circle
+            ).map(\.key)
+        }
+        // Ana at 10:00 holds until 12:00; Carl at 11:30 until 13:30; Sam (due 10:30) waits.
+        #expect(told(24 * Self.h + 3 * 3600) == [Self.ana.key])
+        #expect(circle.acknowledgement(of: thread, holdingAt: Self.at(24 * Self.h + 3 * 3600))?.by == "carl")
+        #expect(told(24 * Self.h + 9000 + 7200 - 1) == [Self.ana.key])
+        #expect(told(24 * Self.h + 9000 + 7200) == [Self.ana.key, Self.sam.key])
+        // Ana again at 14:00, after every hold ran out: the alarm is held anew.
+        Acknowledged(thread: thread.key).fold(
+            into: &circle, member: "ana", stamp: Stamp(clock: 12, at: Self.at(29 * Self.h), device: "a", seq: 3))
+        #expect(circle.acknowledgement(of: thread, holdingAt: Self.at(30 * Self.h))?.by == "ana")
+        #expect(circle.acknowledgements(of: thread).map(\.by) == ["carl", "ana"], "each one's latest")
+        // Each is told: "Ana is on it" and "Carl is on it", to Bea and those told by then.
+        let notices = Notifications.due(circle: circle, feed: Feed(), me: "bea", now: Self.at(30 * Self.h))
+            .filter { $0.kind == .acknowledged }
+        #expect(Set(notices.map { $0.message.prefix(12) }) == ["Ana is on it", "Carl is on i"])
+    }
 }

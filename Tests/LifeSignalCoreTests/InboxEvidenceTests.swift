@@ -11,22 +11,45 @@ import Testing
     static let deadline = at(24 * h)
     static let inbox = "ntfy:https://ntfy.sh/bea-inbox-7f3k9q2m4x"
 
+    static let token = "0123456789abcdef0123456789abcdef"
+
     /// Bea (checked in at 0, due at 24h) watched over by Ana; the folder is written directly.
-    static func circle() -> CircleState {
+    /// Her reminder at 23h30 handed out an "I'm OK" button (`token`), unless `button` is false.
+    static func circle(button: Bool = true) -> CircleState {
         var circle = CircleState()
         circle.members["bea"] = CheckInStatusTests.member(
-            [(0, NameSet(name: "Bea")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil))], device: "b")
+            [(0, NameSet(name: "Bea")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil))]
+                + (button ? [(24 * h - 1800, TokenIssued(hash: Self.token))] : []), device: "b")
         circle.members["ana"] = CheckInStatusTests.member([(0, NameSet(name: "Ana"))], device: "a")
         circle.relations[Pair("ana", "bea")] = Stamped(
             Roles(responder: false, dependent: true), Stamp(clock: 1, at: at(0), device: "a", seq: 1))
         return circle
     }
 
-    static func relay(inboxRead: Timestamp??, now: Int64) -> RelayDecision {
+    static func relay(inboxRead: Timestamp??, now: Int64, button: Bool = true) -> RelayDecision {
         var sync = SyncView.direct(now: at(now))
         if let inboxRead { sync.inboxReads[Self.inbox] = inboxRead }
         return DeliveryRules.relay(
-            missOf: "bea", deadline: deadline, me: "ana", device: "a", circle: circle(), sync: sync, now: at(now))
+            missOf: "bea", deadline: deadline, me: "ana", device: "a", circle: circle(button: button), sync: sync,
+            now: at(now))
+    }
+
+    /// Review G4: with no "I'm OK" button out that a tap could have come from, an inbox not
+    /// read changes nothing: the miss is confirmed as without an inbox.
+    @Test func anUnreadInboxDoubtsNothingWhenNoButtonWasOut() {
+        let now = 24 * Self.h + 900
+        guard case .send(true, _) = Self.relay(inboxRead: .some(nil), now: now, button: false) else {
+            Issue.record("no button handed out: confirmed")
+            return
+        }
+        #expect(
+            DeliveryRules.ownMiss(
+                deadline: Self.deadline, me: "bea", circle: Self.circle(button: false),
+                sync: { () -> SyncView in
+                    var sync = SyncView.direct(now: Self.at(now))
+                    sync.inboxReads[Self.inbox] = .some(nil)
+                    return sync
+                }()) == .send(confirmed: true, evidence: nil))
     }
 
     @Test func anInboxNotReadSinceTheDeadlineConfirmsNothing() {
@@ -59,7 +82,10 @@ import Testing
     @Test func anInboxSharedByTwoMembersHoldsBoth() {
         var circle = Self.circle()
         circle.members["cy"] = CheckInStatusTests.member(
-            [(0, NameSet(name: "Cy")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil))], device: "c")
+            [
+                (0, NameSet(name: "Cy")), (0, InboxSet(url: Self.inbox)), (0, CheckedIn(note: nil)),
+                (24 * Self.h - 1800, TokenIssued(hash: "fedcba9876543210fedcba9876543210")),
+            ], device: "c")
         circle.relations[Pair("ana", "cy")] = Stamped(
             Roles(responder: false, dependent: true), Stamp(clock: 1, at: Self.at(0), device: "a", seq: 2))
         var sync = SyncView.direct(now: Self.at(24 * Self.h + 900))

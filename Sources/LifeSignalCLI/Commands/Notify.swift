@@ -65,7 +65,7 @@ enum NotifyCommand {
         result.delivery.tellFailures(session)
         try session.output.json(Acknowledged(notification: result.acknowledged))
         try session.output.line(
-            "Acknowledged: the others who watch over them are told you are on it. For the next \(Escalation.acknowledgementHold.short) no further tier is told and the alarm does not repeat; if nothing answers it by then, it goes on."
+            "Acknowledged: the others who watch over them are told you are on it. Until \(session.when(result.holdsUntil)) no further tier is told and the alarm does not repeat; if nothing answers it by then, it goes on."
         )
         return .ok
     }
