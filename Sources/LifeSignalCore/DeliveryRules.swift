@@ -300,8 +300,15 @@ public enum DeliveryRules {
             return now <= deadline && isInForce(thread, of: n.subject, circle: circle, now: now)
         }
         // A repeat goes only while its alarm is unanswered: one made before an acknowledgement,
-        // a vouch or the end, and not sent yet, would be a false alarm.
-        if n.notice > 1 { return Repeats.isUnanswered(thread, of: n.subject, circle: circle, now: now) }
+        // a vouch or the end, and not sent yet, would be a false alarm; and only while no later
+        // notice of the same alarm to the same person was made (one held back by a hold would
+        // otherwise go out beside the newest).
+        if n.notice > 1 {
+            return Repeats.isUnanswered(thread, of: n.subject, circle: circle, now: now)
+                && !feed.notifications.values.contains {
+                    $0.notice > n.notice && $0.thread == key && $0.recipient == n.recipient && $0.kind == n.kind
+                }
+        }
         if isInForce(thread, of: n.subject, circle: circle, now: now) { return true }
         let tried = (feed.deliveries[job.key]?.failures ?? 0) > 0
         return tried && n.at >= now - horizon

@@ -76,6 +76,24 @@ import Testing
         #expect(!after.jobs.map(\.notification.id).contains(again.id), "answered: the repeat would be a false alarm")
     }
 
+    /// A repeat not sent before a later one was made (held back by an acknowledgement's hold, a
+    /// failing channel) does not go out beside it: one notice, the newest (review G6).
+    @Test func onlyTheNewestUnsentRepeatGoes() throws {
+        var circle = Self.circle()
+        let first = try Self.firstNotice(circle)
+        var feed = Feed()
+        feed.add(first)
+        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        let second = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(80)).first)
+        feed.add(second)
+        let third = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(140)).first)
+        feed.add(third)
+        #expect(third.notice == 3)
+        let plan = DeliveryRules.plan(
+            feed: feed, circle: circle, me: "bob", device: "b", now: Self.deadline + .minutes(141))
+        #expect(plan.jobs.map(\.notification.notice) == [3])
+    }
+
     /// An acknowledgement holds the repeats for `Escalation.acknowledgementHold`, no longer: with
     /// nothing else answering the alarm, they go on, and the feed's digest keeps the first
     /// notice all the while so that a run with "nothing to do" still finds them.
