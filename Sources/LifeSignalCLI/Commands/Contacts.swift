@@ -75,15 +75,23 @@ enum ContactsCommand {
             return .ok
         }
         let o = session.output
-        let nameWidth = min(24, max(4, views.map(\.contact.name.count).max() ?? 4)) + 2
+        // A name two contacts share (anyone may take any name) is told apart by the id.
+        var seen: [String: Int] = [:]
+        for view in views { seen[view.contact.name.lowercased(), default: 0] += 1 }
+        let names = views.map { view in
+            let contact = view.contact
+            return (seen[contact.name.lowercased()] ?? 0) > 1
+                ? "\(contact.name) (\(contact.id.prefix(8)))" : contact.name
+        }
+        let nameWidth = min(24, max(4, names.map(\.count).max() ?? 4)) + 2
         try session.output.line(o.bold("Name".padding(to: nameWidth) + "Roles".padding(to: 23) + "Status"))
-        for view in views {
+        for (view, name) in zip(views, names) {
             let contact = view.contact
             var roles = contact.roles.text
             if contact.kind == .external { roles += " (ext.)" }
             var status = contact.roles.dependent ? view.status.map { Render.colored($0, o) } ?? "" : ""
             if let doubt = Render.unconfirmed(contact) { status += (status.isEmpty ? "" : "; ") + doubt }
-            try session.output.line(contact.name.padding(to: nameWidth) + roles.padding(to: 23) + status)
+            try session.output.line(name.padding(to: nameWidth) + roles.padding(to: 23) + status)
         }
         return .ok
     }
