@@ -297,8 +297,12 @@ public enum Messages {
         var told: [String] = []
         var beingTold: [String] = []
         for recipient in recipients where recipient != n.recipient && recipient != answered {
-            let name = recipientName(recipient, circle: circle)
+            var name = recipientName(recipient, circle: circle)
             guard !name.isEmpty else { continue }
+            // A member who only says they watch over the person took any name they liked.
+            if case .member(let id) = recipient, !circle.confirmedWatcher(id, by: member) {
+                name += " (not confirmed by \(circle.members[member]?.name?.value ?? "them"))"
+            }
             if wasTold(recipient, of: n, circle: circle, feed: feed, by: sentAt) {
                 told.append(name)
             } else {

@@ -155,7 +155,9 @@ import Testing
         var ana = MemberState()
         ana.name = Stamped("Ana", stamp(4))
         circle.members["ana"] = ana
-        circle.relations[Pair("ana", "bea")] = Stamped(Roles(responder: false, dependent: true), stamp(5))
+        // Bea's own word: Ana watches over her.
+        RelationSet(member: "ana", roles: Roles(responder: true, dependent: false)).fold(
+            into: &circle, member: "bea", stamp: stamp(5))
         circle.externals["bea"] = [
             "sam": Stamped(
                 ExternalContact(name: "Sam", notify: ["mailto:sam@example.org"], email: [], phone: []), stamp(6))

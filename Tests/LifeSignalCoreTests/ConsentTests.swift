@@ -104,6 +104,21 @@ import Testing
         #expect(Notifications.responders(of: "alice", in: circle).count == 3)
     }
 
+    /// Anyone may call themselves anything ("Emergency services"): a message that names who
+    /// else is told marks one the person never confirmed.
+    @Test func aMessageMarksWhoThePersonNeverConfirmed() {
+        var circle = Self.circle()
+        NameSet(name: "Alice").fold(into: &circle, member: "alice", stamp: Self.stamp("a", 8))
+        NameSet(name: "Emergency services").fold(into: &circle, member: "mal", stamp: Self.stamp("m", 8))
+        NameSet(name: "Bob").fold(into: &circle, member: "bob", stamp: Self.stamp("b", 8))
+        let miss = Notification(
+            kind: .dependentNonResponsive, cause: "\(Self.deadline.seconds)", message: "", at: Self.deadline,
+            subject: "alice", recipient: .external(owner: "alice", id: "sam"),
+            thread: .deadline(member: "alice", at: Self.deadline))
+        let others = Messages.others(miss, circle: circle, feed: Feed(), sentAt: Self.deadline + .hours(1))
+        #expect(others.beingTold.sorted() == ["Bob", "Emergency services (not confirmed by Alice)"])
+    }
+
     /// Each side comes from the member's own logs: a log cannot speak for the other side, and a
     /// merge keeps each member's latest word whichever copy comes first.
     @Test func sidesAreAttributedToTheLogsMemberAndMergeInAnyOrder() {
