@@ -23,25 +23,9 @@ enum TerminalText {
     /// peer's name) and must not start a line that looks like lifesignal's.
     static func safeLine(_ text: String) -> String { safe(text, keepingNewlines: false) }
 
-    /// A name as one argument of a command a message suggests: as it is when plainly one word,
-    /// else in double quotes (the suggestion itself sits in single quotes).
-    static func argument(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return true
-                default: return scalar.value > 0x7F && scalar.properties.isAlphabetic
-                }
-            }
-        guard !plain else { return safeLine(text) }
-        var quoted = ""
-        for character in safeLine(text) {
-            if "\"\\$`".contains(character) { quoted.append("\\") }
-            quoted.append(character)
-        }
-        return "\"" + quoted + "\""
-    }
+    /// A name as one argument of a command a message suggests, terminal-safe (see
+    /// `String.commandArgument`).
+    static func argument(_ text: String) -> String { safeLine(text).commandArgument }
 
     /// `text` with control characters, C1 codes and bidirectional overrides made visible
     /// (`^[`, `<U+202E>`), newlines and tabs kept, and lifesignal's own colour marks made real.

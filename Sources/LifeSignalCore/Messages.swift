@@ -44,15 +44,19 @@ public enum Messages {
         message.notice = n.notice
         if n.notice > 1 { message.title += " (\(Notification.ordinal(n.notice)) notice)" }
         if Repeats.repeats(n.kind), let key = n.thread, let thread = Notification.Thread(key: key),
-            let ack = circle.acknowledgements(of: thread).last(where: { $0.stamp.at <= sentAt }),
-            circle.acknowledgement(of: thread, holdingAt: sentAt) == nil
+            case let acks = circle.acknowledgements(of: thread).filter({ $0.stamp.at <= sentAt }),
+            let ack = acks.last, circle.acknowledgement(of: thread, holdingAt: sentAt) == nil
         {
-            // The hold of an "I'm on it" is over and nothing answered the alarm since.
-            let who =
-                ack.external.flatMap { circle.externals[subject]?[$0]?.value?.name }
-                ?? circle.members[ack.by]?.name?.value ?? "A responder"
+            // The holds of the "I'm on it"s are over and nothing answered the alarm since.
+            let said = acks.enumerated().map { index, ack in
+                let who =
+                    ack.external.flatMap { circle.externals[subject]?[$0]?.value?.name }
+                    ?? circle.members[ack.by]?.name?.value ?? "A responder"
+                return "\(who)\(index == 0 ? " said they were on it" : "") at \(zone.text(ack.stamp.at))"
+            }
+            let last = acks.count > 1 ? " the last" : ""
             message.summary =
-                "\(who) said they were on it at \(zone.text(ack.stamp.at)); in the \((sentAt - ack.stamp.at).short) since, no check-in, vouch or other answer has reached the sender of this message. "
+                "\(said.joined(separator: ", ")); in the \((sentAt - ack.stamp.at).short) since\(last), no check-in, vouch or other answer has reached the sender of this message. "
                 + message.summary
         }
         return message

@@ -168,20 +168,30 @@ public enum Notifications {
             }
             let roles = (me == pair.low ? value : value.reciprocal).text.lowercased()
             let known = firstLinked[other].map { $0 < record.stamp.at } ?? false
-            let unconfirmed =
+            let claim =
                 (circle.roles(of: other, toward: me)?.dependent ?? false) && !circle.confirmedWatcher(other, by: me)
-                ? " \(who) made this link on their own: until you confirm it ('lifesignal contacts confirm \(who)'), their 'I'm on it' and vouches stop none of your alarms. Not someone you know? 'lifesignal contacts remove \(who)'."
+            // Their word again, on a link I had removed: said as such, not as a change.
+            let removedByMe = circle.sides[Side(writer: me, other: other)].map { $0.value == nil } ?? false
+            let unconfirmed =
+                claim
+                ? " \(who) made this link on their own: until you confirm it ('lifesignal contacts confirm \(who.commandArgument)'), their 'I'm on it' and vouches stop none of your alarms. Not someone you know? 'lifesignal contacts remove \(who.commandArgument)'."
                 : ""
             let (kind, message) =
-                known
+                claim && removedByMe
                 ? (
                     Notification.Kind.roleChanged,
-                    "Your link with \(who) changed: \(who) is now your \(roles)." + unconfirmed
+                    "\(who) linked with you again after you removed them: \(who) says they are your \(roles)."
+                        + unconfirmed
                 )
-                : (
-                    Notification.Kind.contactAdded,
-                    "You and \(who) are now linked: \(who) is your \(roles)." + unconfirmed
-                )
+                : known
+                    ? (
+                        Notification.Kind.roleChanged,
+                        "Your link with \(who) changed: \(who) is now your \(roles)." + unconfirmed
+                    )
+                    : (
+                        Notification.Kind.contactAdded,
+                        "You and \(who) are now linked: \(who) is your \(roles)." + unconfirmed
+                    )
             found.append(
                 Notification(
                     kind: kind, cause: cause, message: message, at: record.stamp.at, subject: other,
@@ -193,8 +203,18 @@ public enum Notifications {
     static func missed(
         member: String, deadline: Timestamp, circle: CircleState, now: Timestamp, recipients: [Notification.Recipient]
     ) -> [Notification] {
-        let lateBy = now - deadline
-        let late = lateBy.seconds > 15 * 60 ? " Noticed \(lateBy.short) after the deadline." : ""
+        // Late is late for whom it is told: a further tier told after the grace, the delays and
+        // any acknowledgement's hold was told when it was due, not late.
+        let first = Escalation.firstTier(of: member, in: circle)
+        func late(_ recipient: Notification.Recipient) -> String {
+            var due = deadline
+            if recipient != .member(member) {
+                due = circle.heldUntil(
+                    .deadline(member: member, at: deadline),
+                    from: Escalation.due(recipient, member: member, deadline: deadline, in: circle, first: first))
+            }
+            return (now - due).seconds > 15 * 60 ? " Noticed \((now - deadline).short) after the deadline." : ""
+        }
         let who = name(member, in: circle)
         let thread = Notification.Thread.deadline(member: member, at: deadline)
         let trip = circle.members[member]?.trip(at: now).flatMap { $0.value.deadline == deadline ? $0.value : nil }
@@ -208,12 +228,12 @@ public enum Notifications {
                 return Notification(
                     kind: .missedCheckIn, cause: "\(deadline.seconds)",
                     message:
-                        "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late)\(graceNote(member, deadline, circle))",
+                        "You missed your scheduled check-in, due \(utc(deadline)). Please confirm your safety when possible: run 'lifesignal checkin'.\(late(recipient))\(graceNote(member, deadline, circle))",
                     at: deadline, subject: member, recipient: recipient, thread: thread)
             }
             return Notification(
                 kind: .dependentNonResponsive, cause: "\(deadline.seconds)",
-                message: "\(who) missed their scheduled check-in, due \(utc(deadline)).\(note)\(late)",
+                message: "\(who) missed their scheduled check-in, due \(utc(deadline)).\(note)\(late(recipient))",
                 at: deadline, subject: member, recipient: recipient, thread: thread)
         }
     }

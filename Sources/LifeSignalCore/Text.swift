@@ -7,6 +7,26 @@
 /// They compare UTF-8 bytes, not characters: right for paths, URLs and quoting, not for
 /// matching what people read (a name spelled with a combining accent is other bytes).
 extension String {
+    /// This text as one argument of a command a message suggests: as it is when plainly one
+    /// word, else in double quotes (a suggestion itself sits in single quotes).
+    public var commandArgument: String {
+        let plain =
+            !isEmpty
+            && unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return true
+                default: return scalar.value > 0x7F && scalar.properties.isAlphabetic
+                }
+            }
+        guard !plain else { return self }
+        var quoted = ""
+        for character in self {
+            if "\"\\$`".includes(String(character)) { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return "\"" + quoted + "\""
+    }
+
     public var trimmingWhitespace: String {
         var scalars = Substring(self)
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }

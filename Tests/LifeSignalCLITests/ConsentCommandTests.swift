@@ -136,6 +136,30 @@ extension EscalationCommandTests {
         #expect(codes.contains("responders-unreachable") && codes.contains("watcher-not-confirmed"), "\(codes)")
     }
 
+    /// Campaign-e 1, 2, 5: a name with a space is quoted in the commands the feed suggests; the
+    /// watcher is told the confirmation is the other side's to give; a link made again after
+    /// Bea removed it is said as such.
+    @Test func theWayOutWorksAsTypedAndARemovedLinkMadeAgainIsSaid() throws {
+        let h = Household()
+        h.join(["Bea"], now: Self.now)
+        #expect(
+            h.run("tom", ["init", "--name", "Uncle Tom", "--circle", h.circle, "--quiet"], now: Self.now).code == 0)
+        #expect(h.run("tom", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: Self.now).code == 0)
+        let feed = notifications(h.run("bea", ["notify", "list", "--json"], now: Self.now))
+        let notice = try #require(
+            feed.first { $0["type"] as? String == "receive_contact_added" }?["message"] as? String)
+        #expect(notice.contains("'lifesignal contacts confirm \"Uncle Tom\"'"), "\(notice)")
+        let show = h.run("tom", ["contacts", "show", "Bea"], now: Self.now).stdout
+        #expect(show.contains("until they confirm you, on their device"), "\(show)")
+        let later = "2026-03-01T10:00:00Z"
+        #expect(h.run("bea", ["contacts", "remove", "Uncle Tom", "--yes", "--quiet"], now: later).code == 0)
+        #expect(h.run("tom", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: later).code == 0)
+        let again = notifications(h.run("bea", ["notify", "list", "--json"], now: later)).compactMap {
+            $0["message"] as? String
+        }
+        #expect(again.contains { $0.hasPrefix("Uncle Tom linked with you again after you removed them") }, "\(again)")
+    }
+
     /// Anyone may take any name: a namesake who says they watch over Ana is named with their id,
     /// and the way out picks them by it.
     @Test func aNamesakeIsToldApartByTheirId() throws {

@@ -265,10 +265,11 @@ extension ScheduleCommandTests {
         Self.cron(h, "2026-03-01T14:31:00Z")
         #expect(Self.missed(h, "ana.log") == 1)
         #expect(Self.missed(h, "sam.log") == 0)
+        // Told when her grace ended, as due: not "noticed late" (campaign-e 3).
         let list = notifications(h.run("ana", ["notify", "list", "--json"], now: "2026-03-01T14:31:00Z"))
         #expect(
             list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["message"] as? String
-                == "Bea missed their scheduled check-in, due 2026-03-01 14:00 UTC. They were on a trip, due back by then: “West ridge”. Noticed 31m after the deadline."
+                == "Bea missed their scheduled check-in, due 2026-03-01 14:00 UTC. They were on a trip, due back by then: “West ridge”."
         )
         Self.cron(h, "2026-03-01T15:29:00Z")
         #expect(Self.missed(h, "sam.log") == 0)

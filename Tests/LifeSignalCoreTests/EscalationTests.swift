@@ -177,5 +177,16 @@ import Testing
         let notices = Notifications.due(circle: circle, feed: Feed(), me: "bea", now: Self.at(30 * Self.h))
             .filter { $0.kind == .acknowledged }
         #expect(Set(notices.map { $0.message.prefix(12) }) == ["Ana is on it", "Carl is on i"])
+        // The alarm that goes on after every hold names each one's word (campaign-e 3).
+        let miss = try #require(
+            Notifications.due(circle: circle, feed: Feed(), me: "bea", now: Self.at(32 * Self.h)).first {
+                $0.kind == .dependentNonResponsive
+            })
+        let message = Messages.make(
+            miss, circle: circle, feed: Feed(), sentAt: Self.at(32 * Self.h), zone: .utc)
+        #expect(
+            message.summary.hasPrefix(
+                "Carl said they were on it at Mon 2 Mar 2026, 11:30 UTC, Ana at Mon 2 Mar 2026, 14:00 UTC; in the 3h since the last, no check-in"
+            ), "\(message.summary)")
     }
 }

@@ -108,9 +108,9 @@ enum ContactsCommand {
         ]
         if let doubt = Render.unconfirmed(contact) {
             let how =
-                contact.confirmedByMe
-                ? "their link with you is not confirmed on their side, so your 'I'm on it' and vouches do not count for them"
-                : "you never added or confirmed them: 'lifesignal contacts confirm \(TerminalText.safeLine(contact.name))'"
+                contact.roles.responder && !contact.confirmedByMe
+                ? "you never added or confirmed them: 'lifesignal contacts confirm \(TerminalText.argument(contact.name))'"
+                : "your 'I'm on it' and vouches do not count for them until they confirm you, on their device ('lifesignal contacts confirm' with your name)"
             rows.append(("Confirmed", "no, \(doubt): \(how)"))
         }
         if let external = contact.external {
