@@ -26,6 +26,11 @@ extension EscalationCommandTests {
             status.stderr.contains("run 'lifesignal contacts confirm Mal'; if not, 'lifesignal contacts remove Mal'"))
         #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: now)).contains("watcher-not-confirmed"))
         #expect(h.run("bea", ["contacts", "list"], now: now).stdout.contains("not confirmed by you"))
+        let doctor = h.run("bea", ["doctor"], now: now).stdout
+        #expect(
+            doctor.contains(
+                "FAIL  Mal says they watch over you, but you never added or confirmed them: they are told of your alarms, and have no say over them\n      fix: lifesignal contacts confirm Mal if you know them, else lifesignal contacts remove Mal\n"
+            ), "\(doctor)")
         #expect(
             !h.run("bea", ["contacts", "list"], now: now).stdout.contains("Ana   Responder              On time; "))
         #expect(Self.warningCodes(h.run("mal", ["status", "--json"], now: now)).contains("not-confirmed-by"))

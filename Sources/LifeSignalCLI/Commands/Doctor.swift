@@ -231,34 +231,51 @@ struct DoctorFindings {
     }
 
     var responders: [Finding] {
+        // Those who only say they watch over you (a claim anyone who can write the folder can
+        // make): each fails until you confirm or remove them.
+        let claims = checkup.warnings.flatMap { warning -> [App.Named] in
+            if case .watchersNotConfirmed(let named) = warning { named } else { [] }
+        }.map { named in
+            Finding(
+                check: "responders", ok: false,
+                message:
+                    "\(named.name) says they watch over you, but you never added or confirmed them: they are told of your alarms, and have no say over them",
+                fix:
+                    "lifesignal contacts confirm \(TerminalText.argument(named.argument)) if you know them, else lifesignal contacts remove \(TerminalText.argument(named.argument))",
+                code: "watcher-not-confirmed")
+        }
         if let code = checkup.respondersFail {
             return [
                 Finding(
-                    check: "responders", ok: false, message: "nobody watches over you: you have no responders",
+                    check: "responders", ok: false,
+                    message: claims.isEmpty
+                        ? "nobody watches over you: you have no responders"
+                        : "nobody you chose watches over you: you have no responders of your own",
                     fix: "lifesignal contacts add NAME --responder --notify URI (or a member's invite code)", code: code
                 )
-            ]
+            ] + claims
         }
-        return checkup.responders.map { responder in
-            if responder.isMember {
-                let last =
-                    responder.lastDeliver.map { "'notify deliver' last ran on their devices \(session.when($0))" }
-                    ?? "no device of theirs has recorded a 'notify deliver' run"
+        return claims
+            + checkup.responders.map { responder in
+                if responder.isMember {
+                    let last =
+                        responder.lastDeliver.map { "'notify deliver' last ran on their devices \(session.when($0))" }
+                        ?? "no device of theirs has recorded a 'notify deliver' run"
+                    return Finding(
+                        check: "responders", ok: responder.fails == nil,
+                        message: "responder \(responder.name) (member): \(last)",
+                        fix: responder.fails == nil
+                            ? nil : "ask \(responder.name) to add 'lifesignal notify deliver' to cron",
+                        code: responder.fails)
+                }
+                let channels = responder.channels ?? []
                 return Finding(
                     check: "responders", ok: responder.fails == nil,
-                    message: "responder \(responder.name) (member): \(last)",
-                    fix: responder.fails == nil
-                        ? nil : "ask \(responder.name) to add 'lifesignal notify deliver' to cron",
+                    message: "responder \(responder.name) (external): "
+                        + (channels.isEmpty ? "no channel" : channels.joined(separator: ", ")),
+                    fix: responder.fails == nil ? nil : "lifesignal contacts edit '\(responder.name)' --notify URI",
                     code: responder.fails)
             }
-            let channels = responder.channels ?? []
-            return Finding(
-                check: "responders", ok: responder.fails == nil,
-                message: "responder \(responder.name) (external): "
-                    + (channels.isEmpty ? "no channel" : channels.joined(separator: ", ")),
-                fix: responder.fails == nil ? nil : "lifesignal contacts edit '\(responder.name)' --notify URI",
-                code: responder.fails)
-        }
     }
 
     var ownChannels: Finding {
