@@ -97,8 +97,7 @@ extension App {
             else { throw .refused(.feed(.notAcknowledgeable(text))) }
             let circle = transaction.circle
             guard circle.answersFor(notification.subject, watcher: transaction.member) else {
-                let name = circle.members[notification.subject]?.name?.value ?? notification.subject
-                throw .refused(.feed(.notConfirmed(name: name)))
+                throw .refused(.feed(.notConfirmed(name: Self.name(notification.subject, in: circle))))
             }
             if let mine = circle.acknowledgements[thread]?[transaction.member],
                 now < mine.at + Escalation.acknowledgementHold

@@ -82,7 +82,7 @@ public enum Warning: Equatable, Sendable {
     /// An external contact whose every channel runs only on the device that set it (`exec:`,
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
-    /// Members who say they watch over me, a link I never made or confirmed (by name).
+    /// Members who say they watch over me, a link I never made or confirmed.
     case watchersNotConfirmed([App.Named])
     /// Members I watch over who never confirmed it (by name), and my own name.
     case notConfirmedBy([String], me: String)

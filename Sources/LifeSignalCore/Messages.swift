@@ -93,7 +93,7 @@ public enum Messages {
         }
         guard case .external(let owner, _) = n.recipient else { return }
         if owner == telling.me {
-            // My own miss, told after the hold while my phone inbox could not be read.
+            // My own miss: unconfirmed while my phone inbox could not be read (see `ownMiss`).
             message.confirmed = telling.confirmed
             if !telling.confirmed {
                 unconfirmed(&message, n, computer: "\(name)'s own computer", there: "there", telling, zone, circle)

@@ -1,11 +1,12 @@
 /// Alarms repeat until someone answers: a missed check-in and an alert are told again to
 /// those already told, at the interval the person it is about chose (`lifesignal checkin
 /// repeat`, an hour unless set), until they check in, the alert ends, or someone vouches; an
-/// acknowledgement holds them for `Escalation.acknowledgementHold`. A repeat is a notification of its own (its own id, so a receiver that drops
-/// duplicates by id still shows it) in the thread of the first, numbered: "second notice, 1h
-/// after the first". Repeats count from when the first notice was delivered (here or by any
-/// device of the circle that records it), so an alarm noticed late is not repeated the moment
-/// it goes out, and one that never reached anyone is still the first notice, pending. A run
+/// acknowledgement holds them for `Escalation.acknowledgementHold`. A repeat is a notification
+/// of its own (its own id, so a receiver that drops duplicates by id still shows it) in the
+/// thread of the first, numbered: "second notice, 1h after the first". Repeats count from when
+/// the first notice was delivered (here or by any device of the circle that records it), so an
+/// alarm noticed late is not repeated the moment it goes out, and one that never reached anyone
+/// is still the first notice, pending. A run
 /// makes at most the latest repeat due, so a device that was off for a day sends one notice
 /// saying how long it has been, not twenty-four.
 public enum Repeats {
@@ -30,10 +31,10 @@ public enum Repeats {
     /// The latest repeat due by `now` of each first notice in `feed` whose alarm is unanswered.
     static func due(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
         feed.notifications.values.compactMap { first in
-            guard mayRepeat(first, circle: circle, now: now), let key = first.thread,
+            guard first.notice == 1, repeats(first.kind), let key = first.thread,
                 let thread = Notification.Thread(key: key),
-                isUnanswered(thread, of: first.subject, circle: circle, now: now),
-                let chosen = circle.members[first.subject]?.effectiveRepeat
+                let chosen = circle.members[first.subject]?.effectiveRepeat,
+                isUnanswered(thread, of: first.subject, circle: circle, now: now)
             else { return nil }
             let every = min(max(chosen, shortest), longest)
             guard let start = delivered(first, feed: feed, circle: circle), now >= start + every else { return nil }
