@@ -203,6 +203,7 @@ extension Render {
             ("roles", ["responder": .bool(contact.roles.responder), "dependent": .bool(contact.roles.dependent)]),
             ("since", .string(contact.since.at.rfc3339)),
         ])
+        if let tier = contact.tier { o["tier"] = .int(tier) }
         if contact.kind == .member {
             o["confirmed"] = ["byYou": .bool(contact.confirmedByMe), "byThem": .bool(contact.confirmedByThem)]
         }

@@ -15,6 +15,8 @@ public struct Contact: Equatable, Sendable {
     /// theirs (see `CircleState.confirmedWatcher(_:by:)`). An external contact I added myself.
     public var confirmedByMe = true
     public var confirmedByThem = true
+    /// For my responder: the tier I put them in (1 unless set; see `Escalation`).
+    public var tier: Int64? = nil
 }
 
 extension CircleState {
@@ -27,18 +29,19 @@ extension CircleState {
                 continue
             }
             let name = members[other]?.name?.value ?? "(unnamed \(other.prefix(8)))"
+            let tier = roles.responder ? members[member]?.tiers[other]?.value ?? 1 : nil
             list.append(
                 Contact(
                     id: other, kind: .member, name: name, roles: roles, since: stamp, external: nil,
                     confirmedByMe: confirmedWatcher(other, by: member),
-                    confirmedByThem: confirmedWatcher(member, by: other)))
+                    confirmedByThem: confirmedWatcher(member, by: other), tier: tier))
         }
         for (id, entry) in externals[member] ?? [:] {
             guard let contact = entry.value else { continue }
             list.append(
                 Contact(
                     id: id, kind: .external, name: contact.name, roles: Roles(responder: true, dependent: false),
-                    since: entry.stamp, external: contact))
+                    since: entry.stamp, external: contact, tier: members[member]?.tiers[id]?.value ?? 1))
         }
         // Sort keys computed once, not in every comparison.
         let keys = list.map { $0.name.lowercased() }

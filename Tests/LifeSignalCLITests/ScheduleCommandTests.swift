@@ -258,8 +258,17 @@ extension ScheduleCommandTests {
         h.types(log).filter { $0 == "receive_non_responsive_dependent_alert" }.count
     }
 
-    @Test func aMissedTripGoesToTierOneAfterTheGraceThenTierTwo() {
+    @Test func aMissedTripGoesToTierOneAfterTheGraceThenTierTwo() throws {
         let h = Self.circle()
+        // The tier set is shown (campaign-e: it could be seen nowhere).
+        #expect(
+            h.run("bea", ["contacts", "show", "Sam"], now: "2026-03-01T11:00:00Z").stdout.contains(
+                "Tier            2\n"))
+        let ana = try #require(
+            jsonObject(h.run("bea", ["contacts", "show", "Ana", "--json"], now: "2026-03-01T11:00:00Z").stdout)[
+                "contact"]
+                as? [String: Any])
+        #expect(ana["tier"] as? Int == 1)
         Self.cron(h, "2026-03-01T14:05:00Z")
         #expect(Self.missed(h, "ana.log") == 0, "in the grace only Bea is told")
         Self.cron(h, "2026-03-01T14:31:00Z")

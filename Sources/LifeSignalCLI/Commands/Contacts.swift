@@ -106,6 +106,7 @@ enum ContactsCommand {
             ("Kind", contact.kind == .member ? "member of your circle" : "external"),
             ("Roles", contact.roles.text),
         ]
+        if let tier = contact.tier { rows.append(("Tier", "\(tier)")) }
         if let doubt = Render.unconfirmed(contact) {
             let how =
                 contact.roles.responder && !contact.confirmedByMe
