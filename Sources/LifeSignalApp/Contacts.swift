@@ -320,10 +320,13 @@ extension App {
     ) throws(AppError) -> [EditChange] {
         if edit.name != nil { throw .refused(.contact(.memberNamesThemselves(name: contact.name))) }
         if edit.changesAddresses { throw .refused(.contact(.addressesAreForExternals(name: contact.name))) }
-        guard roles != contact.roles else { return [] }
+        // They said they watch over me; an edit that makes them my responder says so too, even
+        // when it changes no role ('contacts edit Ana --responder' to accept Ana).
+        let confirms = contact.roles.responder && roles.responder && !contact.confirmedByMe
+        guard roles != contact.roles || confirms else { return [] }
         let me = transaction.member
         let circle = transaction.circle
-        var changes: [EditChange] = [.roles(roles)]
+        var changes: [EditChange] = roles != contact.roles ? [.roles(roles)] : []
         if contact.roles.dependent && !roles.dependent, let ping = circle.pendingPing(from: me, to: contact.id) {
             transaction.record(PingEnded(id: ping.id, from: me, to: contact.id, end: .roleRemoved), at: now)
             changes.append(.cancelledMyPing(to: contact.name))
@@ -333,8 +336,7 @@ extension App {
             changes.append(.cancelledTheirPing(from: contact.name))
         }
         transaction.record(RelationSet(member: contact.id, roles: roles), at: now)
-        // They said they watch over me; an edit that keeps them my responder says so too.
-        if contact.roles.responder && roles.responder && !contact.confirmedByMe { changes.append(.confirmed) }
+        if confirms { changes.append(.confirmed) }
         return changes
     }
 

@@ -202,7 +202,7 @@ public enum DeliveryRules {
                 relay = Self.ownWord(
                     missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync)
             } else if n.kind == .dependentNonResponsive, n.subject == me {
-                relay = Self.ownMiss(deadline: n.at, me: me, circle: circle, sync: sync)
+                relay = Self.ownMiss(deadline: n.at, me: me, circle: circle, sync: sync, feed: feed)
             }
             guard case .send(let confirmed, let evidence) = relay else { continue }
             for channel in channels(for: n, me: me, device: device, circle: circle, local: local) {

@@ -164,10 +164,21 @@ extension DeliveryRules {
 
     /// How my own device tells my external contacts of my own miss of `deadline`: at once, never
     /// held (this is the alarm's first way out), but said to be unconfirmed while my phone inbox
-    /// has not been read here since the deadline: a tap of "I'm OK" may wait there unread. Its
-    /// correction follows when the tap is read.
-    public static func ownMiss(deadline: Timestamp, me: String, circle: CircleState, sync: SyncView) -> RelayDecision {
-        .send(confirmed: !inboxBehind(me, deadline, sync, circle), evidence: nil)
+    /// has not been read here since the deadline and a tap of "I'm OK" may wait there unread: a
+    /// button reached my phone from here since my last check-in (`feed` records the phone
+    /// topic's deliveries), or another device of mine may have sent one. Its correction follows
+    /// when the tap is read.
+    public static func ownMiss(deadline: Timestamp, me: String, circle: CircleState, sync: SyncView, feed: Feed)
+        -> RelayDecision
+    {
+        guard inboxBehind(me, deadline, sync, circle), let state = circle.members[me] else {
+            return .send(confirmed: true, evidence: nil)
+        }
+        let since = state.lastCheckIn(asOf: deadline)?.at ?? Timestamp(seconds: .min)
+        let reachedPhone = feed.deliveries.contains { key, delivery in
+            key.channel == phoneChannel && (delivery.deliveredAt.map { $0 >= since && $0 <= deadline } ?? false)
+        }
+        return .send(confirmed: !(reachedPhone || state.devices.count > 1), evidence: nil)
     }
 
     /// Whether `me`'s device `device` relays `subject`'s miss of `deadline` at `now`.

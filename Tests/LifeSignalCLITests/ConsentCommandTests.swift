@@ -125,6 +125,14 @@ extension EscalationCommandTests {
         #expect(
             Self.stderr(h, "ana", ["contacts", "confirm", "Sam"]).hasPrefix(
                 "lifesignal: error: Sam is an external contact"))
+        // Bea accepts Ana with an edit that changes no role (campaign-diff F2): it confirms, and says so.
+        #expect(
+            h.run("bea", ["contacts", "edit", "Ana", "--responder"], now: Self.now).stdout
+                == "Updated Ana: this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms.\n"
+        )
+        #expect(
+            !EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now)).contains(
+                "watcher-not-confirmed"))
     }
 
     /// Ana's responder, Bea, has not run 'notify deliver' for days; Mal, who only says he

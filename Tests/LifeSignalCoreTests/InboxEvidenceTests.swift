@@ -49,7 +49,7 @@ import Testing
                     var sync = SyncView.direct(now: Self.at(now))
                     sync.inboxReads[Self.inbox] = .some(nil)
                     return sync
-                }()) == .send(confirmed: true, evidence: nil))
+                }(), feed: Feed()) == .send(confirmed: true, evidence: nil))
     }
 
     @Test func anInboxNotReadSinceTheDeadlineConfirmsNothing() {
