@@ -30,17 +30,24 @@ public enum Repeats {
 
     /// The latest repeat due by `now` of each first notice in `feed` whose alarm is unanswered.
     static func due(circle: CircleState, feed: Feed, now: Timestamp) -> [Notification] {
-        feed.notifications.values.compactMap { first in
+        feed.notifications.values.compactMap { first -> Notification? in
             guard first.notice == 1, repeats(first.kind), let key = first.thread,
                 let thread = Notification.Thread(key: key),
                 let chosen = circle.members[first.subject]?.effectiveRepeat,
                 isUnanswered(thread, of: first.subject, circle: circle, now: now)
             else { return nil }
             let every = min(max(chosen, shortest), longest)
-            guard let start = delivered(first, feed: feed, circle: circle), now >= start + every else { return nil }
-            let count = min((now - start).seconds / every.seconds, 100_000)
-            let span = TimeSpan(seconds: count * every.seconds)
-            return Notification(repeating: first, notice: Int(count) + 1, after: span)
+            guard let start = delivered(first, feed: feed, circle: circle) else { return nil }
+            // After an acknowledgement's hold the alarm goes on at once, and the repeats count
+            // from then: not the next hourly slot minutes later (campaign-diff F3).
+            let resumed = circle.acknowledgements(of: thread).map { $0.stamp.at + Escalation.acknowledgementHold }
+                .filter { $0 > start && $0 <= now }.max()
+            let base = resumed ?? start + every
+            guard now >= base else { return nil }
+            let since = min((now - base).seconds / every.seconds, 100_000)
+            let before = min(max((base - start).seconds / every.seconds, 1), 100_000)
+            let span = TimeSpan(seconds: (base - start).seconds + since * every.seconds)
+            return Notification(repeating: first, notice: Int(before + since) + 1, after: span)
         }
     }
 

@@ -111,6 +111,11 @@ import Testing
         #expect(Repeats.mayRepeat(first, circle: circle, now: held), "kept by the digest while held")
         let over = acked + Escalation.acknowledgementHold
         #expect(Repeats.due(circle: circle, feed: feed, now: over).map(\.notice) == [3])
+        // The repeats count from the end of the hold: the next is an hour later, not at the next
+        // hourly slot of the first notice, minutes away (campaign-diff F3).
+        #expect(Repeats.due(circle: circle, feed: feed, now: over + .minutes(50)).map(\.notice) == [3])
+        let next = try #require(Repeats.due(circle: circle, feed: feed, now: over + .hours(1)).first)
+        #expect(next.notice == 4 && next.message.hasPrefix("Fourth notice, 3h 15m after the first"), "\(next.message)")
         #expect(circle.acknowledgement(of: try #require(Notification.Thread(key: first.thread ?? "")))?.by == "bob")
     }
 }
