@@ -172,10 +172,17 @@ public enum Notifications {
                 (circle.roles(of: other, toward: me)?.dependent ?? false) && !circle.confirmedWatcher(other, by: me)
             // Their word again, on a link I had removed: said as such, not as a change.
             let removedByMe = circle.sides[Side(writer: me, other: other)].map { $0.value == nil } ?? false
+            // They say I watch over them, which my own word never said: I am told of their
+            // alarms, and my device passes them on to their contacts.
+            let watchedOnTheirWord =
+                (circle.roles(of: me, toward: other)?.dependent ?? false)
+                && !(circle.sides[Side(writer: me, other: other)]?.value?.dependent ?? false)
             let unconfirmed =
                 claim
                 ? " \(who) made this link on their own: until you confirm it ('lifesignal contacts confirm \(who.commandArgument)'), their 'I'm on it' and vouches stop none of your alarms. Not someone you know? 'lifesignal contacts remove \(who.commandArgument)'."
-                : ""
+                : watchedOnTheirWord
+                    ? " \(who) made this link on their own: you will be told of their missed check-ins and alerts, and your device passes them on to their contacts. Not someone you know? 'lifesignal contacts remove \(who.commandArgument)'."
+                    : ""
             let (kind, message) =
                 claim && removedByMe
                 ? (

@@ -112,6 +112,15 @@ extension EscalationCommandTests {
             Self.stderr(h, "ana", ["contacts", "confirm", "Dee"])
                 == "lifesignal: error: Dee does not say they watch over you, so there is nothing of theirs to confirm: you watch over them. See 'lifesignal contacts show Dee'\n"
         )
+        // Ana is told that Dee made the link, and what it has her device do (F3b, said).
+        let ana = notifications(h.run("ana", ["notify", "list", "--json"], now: Self.now)).compactMap {
+            $0["message"] as? String
+        }
+        #expect(
+            ana.contains {
+                $0.hasPrefix("You and Dee are now linked: Dee is your dependent. Dee made this link on their own:")
+                    && $0.contains("your device passes them on to their contacts")
+            }, "\(ana)")
         // Bea's only watcher is Ana, unconfirmed: she is told that, not that nobody is told.
         let bea = EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now))
         #expect(bea.contains("watcher-not-confirmed") && !bea.contains("no-responders"), "\(bea)")
