@@ -10,6 +10,11 @@ extension EscalationCommandTests {
         (jsonObject(run.stdout)["warnings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
     }
 
+    /// The codes of the warnings `who`'s `status --json` gives at `now`.
+    static func statusCodes(_ h: Household, _ who: String, at now: String) -> [String] {
+        warningCodes(h.run(who, ["status", "--json"], now: now))
+    }
+
     @Test func aWatcherTheMemberNeverConfirmedCannotSilenceHerAlarms() throws {
         let h = Self.circle()
         let now = "2026-03-01T11:30:00Z"
@@ -24,7 +29,7 @@ extension EscalationCommandTests {
             ), "\(status.stderr)")
         #expect(
             status.stderr.contains("run 'lifesignal contacts confirm Mal'; if not, 'lifesignal contacts remove Mal'"))
-        #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: now)).contains("watcher-not-confirmed"))
+        #expect(EscalationCommandTests.statusCodes(h, "bea", at: now).contains("watcher-not-confirmed"))
         #expect(h.run("bea", ["contacts", "list"], now: now).stdout.contains("not confirmed by you"))
         let doctor = h.run("bea", ["doctor"], now: now).stdout
         #expect(
@@ -33,8 +38,8 @@ extension EscalationCommandTests {
             ), "\(doctor)")
         #expect(
             !h.run("bea", ["contacts", "list"], now: now).stdout.contains("Ana   Responder              On time; "))
-        #expect(Self.warningCodes(h.run("mal", ["status", "--json"], now: now)).contains("not-confirmed-by"))
-        #expect(!Self.warningCodes(h.run("ana", ["status", "--json"], now: now)).contains("not-confirmed-by"))
+        #expect(EscalationCommandTests.statusCodes(h, "mal", at: now).contains("not-confirmed-by"))
+        #expect(!EscalationCommandTests.statusCodes(h, "ana", at: now).contains("not-confirmed-by"))
 
         // Bea misses her trip's 14:00 deadline. Mal is told, as a watcher is.
         let missed = "2026-03-01T14:40:00Z"
@@ -62,12 +67,12 @@ extension EscalationCommandTests {
         let confirmed = h.run("bea", ["contacts", "confirm", "Mal"], now: later)
         #expect(
             confirmed.stdout == "Confirmed Mal: their 'I'm on it', vouches and deliveries now count for your alarms.\n")
-        #expect(!Self.warningCodes(h.run("bea", ["status", "--json"], now: later)).contains("watcher-not-confirmed"))
-        #expect(!Self.warningCodes(h.run("mal", ["status", "--json"], now: later)).contains("not-confirmed-by"))
+        #expect(!EscalationCommandTests.statusCodes(h, "bea", at: later).contains("watcher-not-confirmed"))
+        #expect(!EscalationCommandTests.statusCodes(h, "mal", at: later).contains("not-confirmed-by"))
         // A link Bea removes stays unconfirmed when Mal writes it again.
         #expect(h.run("bea", ["contacts", "remove", "Mal", "--yes", "--quiet"], now: later).code == 0)
         #expect(h.run("mal", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: later).code == 0)
-        #expect(Self.warningCodes(h.run("bea", ["status", "--json"], now: later)).contains("watcher-not-confirmed"))
+        #expect(EscalationCommandTests.statusCodes(h, "bea", at: later).contains("watcher-not-confirmed"))
     }
 }
 
@@ -79,6 +84,21 @@ extension EscalationCommandTests {
         h.run(who, arguments, now: now).stderr
     }
 
+    /// Bea's `edit` of someone who only said they watch over her confirms them, says so after
+    /// `said`, and her warning about them ends.
+    static func expectEditConfirms(
+        _ h: Household, _ edit: [String], said: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            h.run("bea", edit, now: now).stdout
+                == said
+                + "this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms.\n",
+            sourceLocation: sourceLocation)
+        #expect(
+            !EscalationCommandTests.statusCodes(h, "bea", at: now).contains("watcher-not-confirmed"),
+            sourceLocation: sourceLocation)
+    }
+
     /// Bea watches over Mal, by her own word. Mal turning the link around ("and I watch over
     /// Bea") is his claim only; an edit of Bea's that keeps him her responder confirms it, and
     /// says so.
@@ -87,17 +107,11 @@ extension EscalationCommandTests {
         h.join(["Bea", "Mal"], now: Self.now)
         #expect(h.run("bea", ["contacts", "add", h.code("mal"), "--dependent", "--quiet"], now: Self.now).code == 0)
         #expect(h.run("mal", ["contacts", "edit", "Bea", "--dependent", "--quiet"], now: Self.now).code == 0)
-        let codes = EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now))
+        let codes = EscalationCommandTests.statusCodes(h, "bea", at: Self.now)
         #expect(codes.contains("watcher-not-confirmed"), "\(codes)")
         #expect(h.run("bea", ["contacts", "list"], now: Self.now).stdout.contains("not confirmed by you"))
-        let edited = h.run("bea", ["contacts", "edit", "Mal", "--no-dependent"], now: Self.now)
-        #expect(
-            edited.stdout
-                == "Updated Mal: roles are now Responder; this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms.\n"
-        )
-        #expect(
-            !EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now)).contains(
-                "watcher-not-confirmed"))
+        Self.expectEditConfirms(
+            h, ["contacts", "edit", "Mal", "--no-dependent"], said: "Updated Mal: roles are now Responder; ")
     }
 
     /// `contacts confirm` is for someone who says they watch over you; anyone else is refused,
@@ -122,7 +136,7 @@ extension EscalationCommandTests {
                     && $0.contains("your device passes them on to their contacts")
             }, "\(ana)")
         // Bea's only watcher is Ana, unconfirmed: she is told that, not that nobody is told.
-        let bea = EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now))
+        let bea = EscalationCommandTests.statusCodes(h, "bea", at: Self.now)
         #expect(bea.contains("watcher-not-confirmed") && !bea.contains("no-responders"), "\(bea)")
         #expect(
             Self.stderr(h, "ana", ["contacts", "confirm", "Bea"])
@@ -135,13 +149,7 @@ extension EscalationCommandTests {
             Self.stderr(h, "ana", ["contacts", "confirm", "Sam"]).hasPrefix(
                 "lifesignal: error: Sam is an external contact"))
         // Bea accepts Ana with an edit that changes no role (campaign-diff F2): it confirms, and says so.
-        #expect(
-            h.run("bea", ["contacts", "edit", "Ana", "--responder"], now: Self.now).stdout
-                == "Updated Ana: this confirms that they watch over you: their 'I'm on it', vouches and deliveries now count for your alarms.\n"
-        )
-        #expect(
-            !EscalationCommandTests.warningCodes(h.run("bea", ["status", "--json"], now: Self.now)).contains(
-                "watcher-not-confirmed"))
+        Self.expectEditConfirms(h, ["contacts", "edit", "Ana", "--responder"], said: "Updated Ana: ")
     }
 
     /// Ana's responder, Bea, has not run 'notify deliver' for days; Mal, who only says he
@@ -154,7 +162,7 @@ extension EscalationCommandTests {
         #expect(h.run("ana", ["checkin", "--quiet"], now: Self.now).code == 0)
         let later = "2026-03-04T09:00:00Z"
         #expect(h.run("mal", ["notify", "deliver", "--quiet"], now: later).code == 0)
-        let codes = EscalationCommandTests.warningCodes(h.run("ana", ["status", "--json"], now: later))
+        let codes = EscalationCommandTests.statusCodes(h, "ana", at: later)
         #expect(codes.contains("responders-unreachable") && codes.contains("watcher-not-confirmed"), "\(codes)")
     }
 
@@ -173,13 +181,28 @@ extension EscalationCommandTests {
         #expect(notice.contains("'lifesignal contacts confirm \"Uncle Tom\"'"), "\(notice)")
         let show = h.run("tom", ["contacts", "show", "Bea"], now: Self.now).stdout
         #expect(show.contains("until they confirm you, on their device"), "\(show)")
+        // The JSON says the same, and 'contacts confirm --json' what it did.
+        let seen = { (who: String, whom: String) in
+            (jsonObject(h.run(who, ["contacts", "show", whom, "--json"], now: Self.now).stdout)["contact"]
+                as? [String: Any])?["confirmed"] as? [String: Bool]
+        }
+        #expect(seen("tom", "Bea") == ["byYou": false, "byThem": false])
+        #expect(seen("bea", "Uncle Tom") == ["byYou": false, "byThem": false])
+        let confirmed = jsonObject(h.run("bea", ["contacts", "confirm", "Uncle Tom", "--json"], now: Self.now).stdout)
+        #expect((confirmed["confirmed"] as? [String: Any])?["name"] as? String == "Uncle Tom")
+        #expect(confirmed["alreadyConfirmed"] as? Bool == false)
+        let again = jsonObject(h.run("bea", ["contacts", "confirm", "Uncle Tom", "--json"], now: Self.now).stdout)
+        #expect(again["alreadyConfirmed"] as? Bool == true)
+        #expect(seen("tom", "Bea") == ["byYou": false, "byThem": true])
+        #expect(seen("bea", "Uncle Tom") == ["byYou": true, "byThem": false])
         let later = "2026-03-01T10:00:00Z"
         #expect(h.run("bea", ["contacts", "remove", "Uncle Tom", "--yes", "--quiet"], now: later).code == 0)
         #expect(h.run("tom", ["contacts", "add", h.code("bea"), "--dependent", "--quiet"], now: later).code == 0)
-        let again = notifications(h.run("bea", ["notify", "list", "--json"], now: later)).compactMap {
+        let relinked = notifications(h.run("bea", ["notify", "list", "--json"], now: later)).compactMap {
             $0["message"] as? String
         }
-        #expect(again.contains { $0.hasPrefix("Uncle Tom linked with you again after you removed them") }, "\(again)")
+        #expect(
+            relinked.contains { $0.hasPrefix("Uncle Tom linked with you again after you removed them") }, "\(relinked)")
     }
 
     /// Anyone may take any name: a namesake who says they watch over Ana is named with their id,
@@ -202,7 +225,7 @@ extension EscalationCommandTests {
         #expect(ambiguous.contains("  Bea  \(zed)  (not confirmed by you)\n"), "\(ambiguous)")
         #expect(h.run("ana", ["contacts", "remove", zed, "--quiet"], now: Self.now).code == 0)
         #expect(
-            !EscalationCommandTests.warningCodes(h.run("ana", ["status", "--json"], now: Self.now)).contains(
+            !EscalationCommandTests.statusCodes(h, "ana", at: Self.now).contains(
                 "watcher-not-confirmed"))
     }
 }

@@ -42,6 +42,17 @@ import Testing
             into: &circle, member: member, stamp: Stamp(clock: 9, at: at, device: member, seq: 9))
     }
 
+    /// The circle, Sis's first notice of the miss, and Bob's feed holding it, which Bob's device
+    /// delivered a quarter of an hour after the deadline.
+    static func toldByBob() throws -> (CircleState, Notification, Feed) {
+        var circle = Self.circle()
+        let first = try Self.firstNotice(circle)
+        var feed = Feed()
+        feed.add(first)
+        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        return (circle, first, feed)
+    }
+
     @Test func aStrangersDeliveryRecordStartsNoRepeats() throws {
         var circle = Self.circle()
         let first = try Self.firstNotice(circle)
@@ -60,11 +71,7 @@ import Testing
     }
 
     @Test func aRepeatMadeBeforeAnAcknowledgementIsNotSentAfterIt() throws {
-        var circle = Self.circle()
-        let first = try Self.firstNotice(circle)
-        var feed = Feed()
-        feed.add(first)
-        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        var (circle, _, feed) = try Self.toldByBob()
         let again = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(80)).first)
         feed.add(again)
         let now = Self.deadline + .minutes(90)
@@ -79,11 +86,7 @@ import Testing
     /// A repeat not sent before a later one was made (held back by an acknowledgement's hold, a
     /// failing channel) does not go out beside it: one notice, the newest (review G6).
     @Test func onlyTheNewestUnsentRepeatGoes() throws {
-        var circle = Self.circle()
-        let first = try Self.firstNotice(circle)
-        var feed = Feed()
-        feed.add(first)
-        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        var (circle, _, feed) = try Self.toldByBob()
         let second = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(80)).first)
         feed.add(second)
         let third = try #require(Repeats.due(circle: circle, feed: feed, now: Self.deadline + .minutes(140)).first)
@@ -98,11 +101,7 @@ import Testing
     /// nothing else answering the alarm, they go on, and the feed's digest keeps the first
     /// notice all the while so that a run with "nothing to do" still finds them.
     @Test func anAcknowledgementHoldsTheRepeatsForTwoHoursOnly() throws {
-        var circle = Self.circle()
-        let first = try Self.firstNotice(circle)
-        var feed = Feed()
-        feed.add(first)
-        Self.deliver(first, by: "bob", at: Self.deadline + .minutes(15), in: &circle)
+        var (circle, first, feed) = try Self.toldByBob()
         let acked = Self.deadline + .minutes(30)
         Acknowledged(thread: first.thread ?? "").fold(
             into: &circle, member: "bob", stamp: Stamp(clock: 10, at: acked, device: "b", seq: 10))
