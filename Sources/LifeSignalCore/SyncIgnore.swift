@@ -4,7 +4,8 @@
 /// `circle sync`, before anything else is shared.
 public enum SyncIgnore {
     public static let patterns = [
-        "*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "cache-circle.bin", "health.json",
+        "*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "cache-circle.bin", "cache-linked.bin",
+        "health.json",
     ]
 
     static let header = "# lifesignal: never share backups, temporary files, locks or caches"

@@ -18,7 +18,8 @@ enum CacheCodec {
     /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others;
     /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
     /// 16: each member's own word on their links, with the roles they gave (`CircleState.sides`).
-    static let format: UInt8 = 16
+    /// 17: `cache.bin` names `cache-linked.bin`, the part of everyone else a check-in reads.
+    static let format: UInt8 = 17
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

@@ -47,6 +47,10 @@ struct CircleCache: Sendable {
     /// holds it (their entries, whose logs count, their state): a write that changed only this
     /// device's part saves `cache.bin` alone, and `entries` need then hold only its own.
     var circleFile: UInt64?
+    /// The checksum of `cache-linked.bin`, the part of everyone else a check-in reads (nil: none
+    /// usable), and the fingerprint of whom it covers (see CacheLinked.swift).
+    var linkedFile: UInt64?
+    var linkedFor: UInt64 = 0
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []

@@ -65,6 +65,7 @@ extension Store {
         if transaction.rosterChanged {
             Posix.remove(CircleCache.path(dataDirectory))
             Posix.remove(CircleCache.circlePath(dataDirectory))
+            Posix.remove(CircleCache.linkedPath(dataDirectory))
             return
         }
         // (A cache loaded whole always has entries; one loaded for a linked write keeps
@@ -95,6 +96,7 @@ extension Store {
         // Everyone else is as the current cache had them: their file stays as it is (a partial
         // cache, from a linked write, is saved only so).
         cache.circleFile = others.current?.circleFile
+        (cache.linkedFile, cache.linkedFor) = (others.current?.linkedFile, others.current?.linkedFor ?? 0)
         cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.

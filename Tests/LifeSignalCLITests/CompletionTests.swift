@@ -875,6 +875,7 @@ final class ContactCircle {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
                 !relative.hasSuffix("/cache.bin"), !relative.hasSuffix("/cache-circle.bin"),
+                !relative.hasSuffix("/cache-linked.bin"),
                 !relative.hasSuffix("/verified.bin"), !relative.hasPrefix("bin/")
             else { continue }
             files[relative] = try Data(contentsOf: URL(fileURLWithPath: full))

@@ -70,7 +70,7 @@ struct GitSyncTests {
         // Every private file of a data directory (should one lie in the folder) is among them.
         let ignored = Set(
             ((try? String(contentsOfFile: a + "/.gitignore", encoding: .utf8)) ?? "").split(separator: "\n"))
-        for name in ["cache.bin", "cache-circle.bin", "lock", "health.json"] {
+        for name in ["cache.bin", "cache-circle.bin", "cache-linked.bin", "lock", "health.json"] {
             #expect(ignored.contains(Substring(name)), "\(name) is not in .gitignore")
         }
         #expect(circle.run("ana", ["checkin", "--quiet"]).code == 0)

@@ -50,7 +50,7 @@ import Testing
         let files = Self.section("FILES")
         let written = FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? []
         #expect(written.contains("health.json") && written.contains("cache.bin") && written.contains("own/log.json"))
-        #expect(written.contains("cache-circle.bin"))
+        #expect(written.contains("cache-circle.bin") && written.contains("cache-linked.bin"))
         #expect(written.contains("phone.json"))
         for relative in written {
             var isDirectory: ObjCBool = false

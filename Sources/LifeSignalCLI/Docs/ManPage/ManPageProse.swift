@@ -81,10 +81,11 @@ extension ManPage {
         devices, the last of its records seen, and the keys it saw revoked.
         An older file put back in the circle cannot take those back.
         Losing it forgets only that.
-        .It Pa cache.bin , Pa cache-circle.bin
+        .It Pa cache.bin , Pa cache-circle.bin , Pa cache-linked.bin
         The circle's folded state and a digest of the notification feed, each with the
         identity of every file it was made from, so that a run reads only what changed:
-        this device's part, and everyone else's.
+        this device's part, everyone else's, and the part of it a check-in reads (those
+        linked with you).
         Derived: they may be deleted at any time and are rebuilt.
         .It Pa phone.json
         The ntfy topic this device sends your reminders and missed check-in notices to
@@ -125,9 +126,10 @@ extension ManPage {
         .El
         .Pp
         Only
-        .Pa cache.bin
-        and
+        .Pa cache.bin ,
         .Pa cache-circle.bin
+        and
+        .Pa cache-linked.bin
         may be deleted at any time (and a temporary file once no lifesignal is running):
         everything else is a record, or the only copy of one.
         A sync engine must not carry the backups, temporary files, the lock or the

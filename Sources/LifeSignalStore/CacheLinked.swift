@@ -1,0 +1,141 @@
+import LifeSignalCore
+
+/// The part of everyone else a check-in reads: `cache-linked.bin`, beside the two cache files.
+///
+/// A check-in records only about its member and shows only what concerns those linked with
+/// them (see `Store.OthersUse.linked`), yet `cache-circle.bin` holds everyone: in a circle of
+/// a thousand, reading, checking and stepping through it was most of a check-in's time. This
+/// file holds only what a check-in needs — the keys of the linked members' files, whose logs
+/// count for them, the circle's facts, the whole state of the member and of everyone who
+/// watches over them (or says so), and the names of the others linked — made from the whole
+/// cache whenever that is saved and the people it covers changed. `cache.bin` names it by its
+/// checksum, as it names `cache-circle.bin`. A check-in that finds it missing, damaged or made
+/// for other links reads `cache-circle.bin` as before.
+extension CircleCache {
+    static func linkedPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-linked.bin") }
+
+    /// Whom a check-in of `member` looks at: `linked`, every member whose files it checks
+    /// (their dashboard's members and those trust upkeep looks at); `full`, those whose whole
+    /// state it needs (the member, across their devices, and every member who watches over
+    /// them or says so). Of the other linked members only the name is kept.
+    struct CheckInView: Equatable {
+        var linked: Set<String>
+        var full: Set<String>
+
+        /// A fingerprint of the two sets, which `cache.bin` keeps to tell when the file must be
+        /// made again.
+        var digest: UInt64 {
+            var text: [UInt8] = []
+            for id in linked.sorted() + ["|"] + full.sorted() { text += Array(id.utf8) + [0x0A] }
+            return CacheCodec.checksum(text[...])
+        }
+
+        /// Whether a file made for `self` holds all that a check-in needing `other` reads.
+        func covers(_ other: CheckInView) -> Bool { other.linked.isSubset(of: linked) && other.full.isSubset(of: full) }
+    }
+
+    /// What a check-in of `member` looks at, from the facts of `own` and `others` (their
+    /// members' states are not merged: only who is linked with whom counts here). Nil when
+    /// nobody watches over the member: "nobody watches over you" is not said from a partial
+    /// read (one may just have linked from their side, in a log it does not cover), so such a
+    /// check-in reads everyone.
+    static func checkInView(of member: String, own: CircleState, others: CircleState) -> CheckInView? {
+        var facts = others
+        facts.members = [:]
+        facts.merge(own)
+        let responders = Notifications.responders(of: member, in: facts)
+        guard !responders.isEmpty else { return nil }
+        var full: Set<String> = [member]
+        for case .member(let id) in responders { full.insert(id) }
+        let linked = facts.dashboardMembers(of: member).union(trustRequired(of: member, in: [own, others]))
+        return CheckInView(linked: linked, full: full)
+    }
+
+    /// Writes the file for `view` from this whole cache; its checksum, or nil when it could
+    /// not be written (a check-in then reads `cache-circle.bin`).
+    func saveLinked(_ dataDirectory: String, for view: CheckInView, entries picked: some Collection<Entry>)
+        -> UInt64?
+    {
+        var kept = others
+        kept.members = [:]
+        for id in view.linked {
+            guard let state = others.members[id] else { continue }
+            if view.full.contains(id) {
+                kept.members[id] = state
+            } else {
+                var named = MemberState()
+                named.name = state.name
+                kept.members[id] = named
+            }
+        }
+        var w = BinaryWriter()
+        w.string(circle)
+        w.string(member)
+        w.string(device)
+        var (linked, full) = (view.linked.sorted(), view.full.sorted())
+        w.strings("linked", &linked)
+        w.strings("full", &full)
+        w.speakers(speakers.filter { view.linked.contains($0.key) })
+        var section = BinaryWriter()
+        section.circleByMember(kept)
+        w.count(section.writtenSize)
+        // A member's folder and files follow one another: the member of the entry before is not
+        // looked up again.
+        let folders = "members/".utf8.count
+        var last: (member: Substring, linked: Bool)?
+        let entries = picked.filter { entry in
+            let path = entry.path
+            guard path.hasPrefix("members/") else { return true }
+            let start = path.utf8.index(path.startIndex, offsetBy: folders)
+            let member = path[start..<(path.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
+            if let last, last.member == member { return last.linked }
+            let linked = view.linked.contains(String(member))
+            last = (member, linked)
+            return linked
+        }
+        let parts = CacheCodec.parts(w, entries: entries, then: section)
+        guard (try? Posix.overwrite(Self.linkedPath(dataDirectory), with: parts)) != nil else { return nil }
+        return CacheCodec.storedChecksum(parts[0])
+    }
+
+    /// This device's part (`own`) completed from the file a check-in reads (`reference`: its
+    /// checksum, as `cache.bin` names it), and whether every key it holds still matches; nil
+    /// when the file is not that one or does not cover what this check-in looks at.
+    static func loadLinked(_ reference: UInt64, store: Store, own: () throws(CacheCodec.Damaged) -> CircleCache)
+        -> (CircleCache, Bool)?
+    {
+        let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
+        guard reference != 0, case .contents(let bytes)? = try? Posix.read(linkedPath(store.dataDirectory)),
+            CacheCodec.storedChecksum(bytes) == reference
+        else { return nil }
+        do throws(CacheCodec.Damaged) {
+            let entries = try CacheCodec.entries(bytes)
+            let ownPrefix = Array(Self.ownPrefix(member: member, device: device).utf8)
+            let check = SharedWork(count: entries.count, chunk: 64) { chunks in
+                checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: .others)
+            }
+            defer { check.cancel() }
+            let cache = try own()
+            var r = try CacheCodec.reader(bytes, after: entries)
+            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
+            var (linked, full): ([String], [String]) = ([], [])
+            try r.strings("linked", &linked)
+            try r.strings("full", &full)
+            var loaded = cache
+            loaded.speakers = try r.speakers()
+            guard try r.count() == bytes.count - r.offset else { return nil }
+            var s = try BinaryReader(bytes, from: r.offset)
+            loaded.others = try s.circleByMember()
+            guard s.atEnd else { return nil }
+            guard let view = checkInView(of: member, own: loaded.own, others: loaded.others),
+                CheckInView(linked: Set(linked), full: Set(full)).covers(view)
+            else { return nil }
+            // (Setting everyone else let go of the circle file's checksum: they are as it holds them.)
+            (loaded.circleFile, loaded.partial) = (cache.circleFile, true)
+            _ = check.finish()
+            return (loaded, !check.chunks.wasStopped)
+        } catch {
+            return nil
+        }
+    }
+}
