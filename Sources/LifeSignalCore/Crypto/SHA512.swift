@@ -10,27 +10,33 @@
 ///
 /// Feed it with `update` as often as needed and read the digest with `finalize`; `finalize`
 /// works on a copy, so the same value can be updated further afterwards (a digest of a prefix).
+///
+/// Everything lives inline in the value (no arrays): a hash of a key (a fingerprint, a token)
+/// allocates only the digest it returns.
 public struct SHA512: Sendable {
     /// Bytes in a digest.
     public static let digestLength = 64
     /// Bytes in the block the compression function takes.
     public static let blockLength = 128
 
+    /// Eight words: the chaining value.
+    private typealias Words = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
     /// The chaining value H(i) of FIPS 180-4: eight words, starting at the standard IV.
-    private var state: [UInt64] = [
+    private var state: Words = (
         0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
-        0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,
-    ]
-    /// The start of a block: always fewer than `blockLength` bytes between calls.
-    private var pending: [UInt8] = []
+        0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179
+    )
+    /// The start of a block (its first `pendingCount` bytes): always fewer than `blockLength`
+    /// between calls.
+    private var pending: (Words, Words) = ((0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0))
+    private var pendingCount = 0
     /// Every byte taken in, modulo 2^64: the padding writes it as a bit count. Wrapping can
     /// only happen after 16 EiB, which no caller hashes, but it must not trap.
     private var byteCount: UInt64 = 0
 
     /// A fresh computation, as if nothing had been hashed yet.
-    public init() {
-        pending.reserveCapacity(Self.blockLength)
-    }
+    public init() {}
 
     /// The digest of `bytes`, in one call.
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
@@ -41,7 +47,7 @@ public struct SHA512: Sendable {
 
     /// Takes in `bytes` after everything given so far.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { absorb($0) }
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { absorb(UnsafeRawBufferPointer($0)) }
         if contiguous == nil {
             // A sequence with no contiguous storage (a lazy map, a string's view) is copied in
             // one block at a time, so memory stays bounded however long it is.
@@ -50,11 +56,11 @@ public struct SHA512: Sendable {
             for byte in bytes {
                 block.append(byte)
                 if block.count == Self.blockLength {
-                    block.withUnsafeBufferPointer { absorb($0) }
+                    block.withUnsafeBytes { absorb($0) }
                     block.removeAll(keepingCapacity: true)
                 }
             }
-            block.withUnsafeBufferPointer { absorb($0) }
+            block.withUnsafeBytes { absorb($0) }
         }
     }
 
@@ -65,55 +71,76 @@ public struct SHA512: Sendable {
         // length in bits as a 128-bit big-endian number.
         let bitCountHigh = byteCount >> 61
         let bitCountLow = byteCount << 3
-        var padding: [UInt8] = [0x80]
-        let used = (pending.count + 1) % Self.blockLength
-        let zeros = used <= 112 ? 112 - used : Self.blockLength + 112 - used
-        padding.append(contentsOf: repeatElement(0, count: zeros))
-        for word in [bitCountHigh, bitCountLow] {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                padding.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+        withUnsafeMutableBytes(of: &last.pending) { block in
+            block[last.pendingCount] = 0x80
+            for i in (last.pendingCount + 1)..<Self.blockLength { block[i] = 0 }
+        }
+        if last.pendingCount >= 112 {
+            last.compressPending()
+            withUnsafeMutableBytes(of: &last.pending) { block in
+                for i in 0..<Self.blockLength { block[i] = 0 }
             }
         }
-        let savedCount = last.byteCount
-        padding.withUnsafeBufferPointer { last.absorb($0) }
-        last.byteCount = savedCount
-        var digest: [UInt8] = []
-        digest.reserveCapacity(Self.digestLength)
-        for word in last.state {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
-            }
+        withUnsafeMutableBytes(of: &last.pending) { block in
+            block.storeBytes(of: bitCountHigh.bigEndian, toByteOffset: 112, as: UInt64.self)
+            block.storeBytes(of: bitCountLow.bigEndian, toByteOffset: 120, as: UInt64.self)
         }
-        return digest
+        last.compressPending()
+        return [UInt8](unsafeUninitializedCapacity: Self.digestLength) { digest, count in
+            withUnsafeBytes(of: last.state) { words in
+                for i in 0..<8 {
+                    let word = words.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
+                    for j in 0..<8 { digest[8 * i + j] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * j)) }
+                }
+            }
+            count = Self.digestLength
+        }
     }
 
     /// Adds `input` to the pending bytes, compressing every block it completes.
-    private mutating func absorb(_ input: UnsafeBufferPointer<UInt8>) {
+    private mutating func absorb(_ input: UnsafeRawBufferPointer) {
         byteCount &+= UInt64(truncatingIfNeeded: input.count)
+        guard let base = input.baseAddress else { return }
         var next = 0
-        if !pending.isEmpty {
-            let taken = min(Self.blockLength - pending.count, input.count)
-            pending.append(contentsOf: input[0..<taken])
+        if pendingCount > 0 {
+            let taken = min(Self.blockLength - pendingCount, input.count)
+            let at = pendingCount
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress?.advanced(by: at).copyMemory(from: base, byteCount: taken)
+            }
+            pendingCount += taken
             next = taken
-            guard pending.count == Self.blockLength else { return }
-            pending.withUnsafeBufferPointer { compress($0, at: 0) }
-            pending.removeAll(keepingCapacity: true)
+            guard pendingCount == Self.blockLength else { return }
+            compressPending()
+            pendingCount = 0
         }
         // Whole blocks are read where they lie, without copying them into `pending` first.
         while input.count - next >= Self.blockLength {
-            compress(input, at: next)
+            compress(base + next)
             next += Self.blockLength
         }
-        pending.append(contentsOf: input[next...])
+        let rest = input.count - next
+        if rest > 0 {
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress?.copyMemory(from: base + next, byteCount: rest)
+            }
+            pendingCount = rest
+        }
     }
 
-    /// The compression function (FIPS 180-4 §6.4.2) on the 128 bytes of `bytes` at `start`;
-    /// the caller guarantees they are there. The message schedule lives on the stack and the
-    /// round constants are read through a pointer, not a heap array per block and a checked
-    /// global per round: a fifth less time per block (perf samples of 300 check-ins).
-    private mutating func compress(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
-        guard let base = bytes.baseAddress else { return }
-        let block = UnsafeRawPointer(base + start)
+    /// Compresses the pending block (which the caller made whole).
+    private mutating func compressPending() {
+        var block = pending
+        withUnsafeBytes(of: &block) { bytes in
+            if let base = bytes.baseAddress { compress(base) }
+        }
+    }
+
+    /// The compression function (FIPS 180-4 §6.4.2) on the 128 bytes at `block`; the caller
+    /// guarantees they are there. The message schedule lives on the stack and the round
+    /// constants are read through a pointer, not a heap array per block and a checked global
+    /// per round: a fifth less time per block (perf samples of 300 check-ins).
+    private mutating func compress(_ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { schedule in
             for t in 0..<16 {
                 schedule[t] = UInt64(bigEndian: block.loadUnaligned(fromByteOffset: 8 * t, as: UInt64.self))
@@ -125,14 +152,7 @@ public struct SHA512: Sendable {
                 let sigma1 = w2.rotatedRight(19) ^ w2.rotatedRight(61) ^ (w2 >> 6)
                 schedule[t] = sigma1 &+ schedule[t - 7] &+ sigma0 &+ schedule[t - 16]
             }
-            var a = state[0]
-            var b = state[1]
-            var c = state[2]
-            var d = state[3]
-            var e = state[4]
-            var f = state[5]
-            var g = state[6]
-            var h = state[7]
+            var (a, b, c, d, e, f, g, h) = state
             sha512RoundConstants.withUnsafeBufferPointer { constants in
                 for t in 0..<80 {
                     let bigSigma1 = e.rotatedRight(14) ^ e.rotatedRight(18) ^ e.rotatedRight(41)
@@ -151,14 +171,10 @@ public struct SHA512: Sendable {
                     a = t1 &+ t2
                 }
             }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
-            state[5] &+= f
-            state[6] &+= g
-            state[7] &+= h
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+                state.7 &+ h
+            )
         }
     }
 }
