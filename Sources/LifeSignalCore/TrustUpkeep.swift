@@ -16,20 +16,23 @@ public enum TrustUpkeep {
         me: String, device: String, mine: MemberState, circle: CircleState, speakers: [String: Speakers],
         firstSigned: Bool
     ) -> [any EventBody] {
-        var records: [any EventBody] = []
-        // Those linked with me first, then in order: a large circle's others are not sorted.
-        let linked = speakers.filter { member, _ in member == me || circle.relations[Pair(me, member)] != nil }
-        for (member, found) in linked.sorted(by: { $0.key < $1.key }) {
-            for (other, key) in found.keys.sorted(by: { $0.key < $1.key }) where !(member == me && other == device) {
+        // By member, then device, so the records come in one order whatever the dictionaries'
+        // (sorted once found: nearly every write finds none).
+        var found: [(member: String, device: String, record: any EventBody)] = []
+        for (member, speaking) in speakers where member == me || circle.relations[Pair(me, member)] != nil {
+            for (other, key) in speaking.keys where !(member == me && other == device) {
                 guard let fingerprint = KeyText.fingerprint(ofKey: key) else { continue }
                 if mine.pins[member]?[fingerprint] == nil {
-                    records.append(KeyPinned(member: member, fingerprint: fingerprint))
+                    found.append((member, other, KeyPinned(member: member, fingerprint: fingerprint)))
                 }
                 if member == me, mine.devices[other]?.key != key {
-                    records.append(DeviceEnrolled(device: other, key: key))
+                    found.append((member, other, DeviceEnrolled(device: other, key: key)))
                 }
             }
         }
+        var records = found.enumerated().sorted { a, b in
+            (a.element.member, a.element.device, a.offset) < (b.element.member, b.element.device, b.offset)
+        }.map(\.element.record)
         if firstSigned {
             for other in speakers[me]?.olderVersions ?? [] where other != device && mine.devices[other] == nil {
                 records.append(DeviceEnrolled(device: other, key: nil))
