@@ -104,6 +104,9 @@ import Testing
         #expect(Ed25519.verify(signature: signature, message: example.message[...], publicKey: publicKey))
         #expect(Ed25519.verify(signature: signature, message: example.message.lazy.map { $0 }, publicKey: publicKey))
         #expect(Ed25519.sign(message: example.message.lazy.map { $0 }, seed: seed) == signature)
+        // A signing key, which derives its public key once, signs alike.
+        let key = try #require(SigningKey(seed: seed))
+        #expect(key.publicKey == publicKey && key.sign(example.message) == signature)
     }
 
     /// The comb `baseMultiple` reads ships as a constant (BaseComb.swift); here it is computed

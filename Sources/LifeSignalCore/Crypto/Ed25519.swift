@@ -60,7 +60,17 @@ public enum Ed25519 {
     /// multiplication.
     public static func sign(message: some Collection<UInt8>, seed: [UInt8]) -> [UInt8]? {
         guard let secret = ExpandedSeed(seed) else { return nil }
-        let publicKey = EdwardsPoint.baseMultiple(secret.scalar).encoded
+        return sign(message: message, secret: secret, publicKey: EdwardsPoint.baseMultiple(secret.scalar).encoded)
+    }
+
+    /// The same for a `SigningKey`, which derived `publicKey` from `seed` when it was made (both
+    /// immutable): the multiplication is not done again for every signature.
+    static func sign(message: some Collection<UInt8>, seed: [UInt8], derivedKey publicKey: [UInt8]) -> [UInt8]? {
+        guard let secret = ExpandedSeed(seed) else { return nil }
+        return sign(message: message, secret: secret, publicKey: publicKey)
+    }
+
+    private static func sign(message: some Collection<UInt8>, secret: ExpandedSeed, publicKey: [UInt8]) -> [UInt8] {
         var nonceHash = SHA512()
         nonceHash.update(secret.prefix)
         nonceHash.update(message)

@@ -27,7 +27,7 @@ public struct SigningKey: Sendable, CustomStringConvertible {
 
     public func sign(_ message: some Collection<UInt8>) -> [UInt8] {
         // The seed is 32 bytes by construction, so signing cannot fail.
-        Ed25519.sign(message: message, seed: seed) ?? []
+        Ed25519.sign(message: message, seed: seed, derivedKey: publicKey) ?? []
     }
 
     public var publicKeyText: String { KeyText.hex(publicKey) }
