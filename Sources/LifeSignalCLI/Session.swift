@@ -45,8 +45,7 @@ struct Session {
         do {
             return try DataLocation.resolve(
                 homeFlag: global.home, environment: context.environment, platform: DataLocation.currentPlatform,
-                accountHome: context.environment["HOME"].map { $0.hasPrefix("/") } == true
-                    ? nil : context.account()?.home,
+                accountHome: { context.account()?.home },
                 workingDirectory: context.workingDirectory)
         } catch {
             throw .configuration(error.message)

@@ -31,9 +31,11 @@ public enum DataLocation {
         #endif
     }
 
+    /// `accountHome` is asked only when nothing before it decides (reading the password
+    /// database is a cost a run given `--home` or `LIFESIGNAL_HOME` need not pay).
     public static func resolve(
         homeFlag: String?, environment: [String: String], platform: Platform,
-        accountHome: String?, workingDirectory: String?
+        accountHome: () -> String?, workingDirectory: String?
     ) throws(Problem) -> String {
         for (name, value) in [
             ("--home", homeFlag), ("LIFESIGNAL_HOME", environment["LIFESIGNAL_HOME"]),
@@ -62,7 +64,7 @@ public enum DataLocation {
         let home: String
         if let value = environment["HOME"], value.hasPrefix("/") {
             home = value
-        } else if let account = accountHome, account.hasPrefix("/") {
+        } else if let account = accountHome(), account.hasPrefix("/") {
             home = account
         } else {
             throw .noHomeDirectory

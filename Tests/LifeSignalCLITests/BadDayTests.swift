@@ -128,7 +128,7 @@ import Testing
         // From the environment, where no C string can carry one, the check still stands.
         #expect(throws: DataLocation.Problem.nulInPath("LIFESIGNAL_HOME")) {
             try DataLocation.resolve(
-                homeFlag: nil, environment: ["LIFESIGNAL_HOME": "/tmp/a\u{0}b"], platform: .linux, accountHome: nil,
+                homeFlag: nil, environment: ["LIFESIGNAL_HOME": "/tmp/a\u{0}b"], platform: .linux, accountHome: { nil },
                 workingDirectory: nil)
         }
     }

@@ -10,7 +10,7 @@ import Testing
     ) -> Result<String, DataLocation.Problem> {
         Result { () throws(DataLocation.Problem) in
             try DataLocation.resolve(
-                homeFlag: flag, environment: environment, platform: platform, accountHome: account,
+                homeFlag: flag, environment: environment, platform: platform, accountHome: { account },
                 workingDirectory: cwd)
         }
     }
@@ -21,6 +21,25 @@ import Testing
         #expect(resolve(env) == .success("/ls"))
         #expect(resolve(["HOME": "/home/ana", "XDG_DATA_HOME": "/xdg"]) == .success("/xdg/lifesignal"))
         #expect(resolve(["HOME": "/home/ana"]) == .success("/home/ana/.local/share/lifesignal"))
+    }
+
+    /// The password database is read only when neither the flag nor the environment decides.
+    @Test func theAccountIsAskedOnlyWhenNeeded() throws {
+        var asked = 0
+        let account = { () -> String? in
+            asked += 1
+            return "/home/ana"
+        }
+        for environment in [["LIFESIGNAL_HOME": "/ls"], ["XDG_DATA_HOME": "/xdg"], ["HOME": "/h"]] {
+            _ = try DataLocation.resolve(
+                homeFlag: nil, environment: environment, platform: .linux, accountHome: account, workingDirectory: nil)
+        }
+        _ = try DataLocation.resolve(
+            homeFlag: "/flag", environment: [:], platform: .linux, accountHome: account, workingDirectory: nil)
+        #expect(asked == 0)
+        let found = try DataLocation.resolve(
+            homeFlag: nil, environment: [:], platform: .linux, accountHome: account, workingDirectory: nil)
+        #expect(found == "/home/ana/.local/share/lifesignal" && asked == 1)
     }
 
     @Test func emptyAndRelativeValues() {
