@@ -172,7 +172,7 @@ extension CircleCache {
         cache.unknown = try r.unknownRecords()
         cache.foreign = try r.foreignRecords()
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
-        cache.digest = try r.digest(decoding: digest)
+        cache.digest = try r.digest(keeping: digest)
         cache.feedEntries = try r.entries()
         guard r.atEnd else { throw CacheCodec.Damaged() }
         (cache.linkedFile, cache.linkedFor) = (files.linked, files.linkedFor)

@@ -71,7 +71,7 @@ struct CircleCache: Sendable {
     /// key in `feedEntries` (so `status` need not parse the feed).
     var unread: Int? = nil
     /// The digest of this member's feed (see `FeedDigest`), valid on the same terms.
-    var digest: FeedDigest? = nil
+    var digest: StoredDigest? = nil
     var feedEntries: [Entry] = []
     /// Decoded for a dashboard only: `others` lacks the members it does not read.
     var partial = false
@@ -80,7 +80,7 @@ struct CircleCache: Sendable {
     var currentUnread: Int? { feedIsUnchanged ? unread : nil }
 
     /// The feed's digest, when the feed files it was made from are unchanged.
-    var currentDigest: FeedDigest? { feedIsUnchanged ? digest : nil }
+    var currentDigest: StoredDigest? { feedIsUnchanged ? digest : nil }
 
     /// Keeps an unread count made from the feed files with `feedEntries`; the digest stays
     /// only if it was made from those same files.

@@ -228,7 +228,7 @@ extension Store {
         case .none: break
         case .whole: try transaction.loadFeed()
         case .digest(let sync):
-            if let digest = others.digest,
+            if let digest = others.digest?.decoded,
                 digest.showsNothingToDo(
                     me: store.identity.member, device: store.identity.device, circle: transaction.circle, now: now,
                     unreadable: transaction.unreadable, sync: sync,

@@ -12,7 +12,7 @@ extension Store {
         /// The cached unread count stays valid only while no feed file changes; its own keys
         /// say so, so it can be carried over by a write that does not touch the feed.
         var unread: Int?
-        var digest: FeedDigest?
+        var digest: StoredDigest?
         var feedEntries: [CircleCache.Entry]
         /// The cache, when it was current as loaded (not refreshed).
         var current: CircleCache? = nil
@@ -104,7 +104,8 @@ extension Store {
             cache.unread = transaction.feedChanged ? nil : transaction.feed.unreadCount(for: .member(member))
             cache.digest = FeedDigest(
                 of: transaction.feed, me: member, device: device, circle: transaction.circle, now: now,
-                local: localChannels(circle: transaction.circle))
+                local: localChannels(circle: transaction.circle)
+            ).map(StoredDigest.init)
             cache.feedEntries = transaction.feedChanged ? feedEntries(afterWriting: read) : read
         } else if !transaction.feedChanged {
             cache.unread = others.unread

@@ -76,6 +76,22 @@ import Testing
         #expect(try notice(ana, at: Self.t0 + .hours(26)) == ([], true))
     }
 
+    /// A write that does not use the feed carries its digest over unparsed; a digest that does
+    /// not parse costs a read of the feed, never a wrong answer.
+    @Test func theDigestIsParsedOnlyWhereItIsUsed() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        #expect(try notice(ana, at: Self.t0 + .hours(1)) == ([], false))
+        let store = try Store.open(dataDirectory: ana)
+        var cache = try #require(CircleCache.load(store))
+        cache.digest?.text = "not a feed"
+        cache.save(ana)
+        try checkIn(ana, "Ana", note: "a2", at: Self.t0 + .hours(2))
+        #expect(CircleCache.load(store)?.digest?.text == "not a feed", "carried over as it lay")
+        #expect(try notice(ana, at: Self.t0 + .hours(27)) == (["receive_non_responsive_alert"], false))
+        #expect(try notice(ana, at: Self.t0 + .hours(28)) == ([], true), "made again from the feed")
+    }
+
     @Test func aDigestThatStopsMatchingTheFeedIsNotTrusted() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
