@@ -209,7 +209,12 @@ extension Store {
         let path = Paths.join(publishedDirectory, relative)
         do {
             try makePublishedFolders(Paths.parent(of: path))
-            try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
+            // A segment is written once; a log or feed is replaced over its spare (see `replaceCopy`).
+            if relative.hasPrefix("archive/") {
+                try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
+            } else {
+                try Posix.replaceCopy(path, with: bytes, spare: path + ".bak", mode: sharing.files)
+            }
         } catch {
             // The file named, not the temporary file beside it that the write went through.
             guard Paths.parent(of: error.path) == Paths.parent(of: path) else { throw error }

@@ -54,8 +54,58 @@ extension Posix {
         }
     }
 
+    /// Replaces `path` with `bytes`, never torn but not durable: for a copy that may be lost (the
+    /// circle's copy of a private file). The bytes go over `spare`, the version before last,
+    /// which is then renamed over `path` while the old file takes the spare's name (a link, then
+    /// a rename): no inode is made or freed. On ext4 making one in a crowded folder, then freeing
+    /// the old one, cost a check-in in a circle of 1,000 0.34 ms of its 4.1 (0.11 of 2.4 alone).
+    /// The spare is cut to nothing before it is written, so its blocks are new ones, as a
+    /// temporary file's are: the file system writes them before it commits the rename, as it
+    /// does for a temporary file renamed over an existing one. Where the spare is missing, is not
+    /// a plain file of its own, or cannot be written or linked, a temporary file is used as
+    /// before, keeping the old file as the spare when a link can.
+    static func replaceCopy(_ path: String, with bytes: [UInt8], spare: String, mode: mode_t) throws(SystemError) {
+        switch replaceOverSpare(path, with: bytes, spare: spare, mode: mode) {
+        case .done: return
+        case .spoiled: _ = unlink(spare)
+        case .untouched: break
+        }
+        try replaceThroughTemporary(path, with: bytes, backup: nil, durable: false, mode: mode, spare: spare)
+    }
+
+    /// `replaceCopy`'s way over the spare; `.untouched` when it cannot be taken.
+    private static func replaceOverSpare(_ path: String, with bytes: [UInt8], spare: String, mode: mode_t) -> Swap {
+        var target = stat()
+        guard lstat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return .untouched }
+        let fd = retrying { open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return .untouched }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+            info.st_dev == target.st_dev, info.st_ino != target.st_ino, fchmod(fd, mode) == 0
+        else { return .untouched }
+        guard ftruncate(fd, 0) == 0, (try? writeAll(bytes, to: fd, path: spare)) != nil else { return .spoiled }
+        closed = true
+        guard close(fd) == 0 else { return .spoiled }
+        // The old file keeps a name of its own before the spare takes its place.
+        let kept = spare + ".tmp"
+        _ = unlink(kept)
+        guard link(path, kept) == 0 else { return .spoiled }
+        guard rename(spare, path) == 0 else {
+            _ = unlink(kept)
+            return .spoiled
+        }
+        if rename(kept, spare) != 0 { _ = unlink(kept) }
+        return .done
+    }
+
+    /// With `spare`, the file replaced is kept under that name when a link can do it (best
+    /// effort: a copy needs no backup).
     private static func replaceThroughTemporary(
-        _ path: String, with bytes: [UInt8], backup: String?, durable: Bool, mode: mode_t
+        _ path: String, with bytes: [UInt8], backup: String?, durable: Bool, mode: mode_t, spare: String? = nil
     ) throws(SystemError) {
         let temp = Paths.join(
             Paths.parent(of: path),
@@ -81,6 +131,13 @@ extension Posix {
                 // but before replacing the file), both names are links to one inode and rename
                 // does nothing, leaving the temporary name behind.
                 _ = unlink(backupTemp)
+            }
+            if let spare, exists(path) {
+                let kept = spare + ".tmp"
+                _ = unlink(kept)
+                // (A spare that already is the file leaves `kept` in place: rename does nothing.)
+                if link(path, kept) == 0 { _ = rename(kept, spare) }
+                _ = unlink(kept)
             }
             if rename(temp, path) != 0 { throw SystemError(operation: "rename", path: path, code: errno) }
         } catch {

@@ -34,6 +34,14 @@ final class FullDisk {
 
     func free() { unlink(mountPoint + "/filler") }
 
+    /// Removes the spares the circle's copies are written over (`log.json.bak`, `feed.json.bak`
+    /// beside each): with them, a full disk can still take a copy no larger than the spare, so a
+    /// test of a write the circle refuses drops them first.
+    func dropSpares(in circle: String) {
+        let names = FileManager.default.enumerator(atPath: circle)?.compactMap { $0 as? String } ?? []
+        for name in names where name.hasSuffix(".json.bak") { unlink(circle + "/" + name) }
+    }
+
     /// Mounts the disk read-only (as ext4 does itself after an error) or writable again.
     func remount(readOnly: Bool) {
         let run = spawn(
@@ -110,14 +118,41 @@ final class FullDisk {
         let status = run(["status"], now: "2026-03-02T08:40:30Z")
         #expect(!status.stderr.contains("sync tool"), "\(status.stderr)")
         if full.stderr.contains("its notifications could not be written") {
+            // Its copy in the circle went over its spare's blocks, or is said to be behind.
+            let copies = FileManager.default.enumerator(atPath: home + "/circle")?.compactMap { $0 as? String }
+            let copy = copies?.first { $0.hasSuffix("/log.json") && !$0.contains("/archive/") }
             #expect(
-                status.stderr.contains("this machine could not write your records into the circle from"),
+                copy.flatMap { FileManager.default.contents(atPath: home + "/circle/" + $0) }
+                    == FileManager.default.contents(atPath: home + "/own/log.json")
+                    || status.stderr.contains("this machine could not write your records into the circle from"),
                 "\(status.stderr)")
         }
         #expect(run(["notify", "deliver"], now: "2026-03-02T08:41:00Z").code == 0)
         #expect(run(["notify", "deliver"], now: "2026-03-02T08:42:00Z").code == 0)
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.count == 2, "sent once while full, once more after: \(lines)")
+    }
+
+    /// The circle on a disk that is full: a check-in's copy still goes in, over the blocks of the
+    /// version before last that each copy keeps beside it (`log.json.bak`, never synced).
+    @Test(.enabled(if: FullDisk.canMount, "needs root to mount a small tmpfs"))
+    func aFullCircleStillTakesACopyOverItsSpare() throws {
+        let disk = FullDisk()
+        try #require(disk.mounted)
+        let (home, circle, _) = Self.anaWithCircle(on: disk)
+        func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
+        #expect(run(["checkin", "--quiet"], now: "2026-03-01T10:00:00Z").code == 0)
+        let names = FileManager.default.enumerator(atPath: circle)?.compactMap { $0 as? String } ?? []
+        let copy = try #require(names.first { $0.hasSuffix("/log.json") && !$0.contains("/archive/") })
+        #expect(names.contains(copy + ".bak"), "the version before last is kept beside the copy")
+        disk.fill()
+        let full = run(["checkin", "--note", "while full"], now: "2026-03-01T11:00:00Z")
+        #expect(full.code == 0, "\(full.stderr)")
+        let published = try String(contentsOfFile: circle + "/" + copy, encoding: .utf8)
+        #expect(published.contains("while full"))
+        #expect(
+            FileManager.default.contents(atPath: circle + "/" + copy)
+                == FileManager.default.contents(atPath: home + "/own/log.json"))
     }
 
     /// The circle on a disk that is full, this machine's records on another: what is due is
@@ -128,6 +163,7 @@ final class FullDisk {
         try #require(disk.mounted)
         let (home, circle, log) = Self.anaWithCircle(on: disk)
         func run(_ arguments: [String], now: String) -> Run { disk.run(arguments, home: home, now: now) }
+        disk.dropSpares(in: circle)
         disk.fill()
         let full = run(["notify", "deliver"], now: "2026-03-02T08:40:00Z")
         #expect(full.code == 74, "\(full.stderr)")

@@ -84,6 +84,11 @@ struct GitSyncTests {
         let code = circle.run("bea", ["contacts", "code"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(circle.run("ana", ["contacts", "add", code, "--dependent", "--quiet"]).code == 0)
         for person in ["ana", "bea", "ana"] { circle.run(person, ["circle", "sync"]) }
+        // Each copy's spare (the version before last, see Posix.replaceCopy) stays on its machine.
+        let anaFolder = anaLog(in: b).map { "/members/" + ($0 as NSString).deletingLastPathComponent } ?? "/none"
+        let arrived = (try? FileManager.default.contentsOfDirectory(atPath: b + anaFolder)) ?? []
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: a + anaFolder)) ?? []
+        #expect(kept.contains("log.json.bak") && arrived.contains("log.json") && !arrived.contains("log.json.bak"))
         return (circle, a, b)
     }
 

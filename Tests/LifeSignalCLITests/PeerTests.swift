@@ -431,6 +431,7 @@ struct Family {
         let home = family.home("ana")
         #expect(family.run("ana", ["init", "--name", "Ana", "--circle", circle, "--quiet"]).code == 0)
         #expect(family.run("ana", ["checkin", "--quiet"]).code == 0)
+        disk.dropSpares(in: circle)
         disk.fill()
         let checkin = family.run("ana", ["checkin", "--note", "while full"], now: "2026-03-01T10:00:00Z")
         #expect(checkin.code == 74, "\(checkin.stderr)")

@@ -113,6 +113,11 @@ extension ManPage {
         beside it, each signed with this device's key.
         Only this device writes them; everyone in the circle reads them, and believes them
         only when a device of that member signed them.
+        Beside the log and the feed lie
+        .Pa log.json.bak
+        and
+        .Pa feed.json.bak ,
+        the versions before last, which the next write reuses; they are never synced.
         .It Pa *.bak
         The last good copy of a file, kept next to it
         .Po
