@@ -204,7 +204,6 @@ extension Store {
         }
         let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
         defer { lock?.release() }
-        if !dryRun { sweepTemporaryFiles(in: dataDirectory) }
         let (store, created, own, createdCircle, cache) = try openDevice(
             dataDirectory, creation: creation, dryRun: dryRun, others: use)
         let signer = try store.signingKey(signedWith: own.log?.key, dryRun: dryRun)
@@ -270,7 +269,7 @@ extension Store {
             ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey, cached: cache?.cache)
         let circleExisted = Posix.exists(store.circleDirectory)
         if !dryRun {
-            try store.prepareDeviceDirectory(newProfile: created)
+            try store.prepareDeviceDirectory(newProfile: created, sweeping: others != .linked)
             if created { try Store.write(store.identity.encoded(), to: store.identityPath, backup: false) }
         }
         return (store, created, own, created && !circleExisted && store.identity.circle != nil, cache)
@@ -324,15 +323,18 @@ extension Store {
     }
 
     /// Creates this device's private and published folders (a circle chosen with `--circle`
-    /// is created for a new profile, never recreated for an existing one), and clears what a
-    /// killed writer left in them.
+    /// is created for a new profile, never recreated for an existing one), and, `sweeping`,
+    /// clears what a killed writer left in them and in the data directory. A check-in, the write
+    /// someone waits for, leaves that to the next other write (cron's delivery run, within
+    /// minutes): such a file is never read, and listing five folders was 2% of a check-in.
     ///
     /// An existing profile whose folder in the circle is gone and cannot be made again (a sync
     /// tool removed it, and the circle is full or read-only) still writes: what it records is
     /// kept here, the run's sends go out, and publishing reports the circle behind, as it does
     /// for a folder that is there but cannot be written.
-    private func prepareDeviceDirectory(newProfile: Bool) throws(StoreError) {
+    private func prepareDeviceDirectory(newProfile: Bool, sweeping: Bool) throws(StoreError) {
         if !newProfile { try checkCircleExists() }
+        if sweeping { Store.sweepTemporaryFiles(in: dataDirectory) }
         // The circle's folder first: one that refuses this device leaves nothing behind here.
         for directory in [publishedDirectory, ownDirectory] {
             do {
@@ -346,6 +348,7 @@ extension Store {
                 }
                 throw error.asCreateError
             }
+            guard sweeping else { continue }
             Store.sweepTemporaryFiles(in: directory)
             // Segments are written through temporary files too; a writer killed while writing
             // one leaves it in archive/, where nothing else would ever remove it.

@@ -128,9 +128,12 @@ import Testing
         #expect(total - baseline >= acknowledged.count && total - baseline <= acknowledged.count + killed.count)
         #expect(Set(notes.filter { $0.hasPrefix("K") }).isSubset(of: acknowledged.union(killed)))
 
-        // No lock is left held, and the next write sweeps what the killed writers left.
+        // No lock is left held, and the next write that is not a check-in (cron's delivery run)
+        // sweeps what the killed writers left.
         let after = home.run(["checkin", "--note", "after"], environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"])
         #expect(after.code == 0, "\(after.stderr)")
+        let deliver = home.run(["notify", "deliver"], environment: ["LIFESIGNAL_LOCK_TIMEOUT": "1"])
+        #expect([0, 3].contains(deliver.code), "\(deliver.stderr)")
         expectPrivateAndClean(home.path, includingRoot: false)
     }
 
@@ -196,7 +199,8 @@ import Testing
     }
 
     /// Temporary files exist only while a writer holds the lock, so any found after taking it
-    /// are a killed writer's: every folder a save writes in is swept, the archive included.
+    /// are a killed writer's: every folder a save writes in is swept, the archive included, by
+    /// the next write that is not a check-in (cron's delivery run).
     @Test func staleTemporaryFilesAreSweptEverywhereAWriterWrites() throws {
         let fixture = try ReliabilityFixture.make()
         try fixture.growPastArchive()
@@ -208,6 +212,9 @@ import Testing
         for path in stale { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
         let run = fixture.home.run(["checkin"], now: "2026-03-01T10:00:00Z")
         #expect(run.code == 0, "\(run.stderr)")
+        #expect(stale.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "a check-in leaves them")
+        let deliver = fixture.home.run(["notify", "deliver"], now: "2026-03-01T10:00:00Z")
+        #expect([0, 3].contains(deliver.code), "\(deliver.stderr)")
         for path in stale { #expect(!FileManager.default.fileExists(atPath: path), "left behind: \(path)") }
     }
 
