@@ -127,7 +127,10 @@ extension ManPage {
         A damaged file is never overwritten: a command that finds one stops, names the
         file, line and column, and points at its best backup.
         .It Pa .*.tmp.*
-        A file being written; one left behind by a crash is removed by the next writer.
+        A file being written; one left behind by a crash is removed by the next write that is
+        not a check-in (cron's
+        .Cm notify deliver ,
+        within minutes).
         .El
         .Pp
         Only
