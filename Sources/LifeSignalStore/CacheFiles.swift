@@ -73,6 +73,8 @@ extension CircleCache {
                 if let (loaded, unchanged) = loadLinked(files.linked, store: store, own: { cache }) {
                     return (loaded, ownCurrent() && unchanged)
                 }
+                // Missing, damaged or made for other links: this check-in makes it again.
+                ownPart?.linkedFile = nil
             }
             guard case .contents(let theirs)? = try? Posix.read(circlePath(store.dataDirectory)),
                 files.circle == CacheCodec.storedChecksum(theirs)
@@ -124,6 +126,8 @@ extension CircleCache {
                     _ = $0.finish()
                     return !$0.chunks.wasStopped
                 } ?? false
+            // What this decode holds of the linked members can make the file a check-in reads.
+            cache.linkedSource = LinkedSource(members: found.members, entries: found.picked.map(entries.entry))
             return (cache, ownCurrent() && cache.trustRequired.isSubset(of: found.members) && unchanged)
         }
         _ = check.finish()
@@ -135,6 +139,7 @@ extension CircleCache {
     /// decode.
     private final class Wanted: @unchecked Sendable {
         var members: Set<String> = []
+        var picked: [Int] = []
         var check: SharedWork<Void>?
     }
 
@@ -153,6 +158,7 @@ extension CircleCache {
                 // Chunks of 64 `stat`s: the few keys of a small circle are checked on this
                 // thread, where making two helper threads cost more than the checks.
                 let picked = entries.indices(of: found.members, ownPrefix: ownPrefix)
+                found.picked = picked
                 found.check = SharedWork(count: picked.count, chunk: 64) { chunks in
                     entries.check(picked, taking: chunks, in: circle)
                 }
@@ -213,17 +219,19 @@ extension CircleCache {
             guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: parts)) != nil else { return }
             reference = CacheCodec.storedChecksum(parts[0])
         }
-        // The part a check-in reads, made again when everyone else's changed or the people a
-        // check-in looks at did (only a whole cache can make it).
+        // The part a check-in reads: let go of when everyone else or the people a check-in
+        // looks at changed, and made by the check-in that did without it (a read of the whole
+        // circle need not pay for it).
         var (linked, linkedFor) = (linkedFile, self.linkedFor)
-        if !partial {
-            let view = Self.checkInView(of: member, own: own, others: others)
-            if let view, circleFile == nil || linked == nil || view.digest != linkedFor {
-                linked = saveLinked(dataDirectory, for: view, entries: picked(own: false))
-                linkedFor = view.digest
-            } else if view == nil {
-                linked = nil
-            }
+        if circleFile == nil { linked = nil }
+        if !partial, linked != nil, Self.checkInView(of: member, own: own, others: others)?.digest != linkedFor {
+            linked = nil
+        }
+        if linked == nil, let source = linkedSource, let view = Self.checkInView(of: member, own: own, others: others),
+            view.linked.isSubset(of: source.members)
+        {
+            linked = saveLinked(dataDirectory, for: view, entries: source.entries)
+            linkedFor = view.digest
         }
         var w = BinaryWriter()
         w.string(circle)

@@ -7,10 +7,11 @@ import LifeSignalCore
 /// a thousand, reading, checking and stepping through it was most of a check-in's time. This
 /// file holds only what a check-in needs — the keys of the linked members' files, whose logs
 /// count for them, the circle's facts, the whole state of the member and of everyone who
-/// watches over them (or says so), and the names of the others linked — made from the whole
-/// cache whenever that is saved and the people it covers changed. `cache.bin` names it by its
-/// checksum, as it names `cache-circle.bin`. A check-in that finds it missing, damaged or made
-/// for other links reads `cache-circle.bin` as before.
+/// watches over them (or says so), and the names of the others linked. `cache.bin` names it by
+/// its checksum, as it names `cache-circle.bin`, and lets go of it when everyone else or the
+/// people it covers change. A check-in that finds none it can use (missing, damaged, made for
+/// other links) reads the linked members from `cache-circle.bin` as before, then makes it from
+/// what it read: a read of the whole circle never pays for it.
 extension CircleCache {
     static func linkedPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-linked.bin") }
 
@@ -51,7 +52,13 @@ extension CircleCache {
         return CheckInView(linked: linked, full: full)
     }
 
-    /// Writes the file for `view` from this whole cache; its checksum, or nil when it could
+    /// What a check-in decoded of `cache-circle.bin` when it had no file of its own to read.
+    struct LinkedSource: Sendable {
+        var members: Set<String>
+        var entries: [Entry]
+    }
+
+    /// Writes the file for `view` from this cache; its checksum, or nil when it could
     /// not be written (a check-in then reads `cache-circle.bin`).
     func saveLinked(_ dataDirectory: String, for view: CheckInView, entries picked: some Collection<Entry>)
         -> UInt64?

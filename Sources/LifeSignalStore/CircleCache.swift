@@ -51,6 +51,9 @@ struct CircleCache: Sendable {
     /// usable), and the fingerprint of whom it covers (see CacheLinked.swift).
     var linkedFile: UInt64?
     var linkedFor: UInt64 = 0
+    /// For a check-in that read `cache-circle.bin` without it: the members it decoded whole and
+    /// their files' entries, from which it makes that file (not saved).
+    var linkedSource: LinkedSource?
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []

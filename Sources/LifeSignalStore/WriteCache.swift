@@ -97,6 +97,7 @@ extension Store {
         // cache, from a linked write, is saved only so).
         cache.circleFile = others.current?.circleFile
         (cache.linkedFile, cache.linkedFor) = (others.current?.linkedFile, others.current?.linkedFor ?? 0)
+        cache.linkedSource = others.current?.linkedSource
         cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.

@@ -4,9 +4,9 @@ import Testing
 
 @testable import LifeSignalStore
 
-/// `cache-linked.bin`, the part of everyone else a check-in reads: made from the whole cache,
-/// used only while it covers whom the check-in looks at, and never in the way of a correct
-/// read when it does not.
+/// `cache-linked.bin`, the part of everyone else a check-in reads: made by the check-in that
+/// found none it could use, used only while it covers whom the check-in looks at, and never in
+/// the way of a correct read when it does not.
 @Suite struct LinkedCacheTests: SharedCircle {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-linked-\(UUID().uuidString)")
         .path
@@ -47,7 +47,9 @@ import Testing
     @Test func aCheckInReadsTheLinkedPartAloneAndKeepsTheOthersByName() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let ids = try circleOfFour()
-        #expect(FileManager.default.fileExists(atPath: CircleCache.linkedPath(ana)))
+        #expect(!FileManager.default.fileExists(atPath: CircleCache.linkedPath(ana)), "a read does not make it")
+        _ = try checkIn(at: Self.t0 + .minutes(30))
+        #expect(FileManager.default.fileExists(atPath: CircleCache.linkedPath(ana)), "the first check-in does")
         // Without everyone else's file a check-in that needed it would read every log.
         try FileManager.default.removeItem(atPath: CircleCache.circlePath(ana))
         let others = try checkIn(at: Self.t0 + .hours(1))
@@ -61,23 +63,30 @@ import Testing
         #expect(state.members[ids["Dee"] ?? ""]?.lastCheckIn?.note == "dee1")
     }
 
-    @Test func aLinkMadeByAWholeWriteRemakesThePart() throws {
+    @Test func aLinkMadeSinceLetsGoOfThePartAndTheNextCheckInMakesItAgain() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let ids = try circleOfFour()
+        _ = try checkIn(at: Self.t0 + .minutes(30))
         let before = Posix.key(CircleCache.linkedPath(ana))
         _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
             transaction.record(
                 RelationSet(member: ids["Carl"] ?? "", roles: Roles(responder: true, dependent: false)), at: Self.t0)
         }
+        #expect(Posix.key(CircleCache.linkedPath(ana)) == before, "a write that reads everyone does not make it")
+        // Carl's logs were never checked: the first check-in reads everyone, the next makes the part.
+        let first = try checkIn(at: Self.t0 + .hours(1))
+        #expect(first.members[ids["Carl"] ?? ""]?.lastCheckIn?.note == "carl1")
+        _ = try checkIn(at: Self.t0 + .hours(2))
         #expect(Posix.key(CircleCache.linkedPath(ana)) != before, "made again for Ana's new responder")
         try FileManager.default.removeItem(atPath: CircleCache.circlePath(ana))
-        let others = try checkIn(at: Self.t0 + .hours(1))
+        let others = try checkIn(at: Self.t0 + .hours(3))
         #expect(others.members[ids["Carl"] ?? ""]?.lastCheckIn?.note == "carl1")
     }
 
     @Test func aPartThatDoesNotCoverTheCheckInIsNotUsed() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let ids = try circleOfFour()
+        _ = try checkIn(at: Self.t0 + .minutes(30))
         // Dee made Ana's responder by a linked write: the part, made before, holds Dee's name only.
         let dee = RelationSet(member: ids["Dee"] ?? "", roles: Roles(responder: true, dependent: true))
         _ = try checkIn(at: Self.t0 + .hours(1), recording: dee)
@@ -85,16 +94,16 @@ import Testing
         let others = try checkIn(at: Self.t0 + .hours(2))
         #expect(others.members[ids["Dee"] ?? ""]?.lastCheckIn?.note == "dee1", "read from everyone else's file")
         #expect(others.members[ids["Carl"] ?? ""] == nil, "still only those linked with Ana")
-        #expect(Posix.key(CircleCache.linkedPath(ana)) == before, "a partial read cannot make it again")
-        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(3)) {
-            transaction in transaction.record(CheckedIn(note: "whole"), at: Self.t0 + .hours(3))
-        }
-        #expect(Posix.key(CircleCache.linkedPath(ana)) != before, "the next write that reads everyone does")
+        #expect(Posix.key(CircleCache.linkedPath(ana)) != before, "and made again from what it read")
+        try FileManager.default.removeItem(atPath: CircleCache.circlePath(ana))
+        let after = try checkIn(at: Self.t0 + .hours(3))
+        #expect(after.members[ids["Dee"] ?? ""]?.lastCheckIn?.note == "dee1")
     }
 
     @Test func aDamagedOrMissingPartIsReadAround() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let ids = try circleOfFour()
+        _ = try checkIn(at: Self.t0 + .minutes(30))
         let path = CircleCache.linkedPath(ana)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count / 2] ^= 0xFF
