@@ -75,21 +75,8 @@ extension Posix {
 
     /// `replaceCopy`'s way over the spare; `.untouched` when it cannot be taken.
     private static func replaceOverSpare(_ path: String, with bytes: [UInt8], spare: String, mode: mode_t) -> Swap {
-        var target = stat()
-        guard lstat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return .untouched }
-        let fd = retrying { open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { return .untouched }
-        var closed = false
-        defer {
-            if !closed { close(fd) }
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-            info.st_dev == target.st_dev, info.st_ino != target.st_ino, fchmod(fd, mode) == 0
-        else { return .untouched }
-        guard ftruncate(fd, 0) == 0, (try? writeAll(bytes, to: fd, path: spare)) != nil else { return .spoiled }
-        closed = true
-        guard close(fd) == 0 else { return .spoiled }
+        guard let fd = openSpare(spare, beside: path, mode: mode) else { return .untouched }
+        guard overwrite(fd, with: bytes, path: spare, fresh: true, synced: false) else { return .spoiled }
         // The old file keeps a name of its own before the spare takes its place.
         let kept = spare + ".tmp"
         _ = unlink(kept)
@@ -173,28 +160,42 @@ extension Posix {
         _ path: String, with bytes: [UInt8], backup: String, mode: mode_t, swapping: (String, String) -> Bool
     ) -> Swap {
         #if canImport(Glibc)
-            var target = stat()
-            guard lstat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return .untouched }
-            let fd = retrying { open(backup, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-            guard fd >= 0 else { return .untouched }
-            var closed = false
-            defer {
-                if !closed { close(fd) }
-            }
-            var spare = stat()
-            guard fstat(fd, &spare) == 0, spare.st_mode & S_IFMT == S_IFREG, spare.st_nlink == 1,
-                spare.st_dev == target.st_dev, spare.st_ino != target.st_ino,
-                Int(spare.st_blocks) * 512 >= bytes.count, swapsNames(fd), fchmod(fd, mode) == 0
-            else { return .untouched }
-            guard (try? writeAll(bytes, to: fd, path: backup)) != nil, ftruncate(fd, off_t(bytes.count)) == 0,
-                fullSync(fd) == 0
-            else { return .spoiled }
-            closed = true
-            guard close(fd) == 0 else { return .spoiled }
+            let fits = { (info: stat, fd: Int32) in Int(info.st_blocks) * 512 >= bytes.count && swapsNames(fd) }
+            guard let fd = openSpare(backup, beside: path, mode: mode, accepting: fits) else { return .untouched }
+            guard overwrite(fd, with: bytes, path: backup, fresh: false, synced: true) else { return .spoiled }
             return swapping(backup, path) ? .done : .spoiled
         #else
             return .untouched
         #endif
+    }
+
+    /// `spare` open for writing, in `mode`, when it and `path` are plain files on one file system
+    /// and the spare is a file of its own (not a second name of `path`'s: a writer killed between
+    /// link and rename leaves that) that `accepting` takes; nil, nothing changed, otherwise.
+    private static func openSpare(
+        _ spare: String, beside path: String, mode: mode_t, accepting: (stat, Int32) -> Bool = { _, _ in true }
+    ) -> Int32? {
+        var target = stat()
+        guard lstat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fd = retrying { open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+            info.st_dev == target.st_dev, info.st_ino != target.st_ino, accepting(info, fd), fchmod(fd, mode) == 0
+        else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Writes `bytes` over the file open at `fd`, then closes it: cut to nothing first with
+    /// `fresh` (so its blocks are new), else cut to their length after; synced with `synced`.
+    private static func overwrite(_ fd: Int32, with bytes: [UInt8], path: String, fresh: Bool, synced: Bool) -> Bool {
+        let written =
+            (!fresh || ftruncate(fd, 0) == 0) && (try? writeAll(bytes, to: fd, path: path)) != nil
+            && (fresh || ftruncate(fd, off_t(bytes.count)) == 0) && (!synced || fullSync(fd) == 0)
+        return close(fd) == 0 && written
     }
 
     /// Whether the file system holding `fd` is one known to swap two names in one step. On any
