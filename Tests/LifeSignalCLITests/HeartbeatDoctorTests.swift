@@ -111,6 +111,12 @@ import Testing
         home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:exit 3", "--quiet"])
         #expect(home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T09:05:00Z").code == 75)
         #expect(codes(home.run(["status", "--json"], now: "2026-03-02T09:30:00Z")) == [])
+        // Under the hour, doctor tells the failures as such, and when they will count.
+        let early = home.run(["doctor"], now: "2026-03-02T09:30:00Z")
+        #expect(
+            early.stdout.contains(
+                "ok    channels: channel of Sam exec:exit 3: sends have failed since 2026-03-02 09:05 UTC (sh exited with status 3); each run tries again, and after 1h of failures this check fails"
+            ), "\(early.stdout)")
         #expect(home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T10:10:00Z").code == 75)
         let status = home.run(["status", "--json"], now: "2026-03-02T10:10:00Z")
         #expect(codes(status) == ["channel-failing"])

@@ -322,10 +322,14 @@ struct DoctorFindings {
                         "\(whose) \(channel.channel): not used from this machine yet (try 'lifesignal notify test')")
             }
             if let since = health.failingSince {
+                let error = health.lastError ?? "failed"
+                // Under the warning's time, a failure is told as one, with when it will count.
+                let message =
+                    code == nil
+                    ? "\(whose) \(channel.channel): sends have failed since \(session.when(since)) (\(error)); each run tries again, and after \(LinkHealth.failingWarning) of failures this check fails"
+                    : "\(whose) \(channel.channel): failing since \(session.when(since)): \(error)"
                 return Finding(
-                    check: "channels", ok: code == nil,
-                    message:
-                        "\(whose) \(channel.channel): failing since \(session.when(since)): \(health.lastError ?? "failed")",
+                    check: "channels", ok: code == nil, message: message,
                     fix: "lifesignal notify test" + (channel.owner == "you" ? "" : " '\(channel.owner)'"), code: code)
             }
             let last = health.lastSuccess.map { "last success \(session.when($0))" } ?? "no success yet"
