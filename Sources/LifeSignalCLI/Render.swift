@@ -191,6 +191,14 @@ extension Render {
     /// (null when they are not one).
     /// What a contact's link lacks: my confirmation of a responder, theirs of me as their
     /// responder (see 'contacts confirm').
+    /// The names of a list, a name two share (anyone may take any name) told apart by the
+    /// start of the id.
+    static func distinct(names: [(name: String, id: String)]) -> [String] {
+        var seen: [String: Int] = [:]
+        for entry in names { seen[entry.name.lowercased(), default: 0] += 1 }
+        return names.map { (seen[$0.name.lowercased()] ?? 0) > 1 ? "\($0.name) (\($0.id.prefix(8)))" : $0.name }
+    }
+
     static func unconfirmed(_ contact: Contact) -> String? {
         if contact.roles.responder && !contact.confirmedByMe { return "not confirmed by you" }
         if contact.roles.dependent && !contact.confirmedByThem { return "has not confirmed you" }

@@ -221,6 +221,8 @@ extension EscalationCommandTests {
         #expect(
             warning.contains("run 'lifesignal contacts confirm \(zed)'; if not, 'lifesignal contacts remove \(zed)'"))
         #expect(h.run("ana", ["contacts", "list"], now: Self.now).stdout.contains("Bea (\(zed.prefix(8)))"))
+        let devices = h.run("ana", ["circle", "devices"], now: Self.now).stdout
+        #expect(devices.contains("\nBea (\(zed.prefix(8)))"), "\(devices)")
         let ambiguous = Self.stderr(h, "ana", ["contacts", "confirm", "Bea"])
         #expect(ambiguous.contains("  Bea  \(zed)  (not confirmed by you)\n"), "\(ambiguous)")
         #expect(h.run("ana", ["contacts", "remove", zed, "--quiet"], now: Self.now).code == 0)

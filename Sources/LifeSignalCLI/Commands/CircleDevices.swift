@@ -63,8 +63,9 @@ enum CircleDeviceCommands {
     static func devices(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let members = try session.call(line.path) { app throws(AppError) in try app.devices() }
         try session.output.json(Listed(members: members))
-        for member in members {
-            let who = member.isMe ? "You (\(TerminalText.safeLine(member.name)))" : TerminalText.safeLine(member.name)
+        let names = Render.distinct(names: members.map { ($0.name, $0.member) })
+        for (member, name) in zip(members, names) {
+            let who = member.isMe ? "You (\(TerminalText.safeLine(name)))" : TerminalText.safeLine(name)
             try session.output.line(who + (member.firstSight ? "  (keys taken on first sight)" : ""))
             for device in member.devices {
                 let enrolled: String

@@ -75,14 +75,7 @@ enum ContactsCommand {
             return .ok
         }
         let o = session.output
-        // A name two contacts share (anyone may take any name) is told apart by the id.
-        var seen: [String: Int] = [:]
-        for view in views { seen[view.contact.name.lowercased(), default: 0] += 1 }
-        let names = views.map { view in
-            let contact = view.contact
-            return (seen[contact.name.lowercased()] ?? 0) > 1
-                ? "\(contact.name) (\(contact.id.prefix(8)))" : contact.name
-        }
+        let names = Render.distinct(names: views.map { ($0.contact.name, $0.contact.id) })
         let nameWidth = min(24, max(4, names.map(\.count).max() ?? 4)) + 2
         try session.output.line(o.bold("Name".padding(to: nameWidth) + "Roles".padding(to: 23) + "Status"))
         for (view, name) in zip(views, names) {
