@@ -44,19 +44,24 @@ extension Store {
         throws(StoreError) -> (log: DeviceLog, bytes: [UInt8])?
     {
         let path = logPath(member: member, device: device)
-        guard case .contents(let bytes) = try readFile(path, key: &key) else { return nil }
-        // The backup is looked for only when the log turns out damaged, to be named then.
-        let backup = path + ".bak"
-        do {
-            if stateOnly {
-                return (
-                    try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil), bytes
-                )
-            }
-            return (try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil), bytes)
-        } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
-            throw .damaged(path: path, problem: problem, backup: backup)
-        }
+        return try Self.readStill(
+            path, key: &key,
+            reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                try readFile(path, key: &key)
+            },
+            decode: { bytes throws(StoreError) in
+                // The backup is looked for only when the log turns out damaged, to be named then.
+                let backup = path + ".bak"
+                do throws(StoreError) {
+                    let log =
+                        stateOnly
+                        ? try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
+                        : try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
+                    return (log, bytes)
+                } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
+                    throw .damaged(path: path, problem: problem, backup: backup)
+                }
+            })
     }
 
     /// What reading the whole circle found: every readable log, and the other devices' logs

@@ -133,22 +133,29 @@ extension Store {
         }
         let backup = path + ".bak"
         var key = Posix.FileKey.missing
-        let result = try path == ownFeedPath ? readFile(path, key: &key) : readPlain(path, backup: backup)
-        guard case .contents(let bytes) = result else { return Feed() }
-        if path != ownFeedPath, let signedBy,
-            let problem = Signing.problem(bytes, domain: .feed, publicKey: signedBy)
-        {
-            throw .damaged(
-                path: path, problem: "\(problem), so it is not believed to be device \(device)'s", backup: nil)
-        }
-        return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
+        let own = path == ownFeedPath
+        let feed = try Self.readStill(
+            path, key: &key,
+            reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                try own ? readFile(path, key: &key) : readPlain(path, backup: backup, key: &key)
+            },
+            decode: { bytes throws(StoreError) in
+                if !own, let signedBy, let problem = Signing.problem(bytes, domain: .feed, publicKey: signedBy) {
+                    throw .damaged(
+                        path: path, problem: "\(problem), so it is not believed to be device \(device)'s", backup: nil)
+                }
+                return try FeedFile.decode(bytes, path: path, backup: Posix.exists(backup) ? backup : nil)
+            })
+        return feed ?? Feed()
     }
 
     /// Another device's file: its bytes, or `.missing` (its `.bak`, if any, named when it is
     /// unreadable).
-    private func readPlain(_ path: String, backup: String) throws(StoreError) -> Posix.ReadResult {
+    private func readPlain(_ path: String, backup: String, key: inout Posix.FileKey) throws(StoreError)
+        -> Posix.ReadResult
+    {
         do {
-            return try Posix.read(path)
+            return try Posix.read(path, key: &key)
         } catch {
             throw error.asReadError(backup: Posix.exists(backup) ? backup : nil)
         }

@@ -135,6 +135,27 @@ extension Store {
 
     /// Temporary files exist only while a writer holds the lock, so any found after taking
     /// it were left by a writer that died (kill -9, power loss) and can go.
+    /// A copy in the circle read and decoded, read again (twice at most) when it does not
+    /// decode and its name no longer holds the version that was read: a writer on this machine
+    /// replaced it, or wrote over its spare, while it was read (see `Posix.replaceCopy`). Only a
+    /// copy that still does not decode once it stands still is damage. Nil when it is missing.
+    static func readStill<T>(
+        _ path: String, key: inout Posix.FileKey,
+        reading read: (inout Posix.FileKey) throws(StoreError) -> Posix.ReadResult,
+        decode: ([UInt8]) throws(StoreError) -> T
+    ) throws(StoreError) -> T? {
+        var attempt = 0
+        while true {
+            attempt += 1
+            guard case .contents(let bytes) = try read(&key) else { return nil }
+            do {
+                return try decode(bytes)
+            } catch {
+                guard attempt < 3, Posix.key(path) != key else { throw error }
+            }
+        }
+    }
+
     static func sweepTemporaryFiles(in directory: String) {
         for name in Posix.hiddenNames(directory) where name.includes(".tmp.") {
             Posix.remove(Paths.join(directory, name))

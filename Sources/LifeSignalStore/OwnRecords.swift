@@ -154,23 +154,32 @@ extension Store {
             return .notAFolder
         }
         let path = publishedLogPath
-        let published: [UInt8]
-        do {
-            switch try Posix.read(path) {
-            case .missing: return .missing
-            case .contents(let b): published = b
-            }
-        } catch {
-            return .damaged(error.asReadError(backup: nil))
-        }
-        if published == bytes { return .current }
-        let theirs: DeviceLog
-        do {
-            theirs = try DeviceLog.decode(
-                published, path: path, member: identity.member, device: identity.device, backup: nil)
+        var key = Posix.FileKey.missing
+        let read: (log: DeviceLog?, bytes: [UInt8])?
+        do throws(StoreError) {
+            read = try Self.readStill(
+                path, key: &key,
+                reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                    do throws(SystemError) {
+                        return try Posix.read(path, key: &key)
+                    } catch {
+                        throw error.asReadError(backup: nil)
+                    }
+                },
+                decode: { published throws(StoreError) in
+                    published == bytes
+                        ? (nil, published)
+                        : (
+                            try DeviceLog.decode(
+                                published, path: path, member: identity.member, device: identity.device, backup: nil),
+                            published
+                        )
+                })
         } catch {
             return .damaged(error)
         }
+        guard let read else { return .missing }
+        guard let theirs = read.log else { return .current }
         // Older is only a prefix of this history: the same event where both have it. One that
         // differs there was written by another data directory with this device's identity.
         guard (try? own.decodeWritten(path: ownLogPath)) != nil else { return .notOurs(publishedSeq: theirs.lastSeq) }

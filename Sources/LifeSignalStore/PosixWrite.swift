@@ -74,19 +74,33 @@ extension Posix {
     }
 
     /// `replaceCopy`'s way over the spare; `.untouched` when it cannot be taken.
+    ///
+    /// Only on a local file system of those `swapsNames` knows, keeping times finer than a second:
+    /// elsewhere another machine may hold the old file open by its handle (NFS), or two versions
+    /// of one size written within a second would share a key. The spare is locked while it is
+    /// written and renamed, so another data directory writing as this device (see
+    /// `Publication.notOurs`) cannot write it meanwhile. A reader that had the file open when it
+    /// became the spare may find it written over: it reads the name again (`Store.readStill`).
     private static func replaceOverSpare(_ path: String, with bytes: [UInt8], spare: String, mode: mode_t) -> Swap {
-        guard let fd = openSpare(spare, beside: path, mode: mode) else { return .untouched }
-        guard overwrite(fd, with: bytes, path: spare, fresh: true, synced: false) else { return .spoiled }
-        // The old file keeps a name of its own before the spare takes its place.
-        let kept = spare + ".tmp"
-        _ = unlink(kept)
-        guard link(path, kept) == 0 else { return .spoiled }
-        guard rename(spare, path) == 0 else {
+        #if canImport(Glibc)
+            let local = { (info: stat, fd: Int32) in info.st_mtim.tv_nsec != 0 && swapsNames(fd) }
+            guard let fd = openSpare(spare, beside: path, mode: mode, accepting: local) else { return .untouched }
+            defer { close(fd) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .untouched }
+            guard overwrite(fd, with: bytes, path: spare, fresh: true, synced: false) else { return .spoiled }
+            // The old file keeps a name of its own before the spare takes its place.
+            let kept = spare + ".tmp"
             _ = unlink(kept)
-            return .spoiled
-        }
-        if rename(kept, spare) != 0 { _ = unlink(kept) }
-        return .done
+            guard link(path, kept) == 0 else { return .spoiled }
+            guard rename(spare, path) == 0 else {
+                _ = unlink(kept)
+                return .spoiled
+            }
+            if rename(kept, spare) != 0 { _ = unlink(kept) }
+            return .done
+        #else
+            return .untouched
+        #endif
     }
 
     /// With `spare`, the file replaced is kept under that name when a link can do it (best
@@ -162,7 +176,8 @@ extension Posix {
         #if canImport(Glibc)
             let fits = { (info: stat, fd: Int32) in Int(info.st_blocks) * 512 >= bytes.count && swapsNames(fd) }
             guard let fd = openSpare(backup, beside: path, mode: mode, accepting: fits) else { return .untouched }
-            guard overwrite(fd, with: bytes, path: backup, fresh: false, synced: true) else { return .spoiled }
+            let written = overwrite(fd, with: bytes, path: backup, fresh: false, synced: true)
+            guard close(fd) == 0, written else { return .spoiled }
             return swapping(backup, path) ? .done : .spoiled
         #else
             return .untouched
@@ -189,13 +204,11 @@ extension Posix {
         return fd
     }
 
-    /// Writes `bytes` over the file open at `fd`, then closes it: cut to nothing first with
-    /// `fresh` (so its blocks are new), else cut to their length after; synced with `synced`.
+    /// Writes `bytes` over the file open at `fd`: cut to nothing first with `fresh` (so its
+    /// blocks are new), else cut to their length after; synced with `synced`.
     private static func overwrite(_ fd: Int32, with bytes: [UInt8], path: String, fresh: Bool, synced: Bool) -> Bool {
-        let written =
-            (!fresh || ftruncate(fd, 0) == 0) && (try? writeAll(bytes, to: fd, path: path)) != nil
+        (!fresh || ftruncate(fd, 0) == 0) && (try? writeAll(bytes, to: fd, path: path)) != nil
             && (fresh || ftruncate(fd, off_t(bytes.count)) == 0) && (!synced || fullSync(fd) == 0)
-        return close(fd) == 0 && written
     }
 
     /// Whether the file system holding `fd` is one known to swap two names in one step. On any

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalCore
 import Testing
 
 @testable import LifeSignalStore
@@ -71,6 +72,47 @@ import Testing
         try replace("four\n")
         #expect(text(path) == "four\n" && text(spare) == "three\n")
         #expect(try names() == ["log.json", "log.json.bak"])
+    }
+
+    /// A reader holding the copy open across two replacements reads a file being written over
+    /// (review H): what it read does not decode, its name holds another version now, and the
+    /// reader reads the name again. A copy that does not decode and stands still is damage.
+    @Test func aReaderWhoseCopyWasWrittenOverReadsTheNameAgain() throws {
+        defer { cleanUp() }
+        try replace("{\"v\": 1}")
+        let first = Posix.key(path)
+        try replace("{\"v\": 2}")
+        try replace("{\"v\": 3}")
+        var key = first
+        var reads = 0
+        func decode(_ bytes: [UInt8]) throws(StoreError) -> String {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard text.hasSuffix("}") else { throw .damaged(path: path, problem: "cut short", backup: nil) }
+            return text
+        }
+        let read = try Store.readStill(
+            path, key: &key,
+            reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                reads += 1
+                // The first read is the old file caught mid-write, with the key it had then.
+                if reads == 1 {
+                    key = first
+                    return .contents(Array("{\"v\": ".utf8))
+                }
+                guard let read = try? Posix.read(path, key: &key) else { return .missing }
+                return read
+            }, decode: decode)
+        #expect(read == "{\"v\": 3}" && reads == 2)
+        try Data("{\"v\": ".utf8).write(to: URL(fileURLWithPath: path))
+        var still = Posix.FileKey.missing
+        #expect(throws: StoreError.self) {
+            try Store.readStill(
+                path, key: &still,
+                reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                    guard let read = try? Posix.read(path, key: &key) else { return .missing }
+                    return read
+                }, decode: decode)
+        }
     }
 
     /// A spare that is a second name of the file, or a link to elsewhere, is never written
