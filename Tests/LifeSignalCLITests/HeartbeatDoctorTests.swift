@@ -115,7 +115,7 @@ import Testing
         let early = home.run(["doctor"], now: "2026-03-02T09:30:00Z")
         #expect(
             early.stdout.contains(
-                "ok    channels: channel of Sam exec:exit 3: sends have failed since 2026-03-02 09:05 UTC (sh exited with status 3); each run tries again, and after 1h of failures this check fails"
+                "ok    channel of Sam exec:exit 3: sends have failed since 2026-03-02 09:05 UTC (25m ago): sh exited with status 3; each run tries again, and after 1h of failures this check fails\n"
             ), "\(early.stdout)")
         #expect(home.run(["notify", "deliver", "--quiet"], now: "2026-03-02T10:10:00Z").code == 75)
         let status = home.run(["status", "--json"], now: "2026-03-02T10:10:00Z")

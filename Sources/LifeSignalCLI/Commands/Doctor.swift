@@ -326,7 +326,7 @@ struct DoctorFindings {
                 // Under the warning's time, a failure is told as one, with when it will count.
                 let message =
                     code == nil
-                    ? "\(whose) \(channel.channel): sends have failed since \(session.when(since)) (\(error)); each run tries again, and after \(LinkHealth.failingWarning) of failures this check fails"
+                    ? "\(whose) \(channel.channel): sends have failed since \(session.when(since)): \(error); each run tries again, and after \(LinkHealth.failingWarning) of failures this check fails"
                     : "\(whose) \(channel.channel): failing since \(session.when(since)): \(error)"
                 return Finding(
                     check: "channels", ok: code == nil, message: message,
