@@ -105,12 +105,10 @@ extension CircleCache {
         return CacheCodec.storedChecksum(parts[0])
     }
 
-    /// This device's part (`own`) completed from the file a check-in reads (`reference`: its
+    /// This device's part (`cache`) completed from the file a check-in reads (`reference`: its
     /// checksum, as `cache.bin` names it), and whether every key it holds still matches; nil
     /// when the file is not that one or does not cover what this check-in looks at.
-    static func loadLinked(_ reference: UInt64, store: Store, own: () throws(CacheCodec.Damaged) -> CircleCache)
-        -> (CircleCache, Bool)?
-    {
+    static func loadLinked(_ cache: CircleCache, reference: UInt64, store: Store) -> (CircleCache, Bool)? {
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         guard reference != 0, case .contents(let bytes)? = try? Posix.read(linkedPath(store.dataDirectory)),
             CacheCodec.storedChecksum(bytes) == reference
@@ -122,7 +120,6 @@ extension CircleCache {
                 checkKeys(entries, taking: chunks, in: circle, ownPrefix: ownPrefix, checking: .others)
             }
             defer { check.cancel() }
-            let cache = try own()
             var r = try CacheCodec.reader(bytes, after: entries)
             guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
             var (linked, full): ([String], [String]) = ([], [])

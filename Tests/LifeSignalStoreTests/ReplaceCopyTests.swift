@@ -12,30 +12,12 @@ import Testing
 
 /// The replacement of a copy that may be lost but never torn (the circle's copy of a log): over
 /// its spare, the version before last, with no inode made or freed once the spare is there.
-@Suite struct ReplaceCopyTests {
+@Suite struct ReplaceCopyTests: ScratchFiles {
     let directory: String
     var path: String { directory + "/log.json" }
     var spare: String { path + ".bak" }
 
-    init() throws {
-        directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-copy-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
-
-    func text(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func inode(_ path: String) -> (inode: UInt64, links: UInt64, mode: UInt32)? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_ino), UInt64(info.st_nlink), UInt32(info.st_mode & 0o7777))
-    }
-
-    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory).sorted() }
+    init() throws { directory = try Self.makeDirectory("copy") }
 
     func replace(_ text: String) throws {
         try Posix.replaceCopy(path, with: Array(text.utf8), spare: spare, mode: 0o640)

@@ -10,32 +10,12 @@ import Testing
 #endif
 
 /// The crash-safe replace and its backup.
-@Suite struct ReplaceTests {
+@Suite struct ReplaceTests: ScratchFiles {
     let directory: String
     var path: String { directory + "/log.json" }
     var backup: String { path + ".bak" }
 
-    init() throws {
-        directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "lifesignal-replace-\(UUID().uuidString)"
-            ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
-
-    func text(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func inode(_ path: String) -> (inode: UInt64, links: UInt64, mode: UInt32)? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_ino), UInt64(info.st_nlink), UInt32(info.st_mode & 0o7777))
-    }
-
-    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory).sorted() }
+    init() throws { directory = try Self.makeDirectory("replace") }
 
     /// A writer killed between making the backup and replacing the file leaves the backup as a
     /// second name of the file itself. The next replace must still end with exactly the file
