@@ -67,9 +67,12 @@ extension CircleCache {
                 ownPart = cache
                 return cache
             }
-            // A check-in reads the part of everyone else made for it, when that covers it.
+            // A check-in reads the part of everyone else made for it, when that covers it: what it
+            // covers is worked out from this device's part, so only while that is as this device
+            // last wrote it (a write that could not save the cache leaves it behind; review H).
             if scope == .linked, exceptOwn != nil {
-                if let (loaded, unchanged) = loadLinked(try own(), reference: files.linked, store: store) {
+                let ownHeld = keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
+                if ownHeld, let (loaded, unchanged) = loadLinked(try own(), reference: files.linked, store: store) {
                     return (loaded, ownCurrent() && unchanged)
                 }
                 // Missing, damaged or made for other links: this check-in makes it again.

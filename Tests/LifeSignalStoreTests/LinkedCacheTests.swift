@@ -100,6 +100,20 @@ import Testing
         #expect(after.members[ids["Dee"] ?? ""]?.lastCheckIn?.note == "dee1")
     }
 
+    /// What the part covers is worked out from this device's part of the cache: a log of this
+    /// device's changed since (a write that could not save the cache) leaves the part unused.
+    @Test func aPartIsNotUsedWhileThisDevicesOwnPartIsBehind() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let ids = try circleOfFour()
+        _ = try checkIn(at: Self.t0 + .minutes(30))
+        try FileManager.default.removeItem(atPath: CircleCache.circlePath(ana))
+        let store = try Store.open(dataDirectory: ana)
+        let log = store.logPath(member: store.identity.member, device: store.identity.device)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: log)
+        let others = try checkIn(at: Self.t0 + .hours(1))
+        #expect(others.members[ids["Carl"] ?? ""]?.lastCheckIn?.note == "carl1", "everyone read again")
+    }
+
     @Test func aDamagedOrMissingPartIsReadAround() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let ids = try circleOfFour()
