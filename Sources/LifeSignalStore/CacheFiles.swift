@@ -50,7 +50,7 @@ extension CircleCache {
             let ownEntries = try CacheCodec.entries(mine)
             var r = try CacheCodec.reader(mine, after: ownEntries)
             guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
-            let files = Files(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
+            let files = Named(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
             // This device's own keys, for a reader (a writer reads its own log itself).
             let ownCurrent = {
                 exceptOwn ?? true || keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
@@ -172,7 +172,7 @@ extension CircleCache {
     /// This device's part of `cache.bin`, after its entries: everything but everyone else. A
     /// dashboard steps over the feed's digest (see `BinaryReader.digest`).
     private static func part(
-        _ r: inout BinaryReader, circle: String, member: String, device: String, files: Files, digest: Bool
+        _ r: inout BinaryReader, circle: String, member: String, device: String, files: Named, digest: Bool
     ) throws(CacheCodec.Damaged) -> CircleCache {
         var cache = CircleCache(
             circle: circle, member: member, device: device, entries: [], own: try r.circle(), others: CircleState(),
@@ -189,7 +189,7 @@ extension CircleCache {
 
     /// The other files `cache.bin` names by their checksums (0: none), and whom the part of
     /// everyone else a check-in reads was made for.
-    struct Files {
+    struct Named {
         var circle: UInt64
         var linked: UInt64
         var linkedFor: UInt64

@@ -86,19 +86,10 @@ extension CircleCache {
         var section = BinaryWriter()
         section.circleByMember(kept)
         w.count(section.writtenSize)
-        // A member's folder and files follow one another: the member of the entry before is not
-        // looked up again.
-        let folders = "members/".utf8.count
-        var last: (member: Substring, linked: Bool)?
+        // (The few entries a check-in read: only those under the linked members' folders kept.)
         let entries = picked.filter { entry in
-            let path = entry.path
-            guard path.hasPrefix("members/") else { return true }
-            let start = path.utf8.index(path.startIndex, offsetBy: folders)
-            let member = path[start..<(path.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
-            if let last, last.member == member { return last.linked }
-            let linked = view.linked.contains(String(member))
-            last = (member, linked)
-            return linked
+            guard entry.path.hasPrefix("members/") else { return true }
+            return view.linked.contains(String(entry.path.dropFirst("members/".count).prefix { $0 != "/" }))
         }
         let parts = CacheCodec.parts(w, entries: entries, then: section)
         guard (try? Posix.overwrite(Self.linkedPath(dataDirectory), with: parts)) != nil else { return nil }
