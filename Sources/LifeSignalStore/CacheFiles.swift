@@ -151,19 +151,21 @@ extension CircleCache {
         guard scope != .all else { return nil }
         let (own, member, circle) = (cache.own, cache.member, cache.circle)
         return { facts in
-            var state = facts
-            state.merge(own)
-            let alone = scope == .linked && Notifications.responders(of: member, in: state).isEmpty
-            found.members =
-                alone ? [] : state.dashboardMembers(of: member).union(trustRequired(of: member, in: [state]))
-            if scope == .linked {
-                // Chunks of 64 `stat`s: the few keys of a small circle are checked on this
-                // thread, where making two helper threads cost more than the checks.
-                let picked = entries.indices(of: found.members, ownPrefix: ownPrefix)
-                found.picked = picked
-                found.check = SharedWork(count: picked.count, chunk: 64) { chunks in
-                    entries.check(picked, taking: chunks, in: circle)
-                }
+            guard scope == .linked else {
+                var state = facts
+                state.merge(own)
+                found.members = state.dashboardMembers(of: member).union(trustRequired(of: member, in: [state]))
+                return found.members
+            }
+            let view = checkInView(of: member, own: own, others: facts)
+            found.members = view?.linked ?? []
+            // Only the files of those a check-in needs whole are checked (see `CheckInView`).
+            // Chunks of 64 `stat`s: the few keys of a small circle are checked on this thread,
+            // where making two helper threads cost more than the checks.
+            let picked = entries.indices(of: view?.full ?? [], ownPrefix: ownPrefix)
+            found.picked = picked
+            found.check = SharedWork(count: picked.count, chunk: 64) { chunks in
+                entries.check(picked, taking: chunks, in: circle)
             }
             return found.members
         }

@@ -168,8 +168,9 @@ extension WriterShortcutTests {
 
 extension WriterShortcutTests {
     /// A member whose relation with me ended is no longer on my dashboard, but trust upkeep
-    /// still looks at them: a check-in decodes and checks them too (from the review).
-    @Test func aCheckInStillChecksTheMembersTrustUpkeepLooksAt() throws {
+    /// still looks at them: a check-in decodes them too (from the review). It checks the files
+    /// of my responders only: Carl's change is seen by the next run that reads the whole circle.
+    @Test func aCheckInDecodesTheMembersTrustUpkeepLooksAtAsTheLastFullReadFoundThem() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
         try checkIn(bea, "Bea", note: "b1")
@@ -188,12 +189,19 @@ extension WriterShortcutTests {
         _ = try store.snapshot()
         #expect(try !store.snapshot().state.dashboardMembers(of: store.identity.member).contains(carlId))
         #expect(try linkedCheckIn(ana, at: Self.t0 + .hours(1)).members == [beaId, carlId], "Dan is not read")
-        // Carl's log changes: the check-in sees it, as a full write would.
-        try checkIn(carl, "Carl", note: "c2", at: Self.t0 + .hours(2))
-        let second = try Store.update(
-            dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(3), others: .linked
-        ) { transaction in transaction.others.members[carlId]?.lastCheckIn?.note }.value
-        #expect(second == "c2")
+        // Carl changes his name: the check-in does not check his file's key…
+        _ = try Store.update(dataDirectory: carl, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(2)) {
+            transaction in transaction.record(NameSet(name: "Carlos"), at: Self.t0 + .hours(2))
+        }
+        func carlsName(at time: Timestamp) throws -> String? {
+            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, others: .linked) {
+                transaction in transaction.others.members[carlId]?.name?.value
+            }.value
+        }
+        #expect(try carlsName(at: Self.t0 + .hours(3)) == "Carl", "as the last read of the whole circle found him")
+        // …the next run that reads the whole circle does, and the check-in after it has it.
+        #expect(try store.snapshot().state.members[carlId]?.name?.value == "Carlos")
+        #expect(try carlsName(at: Self.t0 + .hours(4)) == "Carlos")
     }
 }
 
