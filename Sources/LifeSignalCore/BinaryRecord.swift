@@ -19,14 +19,12 @@ public struct BinaryWriter: FieldCoder {
     /// that were written (names, notes, channel paths).
     private struct Bytes: Hashable {
         let text: String
-        static func == (a: Bytes, b: Bytes) -> Bool {
-            var x = a.text
-            var y = b.text
-            return x.withUTF8 { x in y.withUTF8 { y in x.elementsEqual(y) } }
-        }
+        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
         func hash(into hasher: inout Hasher) {
-            var text = self.text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable {
+                hasher.combine(bytes: UnsafeRawBufferPointer($0))
+            }
+            if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
     }
 
@@ -61,14 +59,14 @@ public struct BinaryWriter: FieldCoder {
     }
 
     public mutating func string(_ value: String) {
-        if let i = index[Bytes(text: value)] {
-            count(i)
-        } else {
-            index[Bytes(text: value)] = table.count
-            count(table.count)
-            table.append(value)
-        }
+        // One lookup: a new string takes the next place in the table.
+        let next = table.count
+        let i = Self.place(&index[Bytes(text: value), default: next])
+        if i == next { table.append(value) }
+        count(i)
     }
+
+    private static func place(_ value: inout Int) -> Int { value }
 
     /// The whole circle's state (see `CircleState.code`).
     public mutating func circle(_ circle: CircleState) {
