@@ -68,26 +68,17 @@ public struct BinaryWriter: FieldCoder {
 
     private static func place(_ value: inout Int) -> Int { value }
 
-    /// The whole circle's state (see `CircleState.code`).
-    public mutating func circle(_ circle: CircleState) {
-        var fields = circle
-        writing { () throws(CannotFail) in try fields.code(&self) }
+    /// `record` — its string table, then its fields — as a field of its own, preceded by its
+    /// size: a reader can step over it, or decode it alone (`BinaryReader.nested`).
+    public mutating func nested(_ record: BinaryWriter) {
+        count(record.writtenSize)
+        record.write(to: &body)
     }
 
-    /// The circle's facts, then each member's state as a record with a string table of its
-    /// own, so that a reader can decode only the members it needs (`circleByMember(wanted:)`).
-    public mutating func circleByMember(_ circle: CircleState) {
-        var facts = circle
-        writing { () throws(CannotFail) in try facts.codeFacts(&self) }
-        count(circle.members.count)
-        for (id, state) in circle.members {
-            string(id)
-            var member = BinaryWriter()
-            var fields = state
-            writing { () throws(CannotFail) in try fields.code(&member) }
-            count(member.writtenSize)
-            member.write(to: &body)
-        }
+    /// A record that `BinaryReader.nested` returned, as it was read.
+    public mutating func nested(copying record: ArraySlice<UInt8>) {
+        count(record.count)
+        body += record
     }
 
     /// How many bytes `write(to:)` appends.
@@ -280,37 +271,13 @@ public struct BinaryReader: FieldCoder {
         return table[i]
     }
 
-    /// A circle written by `circleByMember`. With `wanted`, only the members it names are
-    /// decoded (it is given the circle's facts, to choose by them); the others are skipped.
-    public mutating func circleByMember(wanted: ((CircleState) -> Set<String>)? = nil) throws(Damaged)
-        -> CircleState
-    {
-        var circle = CircleState()
-        try circle.codeFacts(&self)
-        let chosen = wanted?(circle)
-        let n = try count()
-        circle.members.reserveCapacity(chosen?.count ?? n)
-        for _ in 0..<n {
-            let member = try id()
-            let length = try count()
-            let start = position
-            position += length
-            guard chosen?.contains(member) ?? true else { continue }
-            guard circle.members[member] == nil else { throw Damaged() }
-            var record = try BinaryReader(Array(bytes[start..<position]), from: 0)
-            var state = MemberState()
-            try state.code(&record)
-            guard record.atEnd else { throw Damaged() }
-            circle.members[member] = state
-        }
-        return circle
-    }
-
-    /// The whole circle's state (see `CircleState.code`).
-    public mutating func circle() throws(Damaged) -> CircleState {
-        var circle = CircleState()
-        try circle.code(&self)
-        return circle
+    /// A record written by `BinaryWriter.nested`, as its bytes (`BinaryReader(Array(…), from: 0)`
+    /// decodes it).
+    public mutating func nested() throws(Damaged) -> ArraySlice<UInt8> {
+        let length = try count()
+        guard length <= bytes.count - position else { throw Damaged() }
+        defer { position += length }
+        return bytes[position..<(position + length)]
     }
 
     // MARK: FieldCoder

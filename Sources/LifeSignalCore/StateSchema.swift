@@ -115,12 +115,6 @@ extension CircleState {
         if withSides { try c.entries("sides", &sides, as: RolesEntry<Side>.self, omitEmpty: true) }
     }
 
-    /// The whole circle — every member's state, then the facts: the cache's form.
-    mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
-        try c.entries("members", &members, as: MemberEntry.self, omitEmpty: false)
-        try codeFacts(&c)
-    }
-
     /// One device's fold — `member`'s state and the facts, in one record: a log's `state`.
     mutating func code<C: FieldCoder>(_ c: inout C, member: String) throws(C.Failure) {
         var state = members[member] ?? MemberState()

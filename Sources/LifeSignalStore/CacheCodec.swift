@@ -19,7 +19,9 @@ enum CacheCodec {
     /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
     /// 16: each member's own word on their links, with the roles they gave (`CircleState.sides`).
     /// 17: `cache.bin` names `cache-linked.bin`, the part of everyone else a check-in reads.
-    static let format: UInt8 = 17
+    /// 18: this device's facts are a record of their own in `cache.bin`, copied by a write that
+    /// left them as they were.
+    static let format: UInt8 = 18
     /// Magic, format byte and checksum.
     static let headerSize = 16
 

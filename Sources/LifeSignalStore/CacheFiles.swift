@@ -176,9 +176,11 @@ extension CircleCache {
     private static func part(
         _ r: inout BinaryReader, circle: String, member: String, device: String, files: Named, digest: Bool
     ) throws(CacheCodec.Damaged) -> CircleCache {
+        let (own, facts) = try r.circleKeepingFacts()
         var cache = CircleCache(
-            circle: circle, member: member, device: device, entries: [], own: try r.circle(), others: CircleState(),
+            circle: circle, member: member, device: device, entries: [], own: own, others: CircleState(),
             othersClock: try r.int(in: 0...Limits.counter))
+        cache.ownFacts = OwnFacts(facts: OwnFacts.facts(of: own), record: facts)
         cache.unknown = try r.unknownRecords()
         cache.foreign = try r.foreignRecords()
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
@@ -244,7 +246,8 @@ extension CircleCache {
         w.uint(reference ?? 0)
         w.uint(linked ?? 0)
         w.uint(linkedFor)
-        w.circle(own)
+        // (Equal facts mostly share their storage with those loaded: the test costs nothing.)
+        w.circle(own, reusingFacts: ownFacts.flatMap { $0.facts == OwnFacts.facts(of: own) ? $0.record : nil })
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.foreignRecords(foreign)

@@ -10,6 +10,18 @@ import LifeSignalCore
 /// full read. It is never written from a read that skipped an unreadable log, so warnings
 /// about that log keep appearing. Losing it costs one full read, so it is written without fsync.
 struct CircleCache: Sendable {
+    struct OwnFacts: Sendable {
+        var facts: CircleState
+        var record: ArraySlice<UInt8>
+
+        /// `state` without its members: what the record holds.
+        static func facts(of state: CircleState) -> CircleState {
+            var facts = state
+            facts.members = [:]
+            return facts
+        }
+    }
+
     /// A path relative to the circle, and the key it had when the cache was built. For another
     /// device's log, also its last sequence number and its member's check-in count in it: what
     /// a refresh needs to fold in a newer version of that log alone (see CircleRefresh.swift).
@@ -54,6 +66,10 @@ struct CircleCache: Sendable {
     /// For a check-in that read `cache-circle.bin` without it: the members it decoded whole and
     /// their files' entries, from which it makes that file (not saved).
     var linkedSource: LinkedSource?
+    /// The facts of `own` as loaded, and the record they were read from: a write that left them
+    /// as they were (a check-in) saves that record again rather than coding a hundred relations
+    /// (not saved).
+    var ownFacts: OwnFacts?
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []

@@ -98,6 +98,7 @@ extension Store {
         cache.circleFile = others.current?.circleFile
         (cache.linkedFile, cache.linkedFor) = (others.current?.linkedFile, others.current?.linkedFor ?? 0)
         cache.linkedSource = others.current?.linkedSource
+        cache.ownFacts = others.current?.ownFacts
         cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.

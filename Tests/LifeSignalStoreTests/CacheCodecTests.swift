@@ -158,14 +158,35 @@ import Testing
         #expect(back.members[Self.bea]?.name.map { Array($0.value.utf8) } == Array(decomposed.utf8))
     }
 
-    /// Each distinct string is written once, however often it is used.
+    /// Each distinct string is written once in each string table, however often it is used:
+    /// the members' and the facts' (a record of their own, which a writer may copy as read).
     @Test func stringsAreStoredOnce() throws {
         var writer = BinaryWriter()
         writer.circle(Self.fullCircle)
         let bytes = CacheCodec.file(writer)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.components(separatedBy: Self.phone).count == 2)
-        #expect(text.components(separatedBy: Self.ana).count == 2)
+        #expect(text.components(separatedBy: Self.phone).count == 3)
+        #expect(text.components(separatedBy: Self.ana).count == 3)
+        var facts = Self.fullCircle
+        facts.members = [:]
+        var factsOnly = BinaryWriter()
+        factsOnly.circle(facts)
+        #expect(
+            String(decoding: CacheCodec.file(factsOnly), as: UTF8.self).components(separatedBy: Self.ana).count == 2)
+    }
+
+    /// The facts' record, read back, is written again byte for byte: a check-in that left them
+    /// as they were copies it rather than coding them again.
+    @Test func theFactsRecordIsCopiedAsRead() throws {
+        var writer = BinaryWriter()
+        writer.circle(Self.fullCircle)
+        let bytes = CacheCodec.file(writer)
+        var reader = try CacheCodec.reader(bytes)
+        let (state, facts) = try reader.circleKeepingFacts()
+        #expect(state == Self.fullCircle)
+        var again = BinaryWriter()
+        again.circle(state, reusingFacts: facts)
+        #expect(CacheCodec.file(again) == bytes)
     }
 
     /// A whole cache file, saved and loaded through the store.

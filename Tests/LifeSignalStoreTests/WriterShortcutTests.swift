@@ -226,3 +226,29 @@ extension WriterShortcutTests {
         #expect(responders == [.member(anaId)])
     }
 }
+
+extension WriterShortcutTests {
+    /// A write copies this device's facts into `cache.bin` as it read them only while they are
+    /// as they were: a relation it records is in the cache the next run loads.
+    @Test func theCacheHoldsTheFactsAWriteChanged() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let store = try Store.open(dataDirectory: ana)
+        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let pair = Pair(store.identity.member, beaId)
+        _ = try store.snapshot()
+        try checkIn(ana, "Ana", note: "a2", at: Self.t0 + .hours(1))
+        #expect(CircleCache.load(store)?.own.relations[pair] == nil)
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(2)) {
+            transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)), at: Self.t0)
+        }
+        #expect(CircleCache.load(store)?.own.relations[pair]?.value?.responder == true)
+        // A check-in after it leaves the facts as they are, and copies them.
+        try checkIn(ana, "Ana", note: "a3", at: Self.t0 + .hours(3))
+        let cache = try #require(CircleCache.load(store))
+        #expect(cache.own.relations[pair]?.value?.responder == true)
+        #expect(cache.own.members[store.identity.member]?.lastCheckIn?.note == "a3")
+    }
+}
