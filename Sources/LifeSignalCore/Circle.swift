@@ -142,6 +142,13 @@ public struct CircleState: Equatable, Sendable {
     /// more than taps of their "I'm OK" button relayed in another member's log. Any log may
     /// name any id in a tap, and a tap counts only through a token the member's own devices
     /// committed to: an id known from taps alone is nobody the circle can show.
+    /// The facts between members alone (see `codeFacts`), without anyone's state.
+    public var facts: CircleState {
+        var facts = self
+        facts.members = [:]
+        return facts
+    }
+
     public var knownMembers: [String] {
         members.compactMap { id, state in
             var own = state

@@ -12,6 +12,11 @@ public struct JSONRecordWriter: FieldCoder {
     public var bytes: [UInt8]
     /// True until the current record has a field (no comma before the first).
     private var empty = true
+    /// Parts (see `FieldCoder.part`) to copy rather than write: their text as last written,
+    /// from the first field's key to the last field's value (empty: the part had no field).
+    public var reusing: [String: ArraySlice<UInt8>] = [:]
+    /// Where each part lies in `bytes`, as written or copied.
+    public private(set) var parts: [String: Range<Int>] = [:]
 
     public init(capacity: Int) {
         bytes = []
@@ -73,6 +78,22 @@ public struct JSONRecordWriter: FieldCoder {
     }
 
     // MARK: FieldCoder
+
+    public mutating func part(_ name: String, _ fields: (inout Self) throws(CannotFail) -> Void) {
+        let before = (count: bytes.count, empty: empty)
+        if let text = reusing[name] {
+            if !text.isEmpty {
+                if !empty { bytes.append(UInt8(ascii: ",")) }
+                empty = false
+                bytes += text
+            }
+        } else {
+            writing { () throws(CannotFail) in try fields(&self) }
+        }
+        // (The comma before the part's first field is not the part's.)
+        let start = before.count + (bytes.count > before.count && !before.empty ? 1 : 0)
+        parts[name] = start..<bytes.count
+    }
 
     public mutating func int(_ key: String, _ value: inout Int64, in range: ClosedRange<Int64>) {
         self.key(key)

@@ -129,8 +129,9 @@ extension Store {
             log.archivedThrough = last.seq
         }
         log.key = signer.publicKeyText
-        let bytes = log.encoded(signer: signer)
+        let (bytes, parts) = log.encodedWithParts(signer: signer)
         try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
+        log.partsWritten = parts
         // Not past a segment the circle could not take: its log stays older, so the next write
         // publishes the missing segments with it.
         if unpublished == nil { publish(bytes, as: "log.json", failure: &unpublished) }

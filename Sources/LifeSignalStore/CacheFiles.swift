@@ -180,12 +180,13 @@ extension CircleCache {
         var cache = CircleCache(
             circle: circle, member: member, device: device, entries: [], own: own, others: CircleState(),
             othersClock: try r.int(in: 0...Limits.counter))
-        cache.ownFacts = OwnFacts(facts: OwnFacts.facts(of: own), record: facts)
+        cache.ownFacts = OwnFacts(facts: own.facts, record: facts)
         cache.unknown = try r.unknownRecords()
         cache.foreign = try r.foreignRecords()
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
         cache.digest = try r.digest(keeping: digest)
         cache.feedEntries = try r.entries()
+        cache.ownParts = try r.parts()
         guard r.atEnd else { throw CacheCodec.Damaged() }
         (cache.linkedFile, cache.linkedFor) = (files.linked, files.linkedFor)
         return cache
@@ -247,7 +248,7 @@ extension CircleCache {
         w.uint(linked ?? 0)
         w.uint(linkedFor)
         // (Equal facts mostly share their storage with those loaded: the test costs nothing.)
-        w.circle(own, reusingFacts: ownFacts.flatMap { $0.facts == OwnFacts.facts(of: own) ? $0.record : nil })
+        w.circle(own, reusingFacts: ownFacts.flatMap { $0.facts == own.facts ? $0.record : nil })
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.foreignRecords(foreign)
@@ -255,6 +256,7 @@ extension CircleCache {
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)
         w.entries(feedEntries)
+        w.parts(ownParts)
         try? Posix.overwrite(
             Self.path(dataDirectory), with: CacheCodec.file(w, entries: picked(own: true)))
     }

@@ -11,15 +11,9 @@ import LifeSignalCore
 /// about that log keep appearing. Losing it costs one full read, so it is written without fsync.
 struct CircleCache: Sendable {
     struct OwnFacts: Sendable {
+        /// `own.facts` as loaded.
         var facts: CircleState
         var record: ArraySlice<UInt8>
-
-        /// `state` without its members: what the record holds.
-        static func facts(of state: CircleState) -> CircleState {
-            var facts = state
-            facts.members = [:]
-            return facts
-        }
     }
 
     /// A path relative to the circle, and the key it had when the cache was built. For another
@@ -70,6 +64,9 @@ struct CircleCache: Sendable {
     /// as they were (a check-in) saves that record again rather than coding a hundred relations
     /// (not saved).
     var ownFacts: OwnFacts?
+    /// Where the parts of this device's log's state lie in its text, while that file has the key
+    /// `entries` holds (see `SettledText`).
+    var ownParts: [String: Range<Int>] = [:]
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
@@ -189,6 +186,16 @@ extension BinaryWriter {
         }
     }
 
+    /// Where the parts of a log's state lie in its text (see `SettledText`).
+    mutating func parts(_ parts: [String: Range<Int>]) {
+        count(parts.count)
+        for (name, range) in parts.sorted(by: { $0.key < $1.key }) {
+            string(name)
+            int(Int64(range.lowerBound))
+            int(Int64(range.count))
+        }
+    }
+
     mutating func key(_ key: Posix.FileKey) {
         uint(key.device)
         uint(key.inode)
@@ -237,6 +244,16 @@ extension BinaryReader {
             list.append(entry)
         }
         return list
+    }
+
+    mutating func parts() throws(CacheCodec.Damaged) -> [String: Range<Int>] {
+        var parts: [String: Range<Int>] = [:]
+        for _ in 0..<(try count()) {
+            let name = try string()
+            let (start, length) = (try int(in: 0...Limits.counter), try int(in: 0...Limits.counter))
+            parts[name] = Int(start)..<Int(start + length)
+        }
+        return parts
     }
 
     mutating func key() throws(CacheCodec.Damaged) -> Posix.FileKey {

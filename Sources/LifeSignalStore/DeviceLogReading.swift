@@ -193,7 +193,11 @@ extension DeviceLog {
     /// cache's, folded from this very file), the tail left as written. Nil unless the file is
     /// laid out as `encoded()` lays it out and was written by this version, so that its tail
     /// holds no records of a newer one to keep count of; the caller then reads it in full.
-    static func forAppending(_ bytes: [UInt8], state: CircleState, path: String) -> DeviceLog? {
+    /// `parts`: where the state's parts lie in its text (see `SettledText`), as the cache keeps
+    /// them.
+    static func forAppending(
+        _ bytes: [UInt8], state: CircleState, parts: [String: Range<Int>] = [:], path: String
+    ) -> DeviceLog? {
         let stateKey = Array("\"state\": ".utf8)
         guard let cut = stateEnd(in: bytes), let newline = bytes[..<cut].lastIndex(of: UInt8(ascii: "\n")),
             bytes[(newline + 1)...].starts(with: stateKey),
@@ -210,6 +214,7 @@ extension DeviceLog {
         log.state = state
         log.hasEvents = false
         log.written = WrittenEvents(lines: region.dropLast(), count: max(newlines - 1, 0))
+        log.settled = SettledText(state: state, text: bytes[(newline + 1 + stateKey.count)..<cut], parts: parts)
         return log
     }
 

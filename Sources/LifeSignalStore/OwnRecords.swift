@@ -73,7 +73,7 @@ extension Store {
         // this one's: those are kept by a full read and write only.)
         if let cached, key != .missing, cached.entries.last(where: { $0.path == path })?.key == key,
             !cached.unknown.contains(where: { isOwn(member: $0.member, device: $0.device) }),
-            let known = DeviceLog.forAppending(bytes, state: cached.own, path: path)
+            let known = DeviceLog.forAppending(bytes, state: cached.own, parts: cached.ownParts, path: path)
         {
             log = known
         } else {

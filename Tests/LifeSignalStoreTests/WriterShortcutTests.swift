@@ -252,3 +252,43 @@ extension WriterShortcutTests {
         #expect(cache.own.members[store.identity.member]?.lastCheckIn?.note == "a3")
     }
 }
+
+extension WriterShortcutTests {
+    /// A write copies the parts of its log's state it left as they were (the relations, the
+    /// pins) from the file as it last wrote it, and the file is byte for byte the one a write of
+    /// the whole log makes.
+    @Test func aWriteCopiesTheStatePartsItLeftAsTheyWereAndWritesTheSameBytes() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        let store = try Store.open(dataDirectory: ana)
+        let (member, beaId) = (store.identity.member, try Store.open(dataDirectory: bea).identity.member)
+        func write(_ hour: Int64, _ event: any EventBody) throws -> Set<String> {
+            let time = Self.t0 + .hours(hour)
+            let (copied, state) = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
+                transaction in
+                transaction.record(event, at: time)
+                let state = transaction.log.state
+                return (Set((transaction.log.settled?.unchanged(in: state, of: member) ?? [:]).keys), state)
+            }.value
+            let bytes = try Files.read(store.ownLogPath)
+            let log = try DeviceLog.decode(bytes, path: store.ownLogPath, member: nil, device: nil, backup: nil)
+            #expect(log.state == state, "hour \(hour): the file holds the state written")
+            let signer = try store.signingKey(signedWith: log.key, dryRun: true)
+            #expect(log.encoded(signer: signer) == bytes, "hour \(hour): the bytes of the whole log written again")
+            return copied
+        }
+        _ = try write(1, RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)))
+        #expect(try write(2, CheckedIn(note: "a2")) == ["facts", "pins"])
+        let pair = Pair(member, beaId)
+        let linked = try store.snapshot().state.relations[pair]?.value
+        #expect(try write(3, RelationSet(member: beaId, roles: Roles(responder: true, dependent: false))) == ["pins"])
+        #expect(try store.snapshot().state.relations[pair]?.value != linked)
+        #expect(try write(4, KeyPinned(member: beaId, fingerprint: "0123456789abcdef0123456789abcdef")) == ["facts"])
+        #expect(try write(5, CheckedIn(note: "a5")) == ["facts", "pins"])
+        #expect(try write(6, KeyPinned(member: beaId, fingerprint: "fedcba9876543210fedcba9876543210")) == ["facts"])
+        let state = try store.snapshot().state
+        #expect(state.members[member]?.pins[beaId]?.count == 2)
+        #expect(state.members[member]?.lastCheckIn?.note == "a5")
+    }
+}
