@@ -67,9 +67,10 @@ extension CircleCache {
                 ownPart = cache
                 return cache
             }
-            // A check-in reads the part of everyone else made for it, when that covers it: what it
-            // covers is worked out from this device's part, so only while that is as this device
-            // last wrote it (a write that could not save the cache leaves it behind; review H).
+            // A check-in reads the part of everyone else made for it: every save of this device's
+            // part made sure it covers whom that part makes a check-in look at, so it is read only
+            // while that part is as this device last wrote it (a write that could not save the
+            // cache leaves it behind; review H).
             if scope == .linked, exceptOwn != nil {
                 let ownHeld = keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
                 if ownHeld, let (loaded, unchanged) = loadLinked(try own(), reference: files.linked, store: store) {
@@ -180,7 +181,7 @@ extension CircleCache {
         var cache = CircleCache(
             circle: circle, member: member, device: device, entries: [], own: own, others: CircleState(),
             othersClock: try r.int(in: 0...Limits.counter))
-        cache.ownFacts = OwnFacts(facts: own.facts, record: facts)
+        cache.ownFacts = OwnFacts(facts: own.facts, record: facts, pins: own.members[member]?.pins)
         cache.unknown = try r.unknownRecords()
         cache.foreign = try r.foreignRecords()
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
@@ -226,20 +227,7 @@ extension CircleCache {
             guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: parts)) != nil else { return }
             reference = CacheCodec.storedChecksum(parts[0])
         }
-        // The part a check-in reads: let go of when everyone else or the people a check-in
-        // looks at changed, and made by the check-in that did without it (a read of the whole
-        // circle need not pay for it).
-        var (linked, linkedFor) = (linkedFile, self.linkedFor)
-        if circleFile == nil { linked = nil }
-        if !partial, linked != nil, Self.checkInView(of: member, own: own, others: others)?.digest != linkedFor {
-            linked = nil
-        }
-        if linked == nil, let source = linkedSource, let view = Self.checkInView(of: member, own: own, others: others),
-            view.linked.isSubset(of: source.members)
-        {
-            linked = saveLinked(dataDirectory, for: view, entries: source.entries)
-            linkedFor = view.digest
-        }
+        let (linked, linkedFor) = linkedToName(dataDirectory)
         var w = BinaryWriter()
         w.string(circle)
         w.string(member)

@@ -9,8 +9,8 @@ import LifeSignalCore
 /// and of everyone who watches over them (or says so) and the keys of their files, whose logs
 /// count for the members linked, and the names of the others linked. `cache.bin` names it by
 /// its checksum, as it names `cache-circle.bin`, and lets go of it when everyone else or the
-/// people it covers change. A check-in that finds none it can use (missing, damaged, made for
-/// other links) reads the linked members from `cache-circle.bin` as before, then makes it from
+/// people it covers change. A check-in that finds none it can use (missing, damaged, let go
+/// of) reads the linked members from `cache-circle.bin` as before, then makes it from
 /// what it read: a read of the whole circle never pays for it.
 extension CircleCache {
     static func linkedPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-linked.bin") }
@@ -36,9 +36,6 @@ extension CircleCache {
             for id in linked.sorted() + ["|"] + full.sorted() { text += Array(id.utf8) + [0x0A] }
             return CacheCodec.checksum(text[...])
         }
-
-        /// Whether a file made for `self` holds all that a check-in needing `other` reads.
-        func covers(_ other: CheckInView) -> Bool { other.linked.isSubset(of: linked) && other.full.isSubset(of: full) }
     }
 
     /// What a check-in of `member` looks at, from the facts of `own` and `others` (their
@@ -64,6 +61,27 @@ extension CircleCache {
         var entries: [Entry]
     }
 
+    /// The file `cache.bin` names as the part a check-in reads, and whom it was made for: let go
+    /// of when everyone else or the people a check-in looks at changed, and made by the
+    /// check-in that did without it (a read of the whole circle need not pay for it).
+    func linkedToName(_ dataDirectory: String) -> (file: UInt64?, for: UInt64) {
+        var (linked, linkedFor) = (circleFile == nil ? nil : linkedFile, self.linkedFor)
+        // (Whom it covers changes with this device's facts and pins, and with everyone else's
+        // facts, which a linked write holds as that file does.)
+        if linked != nil, !partial || !(ownFacts?.holds(own, member: member) ?? false),
+            Self.checkInView(of: member, own: own, others: others)?.digest != linkedFor
+        {
+            linked = nil
+        }
+        if linked == nil, let source = linkedSource, let view = Self.checkInView(of: member, own: own, others: others),
+            view.linked.isSubset(of: source.members)
+        {
+            linked = saveLinked(dataDirectory, for: view, entries: source.entries)
+            linkedFor = view.digest
+        }
+        return (linked, linkedFor)
+    }
+
     /// Writes the file for `view` from this cache; its checksum, or nil when it could
     /// not be written (a check-in then reads `cache-circle.bin`).
     func saveLinked(_ dataDirectory: String, for view: CheckInView, entries picked: some Collection<Entry>)
@@ -85,9 +103,6 @@ extension CircleCache {
         w.string(circle)
         w.string(member)
         w.string(device)
-        var (linked, full) = (view.linked.sorted(), view.full.sorted())
-        w.strings("linked", &linked)
-        w.strings("full", &full)
         w.speakers(speakers.filter { view.linked.contains($0.key) })
         var section = BinaryWriter()
         section.circleByMember(kept)
@@ -104,7 +119,7 @@ extension CircleCache {
 
     /// This device's part (`cache`) completed from the file a check-in reads (`reference`: its
     /// checksum, as `cache.bin` names it), and whether every key it holds still matches; nil
-    /// when the file is not that one or does not cover what this check-in looks at.
+    /// when the file is not that one.
     static func loadLinked(_ cache: CircleCache, reference: UInt64, store: Store) -> (CircleCache, Bool)? {
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         guard reference != 0, case .contents(let bytes)? = try? Posix.read(linkedPath(store.dataDirectory)),
@@ -119,18 +134,14 @@ extension CircleCache {
             defer { check.cancel() }
             var r = try CacheCodec.reader(bytes, after: entries)
             guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
-            var (linked, full): ([String], [String]) = ([], [])
-            try r.strings("linked", &linked)
-            try r.strings("full", &full)
             var loaded = cache
             loaded.speakers = try r.speakers()
             guard try r.count() == bytes.count - r.offset else { return nil }
             var s = try BinaryReader(bytes, from: r.offset)
             loaded.others = try s.circleByMember()
             guard s.atEnd else { return nil }
-            guard let view = checkInView(of: member, own: loaded.own, others: loaded.others),
-                CheckInView(linked: Set(linked), full: Set(full)).covers(view)
-            else { return nil }
+            // (Whom it covers is not worked out again: every save of `cache.bin` that names this
+            // file made sure it covers whom this device's part makes a check-in look at.)
             // (Setting everyone else let go of the circle file's checksum: they are as it holds them.)
             (loaded.circleFile, loaded.partial) = (cache.circleFile, true)
             _ = check.finish()

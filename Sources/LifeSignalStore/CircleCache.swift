@@ -14,6 +14,13 @@ struct CircleCache: Sendable {
         /// `own.facts` as loaded.
         var facts: CircleState
         var record: ArraySlice<UInt8>
+        /// The member's pins as loaded: with the facts, what decides whom a check-in looks at.
+        var pins: [String: [String: Stamp]]?
+
+        /// Whether `own` holds the facts and pins loaded (mostly their very storage: free).
+        func holds(_ own: CircleState, member: String) -> Bool {
+            facts == own.facts && pins == own.members[member]?.pins
+        }
     }
 
     /// A path relative to the circle, and the key it had when the cache was built. For another
@@ -61,8 +68,9 @@ struct CircleCache: Sendable {
     /// their files' entries, from which it makes that file (not saved).
     var linkedSource: LinkedSource?
     /// The facts of `own` as loaded, and the record they were read from: a write that left them
-    /// as they were (a check-in) saves that record again rather than coding a hundred relations
-    /// (not saved).
+    /// as they were (a check-in) saves that record again rather than coding a hundred relations,
+    /// and keeps the part of everyone else a check-in reads without working out again whom it
+    /// covers (not saved).
     var ownFacts: OwnFacts?
     /// Where the parts of this device's log's state lie in its text, while that file has the key
     /// `entries` holds (see `SettledText`).
