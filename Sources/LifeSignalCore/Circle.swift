@@ -263,13 +263,16 @@ public struct CircleState: Equatable, Sendable {
     public func relationStamp(_ a: String, _ b: String) -> Stamp? { relations[Pair(a, b)]?.stamp }
 
     /// The members `member` is linked with.
-    public func linkedMembers(of member: String) -> [String] {
+    public func linkedMembers(of member: String) -> [String] { linked(with: member).sorted() }
+
+    /// The same, in no order: for a caller that keeps only some of them, or a set.
+    func linked(with member: String) -> [String] {
         relations.compactMap { pair, value in
             guard value.value.map({ !$0.isEmpty }) ?? false, pair.low == member || pair.high == member else {
                 return nil
             }
             return pair.other(than: member)
-        }.sorted()
+        }
     }
 
     public func externalContacts(of member: String) -> [(id: String, contact: ExternalContact, stamp: Stamp)] {

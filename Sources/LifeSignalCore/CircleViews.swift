@@ -39,7 +39,7 @@ extension CircleState {
     /// The members whose state `me`'s dashboard reads: me, everyone linked to me, and the
     /// other side of each of my pings.
     public func dashboardMembers(of me: String) -> Set<String> {
-        var wanted = Set(linkedMembers(of: me))
+        var wanted = Set(linked(with: me))
         wanted.insert(me)
         for (ping, _) in pings(involving: me) { wanted.formUnion([ping.from, ping.to]) }
         return wanted

@@ -21,9 +21,8 @@ public enum Notifications {
     /// Who is told of `member`'s alerts and missed check-ins: responders who are members, and
     /// external contacts.
     public static func responders(of member: String, in circle: CircleState) -> [Notification.Recipient] {
-        let members = circle.linkedMembers(of: member).filter {
-            circle.roles(of: member, toward: $0)?.responder ?? false
-        }
+        let members = circle.linked(with: member).filter { circle.roles(of: member, toward: $0)?.responder ?? false }
+            .sorted()
         return members.map { .member($0) }
             + circle.externalContacts(of: member).map { .external(owner: member, id: $0.id) }
     }
