@@ -60,11 +60,15 @@ extension BinaryReader {
     /// The whole circle's state (see `BinaryWriter.circle`).
     public mutating func circle() throws(Damaged) -> CircleState { try circleKeepingFacts().state }
 
-    /// The whole circle's state, and the record its facts were read from.
-    public mutating func circleKeepingFacts() throws(Damaged) -> (state: CircleState, facts: ArraySlice<UInt8>) {
+    /// The whole circle's state, and the record its facts were read from; without `decodingFacts`,
+    /// the members' states alone (the record is stepped over).
+    public mutating func circleKeepingFacts(decodingFacts: Bool = true) throws(Damaged) -> (
+        state: CircleState, facts: ArraySlice<UInt8>
+    ) {
         var circle = CircleState()
         try entries("members", &circle.members, as: MemberEntry.self, omitEmpty: false)
         let record = try nested()
+        guard decodingFacts else { return (circle, record) }
         var facts = try BinaryReader(Array(record), from: 0)
         try circle.codeFacts(&facts)
         guard facts.atEnd else { throw Damaged() }

@@ -13,6 +13,26 @@ extension CircleCache {
 
     static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
 
+    /// This device's part alone (`cache.bin`: its own entries and its member's state, without
+    /// the facts between members), for a run that reads only its member's logs and needs no
+    /// facts (`checkin history`; no keys checked: `Store.readOwnLog` compares the one it needs).
+    static func loadOwnPart(_ store: Store) -> CircleCache? {
+        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
+        let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
+        do throws(CacheCodec.Damaged) {
+            let entries = try CacheCodec.entries(bytes)
+            var r = try CacheCodec.reader(bytes, after: entries)
+            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
+            let files = Named(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
+            var cache = try part(
+                &r, circle: circle, member: member, device: device, files: files, digest: false, facts: false)
+            cache.entries = entries.all
+            return cache
+        } catch {
+            return nil
+        }
+    }
+
     /// How much of the cache a run decodes.
     enum Scope {
         case all
@@ -175,13 +195,14 @@ extension CircleCache {
     /// This device's part of `cache.bin`, after its entries: everything but everyone else. A
     /// dashboard steps over the feed's digest (see `BinaryReader.digest`).
     private static func part(
-        _ r: inout BinaryReader, circle: String, member: String, device: String, files: Named, digest: Bool
+        _ r: inout BinaryReader, circle: String, member: String, device: String, files: Named, digest: Bool,
+        facts decodingFacts: Bool = true
     ) throws(CacheCodec.Damaged) -> CircleCache {
-        let (own, facts) = try r.circleKeepingFacts()
+        let (own, facts) = try r.circleKeepingFacts(decodingFacts: decodingFacts)
         var cache = CircleCache(
             circle: circle, member: member, device: device, entries: [], own: own, others: CircleState(),
             othersClock: try r.int(in: 0...Limits.counter))
-        cache.ownFacts = OwnFacts(facts: own.facts, record: facts, pins: own.members[member]?.pins)
+        if decodingFacts { cache.ownFacts = OwnFacts(facts: own.facts, record: facts, pins: own.members[member]?.pins) }
         cache.unknown = try r.unknownRecords()
         cache.foreign = try r.foreignRecords()
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil

@@ -337,7 +337,8 @@ extension Store {
 
     /// This member's logs only, each with its tail of events (what their history needs): this
     /// device's from its private copy, their other devices' from the circle (skipped and
-    /// reported when unreadable).
+    /// reported when unreadable). Their state is for the member's own fields: the facts between
+    /// members may be missing (this device's state may come from the cache, read without them).
     public func readMember() throws(StoreError) -> CircleRead {
         try checkCircleExists()
         var read = CircleRead()
@@ -353,7 +354,13 @@ extension Store {
                 read.skip(error, member: member, since: key)
             }
         }
-        try readOwn(into: &read)
+        // (This device's log as the writer reads it: its tail of events alone decoded, while the
+        // cache holds its state.)
+        try readOwn(into: &read, cached: CircleCache.loadOwnPart(self))
+        if var own = read.logs.first, own.written != nil {
+            try own.decodeWritten(path: ownLogPath)
+            read.logs[0] = own
+        }
         let speakers = ownSpeakers(own: read.logs.first, siblings: siblings)
         read.logs += siblings.filter { speakers.believed.contains($0.device) }
         read.speakers[member] = speakers
@@ -362,12 +369,12 @@ extension Store {
 
     /// This device's own log, from its private copy, and how its published copy stands (a
     /// reader only says so; the next write publishes again).
-    private func readOwn(into read: inout CircleRead) throws(StoreError) {
+    private func readOwn(into read: inout CircleRead, cached: CircleCache? = nil) throws(StoreError) {
         let relative = "members/\(identity.member)/\(identity.device)"
         read.entries.append(CircleCache.Entry(path: relative, key: Posix.key(publishedDirectory)))
         read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: Posix.key(publishedLogPath)))
         var key = Posix.FileKey.missing
-        var own = try readOwnLog(key: &key)
+        var own = try readOwnLog(key: &key, cached: cached)
         var publication = Publication.current
         // A writer may replace both copies between the two reads: read again before saying
         // the published copy is not ours.
@@ -375,7 +382,7 @@ extension Store {
             guard let log = own.log, let bytes = own.bytes else { break }
             publication = self.publication(of: log, bytes: bytes)
             guard case .notOurs = publication, attempt == 0 else { break }
-            own = try readOwnLog(key: &key)
+            own = try readOwnLog(key: &key, cached: cached)
         }
         if !own.adopted { read.entries.append(CircleCache.Entry(path: ownLogPath, key: key)) }
         guard let log = own.log else { return }

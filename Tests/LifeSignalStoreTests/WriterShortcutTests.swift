@@ -292,3 +292,25 @@ extension WriterShortcutTests {
         #expect(state.members[member]?.lastCheckIn?.note == "a5")
     }
 }
+
+extension WriterShortcutTests {
+    /// History reads this device's log as a writer does while the cache holds its state: the
+    /// tail's events alone are decoded, and they are the file's.
+    @Test func historyReadsThisDevicesTailAsAWriterDoes() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try checkIn(ana, "Ana", note: "a1")
+        for hour in 1...3 { try checkIn(ana, "Ana", note: "a\(hour + 1)", at: Self.t0 + .hours(Int64(hour))) }
+        let store = try Store.open(dataDirectory: ana)
+        let whole = try DeviceLog.decode(
+            try Files.read(store.ownLogPath), path: store.ownLogPath, member: nil, device: nil, backup: nil)
+        #expect(CircleCache.loadOwnPart(store) != nil)
+        let read = try store.readMember()
+        #expect(read.logs.first?.events == whole.events)
+        #expect(read.state.members[store.identity.member]?.checkInCount == 4)
+        let history = try store.checkIns(of: store.identity.member, in: read, limit: 2, since: nil)
+        #expect(history.checkIns.map(\.note) == ["a4", "a3"])
+        // Without the cache, the file is read whole, to the same history.
+        try FileManager.default.removeItem(atPath: CircleCache.path(ana))
+        #expect(try store.readMember().logs.first?.events == whole.events)
+    }
+}
