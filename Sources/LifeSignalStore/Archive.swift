@@ -183,8 +183,11 @@ extension Store {
         for (log, segment, path) in segments {
             if let since, segment.newest < since { break }
             if let limit, limit > 0, found.count >= limit {
-                let sorted = found.sorted { Stamp.earlierInTime($1.stamp, $0.stamp) }
-                if segment.newest < sorted[limit - 1].at { break }
+                // Nothing older than the last one shown can be shown, nor an earlier event of its
+                // device in the same second (its clock and sequence are lower).
+                let last = found.sorted { Stamp.earlierInTime($1.stamp, $0.stamp) }[limit - 1].stamp
+                if segment.newest < last.at { break }
+                if segment.newest == last.at, last.device == log.device, segment.lastSeq < last.seq { continue }
             }
             let bytes = try Files.read(path)
             // This device's own private segments are its own; every copy in the circle is checked.

@@ -112,6 +112,32 @@ import Testing
         #expect(newest.map(\.note) == ["future", "n299"])
     }
 
+    /// Check-ins in one second (a fixed clock): history takes the newest from the tail, and
+    /// opens no segment of the same device, whose events of that second are all older.
+    @Test func historyOpensNoSegmentItCannotNeedWithinOneSecond() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for i in 0..<260 {
+            _ = try Store.update(
+                dataDirectory: directory, lockTimeout: 5, creation: .ifMissing(Self.profile), now: Self.t0
+            ) { transaction in transaction.record(CheckedIn(note: "n\(i)"), at: Self.t0) }
+        }
+        let store = try Store.open(dataDirectory: directory)
+        let read = try store.readCircle()
+        let log = try #require(read.logs.first)
+        #expect(log.archivedThrough > 0)
+        // Every segment damaged: one opened would fail the history.
+        for directory in [
+            store.ownArchiveDirectory, store.deviceDirectory(member: log.member, device: log.device) + "/archive",
+        ] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+                try Data("damaged".utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+            }
+        }
+        let newest = try store.checkIns(of: log.member, in: read, limit: 3, since: nil).checkIns
+        #expect(newest.map(\.note) == ["n259", "n258", "n257"])
+        #expect(throws: StoreError.self) { try store.checkIns(of: log.member, in: read, limit: 300, since: nil) }
+    }
+
     @Test func aSegmentLeftByACrashBeforeTheLogWasRewrittenIsIgnored() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try checkIn(count: 10, batch: 10)
