@@ -17,13 +17,10 @@ extension CircleCache {
     /// the facts between members), for a run that reads only its member's logs and needs no
     /// facts (`checkin history`; no keys checked: `Store.readOwnLog` compares the one it needs).
     static func loadOwnPart(_ store: Store) -> CircleCache? {
-        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         do throws(CacheCodec.Damaged) {
-            let entries = try CacheCodec.entries(bytes)
-            var r = try CacheCodec.reader(bytes, after: entries)
-            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
-            let files = Named(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
+            guard let (entries, reader, files) = try openOwnFile(store) else { return nil }
+            var r = reader
             var cache = try part(
                 &r, circle: circle, member: member, device: device, files: files, digest: false, facts: false)
             cache.entries = entries.all
@@ -31,6 +28,21 @@ extension CircleCache {
         } catch {
             return nil
         }
+    }
+
+    /// `cache.bin`'s entries, and a reader past its header, which names the files beside it; nil
+    /// when there is none, or it was made for another circle or identity.
+    private static func openOwnFile(_ store: Store) throws(CacheCodec.Damaged) -> (
+        entries: CacheEntries, reader: BinaryReader, files: Named
+    )? {
+        guard case .contents(let bytes)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
+        let entries = try CacheCodec.entries(bytes)
+        var r = try CacheCodec.reader(bytes, after: entries)
+        guard try r.string() == store.circleDirectory, try r.string() == store.identity.member,
+            try r.string() == store.identity.device
+        else { return nil }
+        let files = Named(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
+        return (entries, r, files)
     }
 
     /// How much of the cache a run decodes.
@@ -63,14 +75,11 @@ extension CircleCache {
     private static func decode(_ store: Store, checking exceptOwn: Bool?, scope: Scope) -> (
         cache: CircleCache, current: Bool?
     )? {
-        guard case .contents(let mine)? = try? Posix.read(path(store.dataDirectory)) else { return nil }
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
         do throws(CacheCodec.Damaged) {
             // A cache made for another circle or identity is not used.
-            let ownEntries = try CacheCodec.entries(mine)
-            var r = try CacheCodec.reader(mine, after: ownEntries)
-            guard try r.string() == circle, try r.string() == member, try r.string() == device else { return nil }
-            let files = Named(circle: try r.uint(), linked: try r.uint(), linkedFor: try r.uint())
+            guard let (ownEntries, reader, files) = try openOwnFile(store) else { return nil }
+            var r = reader
             // This device's own keys, for a reader (a writer reads its own log itself).
             let ownCurrent = {
                 exceptOwn ?? true || keysMatch(ownEntries.all[...], in: circle, ownPrefix: "", checking: .all)
