@@ -17,6 +17,7 @@ public struct JSONRecordWriter: FieldCoder {
     public var reusing: [String: ArraySlice<UInt8>] = [:]
     /// Where each part lies in `bytes`, as written or copied.
     public private(set) var parts: [String: Range<Int>] = [:]
+    private var repeated: Set<String> = []
 
     public init(capacity: Int) {
         bytes = []
@@ -80,6 +81,12 @@ public struct JSONRecordWriter: FieldCoder {
     // MARK: FieldCoder
 
     public mutating func part(_ name: String, _ fields: (inout Self) throws(CannotFail) -> Void) {
+        // A name is one part: one used twice is written each time and copied never.
+        guard parts[name] == nil, !repeated.contains(name) else {
+            (parts[name], reusing[name]) = (nil, nil)
+            repeated.insert(name)
+            return writing { () throws(CannotFail) in try fields(&self) }
+        }
         let before = (count: bytes.count, empty: empty)
         if let text = reusing[name] {
             if !text.isEmpty {

@@ -23,7 +23,8 @@ extension CircleCache {
     /// whole circle found them: a check-in records only about its member and warns only of what
     /// could stop their responders hearing of them, and a change in the files of the people they
     /// watch over is read, and warned of, by the next run that reads the whole circle (`status`,
-    /// or cron's `notify deliver`, which every alarm is). Checking those files' keys was a
+    /// or cron's `notify deliver`, which every alarm is) — one of them now saying they watch over
+    /// the member included. Checking those files' keys was a
     /// check-in's largest cost when watching over many: 200 `stat`s for 100 people.
     struct CheckInView: Equatable {
         var linked: Set<String>

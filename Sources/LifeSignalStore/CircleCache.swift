@@ -74,7 +74,7 @@ struct CircleCache: Sendable {
     var ownFacts: OwnFacts?
     /// Where the parts of this device's log's state lie in its text, while that file has the key
     /// `entries` holds (see `SettledText`).
-    var ownParts: [String: Range<Int>] = [:]
+    var ownParts: [String: StatePart] = [:]
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
@@ -195,12 +195,13 @@ extension BinaryWriter {
     }
 
     /// Where the parts of a log's state lie in its text (see `SettledText`).
-    mutating func parts(_ parts: [String: Range<Int>]) {
+    mutating func parts(_ parts: [String: StatePart]) {
         count(parts.count)
-        for (name, range) in parts.sorted(by: { $0.key < $1.key }) {
+        for (name, part) in parts.sorted(by: { $0.key < $1.key }) {
             string(name)
-            int(Int64(range.lowerBound))
-            int(Int64(range.count))
+            int(Int64(part.range.lowerBound))
+            int(Int64(part.range.count))
+            uint(part.checksum)
         }
     }
 
@@ -254,12 +255,12 @@ extension BinaryReader {
         return list
     }
 
-    mutating func parts() throws(CacheCodec.Damaged) -> [String: Range<Int>] {
-        var parts: [String: Range<Int>] = [:]
+    mutating func parts() throws(CacheCodec.Damaged) -> [String: StatePart] {
+        var parts: [String: StatePart] = [:]
         for _ in 0..<(try count()) {
             let name = try string()
             let (start, length) = (try int(in: 0...Limits.counter), try int(in: 0...Limits.counter))
-            parts[name] = Int(start)..<Int(start + length)
+            parts[name] = StatePart(range: Int(start)..<Int(start + length), checksum: try uint())
         }
         return parts
     }

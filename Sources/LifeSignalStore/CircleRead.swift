@@ -337,8 +337,8 @@ extension Store {
 
     /// This member's logs only, each with its tail of events (what their history needs): this
     /// device's from its private copy, their other devices' from the circle (skipped and
-    /// reported when unreadable). Their state is for the member's own fields: the facts between
-    /// members may be missing (this device's state may come from the cache, read without them).
+    /// reported when unreadable). Their state holds the member's own fields, not the facts between
+    /// members (this device's may come from the cache, read without them).
     public func readMember() throws(StoreError) -> CircleRead {
         try checkCircleExists()
         var read = CircleRead()
@@ -364,6 +364,12 @@ extension Store {
         let speakers = ownSpeakers(own: read.logs.first, siblings: siblings)
         read.logs += siblings.filter { speakers.believed.contains($0.device) }
         read.speakers[member] = speakers
+        // The member's own fields alone, however each log was read.
+        for i in read.logs.indices {
+            var own = CircleState()
+            own.members = read.logs[i].state.members
+            read.logs[i].state = own
+        }
         return read
     }
 

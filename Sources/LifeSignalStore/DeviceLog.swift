@@ -59,7 +59,7 @@ public struct DeviceLog: Equatable, Sendable {
     /// The state's text in that file, for the same writer to copy the parts it left as they were.
     var settled: SettledText?
     /// Where the state's parts lie in its text as `encoded` last wrote it (nil: not written).
-    var partsWritten: [String: Range<Int>]?
+    var partsWritten: [String: StatePart]?
 
     /// The events in the tail, written or decoded.
     var eventCount: Int { (written?.count ?? 0) + events.count }
@@ -100,7 +100,7 @@ public struct DeviceLog: Equatable, Sendable {
     func encoded(signer: SigningKey?) -> [UInt8] { encodedWithParts(signer: signer).bytes }
 
     /// The file's text, and where the state's parts (see `SettledText`) lie in the state's text.
-    func encodedWithParts(signer: SigningKey?) -> (bytes: [UInt8], parts: [String: Range<Int>]) {
+    func encodedWithParts(signer: SigningKey?) -> (bytes: [UInt8], parts: [String: StatePart]) {
         // The tail first: its hash goes in the head. Everything is appended to one buffer: a
         // check-in rewrites up to 200 events.
         var tail = JSONRecordWriter(capacity: 64 + (written?.lines.count ?? 0) + events.count * 160)
@@ -135,7 +135,10 @@ public struct DeviceLog: Equatable, Sendable {
         let start = out.bytes.count
         out.reusing = settled?.unchanged(in: state, of: member) ?? [:]
         out.state(state, member: member, kept: keptState)
-        let parts = out.parts.mapValues { ($0.lowerBound - start)..<($0.upperBound - start) }
+        let parts = out.parts.mapValues {
+            StatePart(
+                range: ($0.lowerBound - start)..<($0.upperBound - start), checksum: CacheCodec.checksum(out.bytes[$0]))
+        }
         let head = out.bytes.count
         out.bytes += tail.bytes
         guard let signer else { return (out.bytes, parts) }
@@ -150,7 +153,7 @@ public struct DeviceLog: Equatable, Sendable {
 struct SettledText: Sendable, Equatable {
     var state: CircleState
     var text: ArraySlice<UInt8>
-    var parts: [String: Range<Int>]
+    var parts: [String: StatePart]
 
     /// Whether part `name` of `member`'s state holds the same in `a` and `b`.
     static let same: [String: @Sendable (_ a: CircleState, _ b: CircleState, _ member: String) -> Bool] = [
@@ -158,23 +161,30 @@ struct SettledText: Sendable, Equatable {
         "pins": { a, b, member in a.members[member]?.pins == b.members[member]?.pins },
     ]
 
-    /// The text of each part that holds the same in `state` as it did: one that does not lie
-    /// where a part of a state can (the cache and the file do not belong together) is not copied.
+    /// The text of each part that holds the same in `state` as it did, and is still the text
+    /// that was written there (its checksum): any other is written again.
     func unchanged(in state: CircleState, of member: String) -> [String: ArraySlice<UInt8>] {
         var found: [String: ArraySlice<UInt8>] = [:]
         let (quote, comma, open, close) = (UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"))
-        for (name, range) in parts where Self.same[name]?(self.state, state, member) ?? false {
+        for (name, written) in parts where Self.same[name]?(self.state, state, member) ?? false {
             // Inside the state's braces: a part with fields starts with a key, after `{` or `,`,
             // and any part ends before `,` or `}`.
+            let range = written.range
             guard range.lowerBound > 0, range.upperBound < text.count else { continue }
             let first = text.startIndex + range.lowerBound
             let part = text[first..<(text.startIndex + range.upperBound)]
             let (before, after) = (text[first - 1], text[part.endIndex])
             guard part.isEmpty || (part.first == quote && (before == comma || before == open)),
-                after == comma || after == close
+                after == comma || after == close, CacheCodec.checksum(part) == written.checksum
             else { continue }
             found[name] = part
         }
         return found
     }
+}
+
+/// Where a part of a log's state lies in the state's text, and the checksum of its text.
+struct StatePart: Equatable, Sendable {
+    var range: Range<Int>
+    var checksum: UInt64
 }

@@ -130,3 +130,30 @@ import Testing
         #expect(missing.members[ids["Bea"] ?? ""]?.lastCheckIn?.note == "bea1")
     }
 }
+
+extension LinkedCacheTests {
+    /// Someone Ana watches over who now says, from their side, that they watch over her: a
+    /// check-in, which does not check the files of those she watches over, sees it once a run
+    /// has read the whole circle (from the review of this shortcut).
+    @Test func aDependentWhoNowWatchesOverMeIsSeenOnceTheWholeCircleIsRead() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let ids = try circleOfFour()
+        let (anaId, beaId, deeId) = (ids["Ana"] ?? "", ids["Bea"] ?? "", ids["Dee"] ?? "")
+        _ = try checkIn(at: Self.t0 + .minutes(30))
+        let claim = RelationSet(member: anaId, roles: Roles(responder: true, dependent: true))
+        _ = try Store.update(dataDirectory: dee, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(1)) {
+            transaction in transaction.record(claim, at: Self.t0 + .hours(1))
+        }
+        func responders(at time: Timestamp) throws -> [LifeSignalCore.Notification.Recipient] {
+            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, others: .linked) {
+                transaction in
+                transaction.record(CheckedIn(note: "linked"), at: time)
+                return Notifications.responders(of: anaId, in: transaction.circle)
+            }.value
+        }
+        #expect(try responders(at: Self.t0 + .hours(2)) == [.member(beaId)], "Dee's files are not checked")
+        let whole = try Store.open(dataDirectory: ana).snapshot().state
+        #expect(Notifications.responders(of: anaId, in: whole).contains(.member(deeId)))
+        #expect(try responders(at: Self.t0 + .hours(3)).contains(.member(deeId)), "the next check-in sees it")
+    }
+}

@@ -24,6 +24,13 @@ import Testing
         }.value
     }
 
+    /// Ana and Bea, each checked in once: Ana's store and Bea's id.
+    func anaAndBea() throws -> (store: Store, bea: String) {
+        try checkIn(ana, "Ana", note: "a1")
+        try checkIn(bea, "Bea", note: "b1")
+        return (try Store.open(dataDirectory: ana), try Store.open(dataDirectory: bea).identity.member)
+    }
+
     @Test func aLinkedWriteReadsOnlyTheLinkedAndTheNextReaderSeesTheRest() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
@@ -232,10 +239,7 @@ extension WriterShortcutTests {
     /// as they were: a relation it records is in the cache the next run loads.
     @Test func theCacheHoldsTheFactsAWriteChanged() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        try checkIn(bea, "Bea", note: "b1")
-        let store = try Store.open(dataDirectory: ana)
-        let beaId = try Store.open(dataDirectory: bea).identity.member
+        let (store, beaId) = try anaAndBea()
         let pair = Pair(store.identity.member, beaId)
         _ = try store.snapshot()
         try checkIn(ana, "Ana", note: "a2", at: Self.t0 + .hours(1))
@@ -259,10 +263,8 @@ extension WriterShortcutTests {
     /// the whole log makes.
     @Test func aWriteCopiesTheStatePartsItLeftAsTheyWereAndWritesTheSameBytes() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        try checkIn(bea, "Bea", note: "b1")
-        let store = try Store.open(dataDirectory: ana)
-        let (member, beaId) = (store.identity.member, try Store.open(dataDirectory: bea).identity.member)
+        let (store, beaId) = try anaAndBea()
+        let member = store.identity.member
         func write(_ hour: Int64, _ event: any EventBody) throws -> Set<String> {
             let time = Self.t0 + .hours(hour)
             let (copied, state) = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
@@ -298,19 +300,25 @@ extension WriterShortcutTests {
     /// tail's events alone are decoded, and they are the file's.
     @Test func historyReadsThisDevicesTailAsAWriterDoes() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
+        let (store, beaId) = try anaAndBea()
+        _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
+            transaction.record(RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)), at: Self.t0)
+        }
         for hour in 1...3 { try checkIn(ana, "Ana", note: "a\(hour + 1)", at: Self.t0 + .hours(Int64(hour))) }
-        let store = try Store.open(dataDirectory: ana)
         let whole = try DeviceLog.decode(
             try Files.read(store.ownLogPath), path: store.ownLogPath, member: nil, device: nil, backup: nil)
         #expect(CircleCache.loadOwnPart(store) != nil)
         let read = try store.readMember()
+        #expect(read.logs.first?.settled != nil, "read as a writer reads it")
         #expect(read.logs.first?.events == whole.events)
         #expect(read.state.members[store.identity.member]?.checkInCount == 4)
         let history = try store.checkIns(of: store.identity.member, in: read, limit: 2, since: nil)
         #expect(history.checkIns.map(\.note) == ["a4", "a3"])
-        // Without the cache, the file is read whole, to the same history.
+        // Without the cache, the file is read whole, to the same events and state.
         try FileManager.default.removeItem(atPath: CircleCache.path(ana))
-        #expect(try store.readMember().logs.first?.events == whole.events)
+        let cold = try store.readMember()
+        #expect(cold.logs.first?.settled == nil)
+        #expect(cold.logs.first?.events == whole.events)
+        #expect(cold.state == read.state)
     }
 }
