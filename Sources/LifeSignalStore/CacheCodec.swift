@@ -20,8 +20,9 @@ enum CacheCodec {
     /// 16: each member's own word on their links, with the roles they gave (`CircleState.sides`).
     /// 17: `cache.bin` names `cache-linked.bin`, the part of everyone else a check-in reads.
     /// 18: this device's facts are a record of their own in `cache.bin`, copied by a write that
-    /// left them as they were.
-    static let format: UInt8 = 18
+    /// left them as they were, and where the parts of its log's state lie in that file.
+    /// 19: with the checksum of each part's text.
+    static let format: UInt8 = 19
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
