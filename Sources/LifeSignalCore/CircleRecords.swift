@@ -57,10 +57,8 @@ extension BinaryReader {
         return circle
     }
 
-    /// The whole circle's state (see `BinaryWriter.circle`).
-    public mutating func circle() throws(Damaged) -> CircleState { try circleKeepingFacts().state }
-
-    /// The whole circle's state, and the record its facts were read from; without `decodingFacts`,
+    /// The whole circle's state (see `BinaryWriter.circle`), and the record its facts were read
+    /// from; without `decodingFacts`,
     /// the members' states alone (the record is stepped over).
     public mutating func circleKeepingFacts(decodingFacts: Bool = true) throws(Damaged) -> (
         state: CircleState, facts: ArraySlice<UInt8>

@@ -14,10 +14,10 @@ public struct JSONRecordWriter: FieldCoder {
     private var empty = true
     /// Parts (see `FieldCoder.part`) to copy rather than write: their text as last written,
     /// from the first field's key to the last field's value (empty: the part had no field).
-    public var reusing: [String: ArraySlice<UInt8>] = [:]
+    public var reusing: [SettledPart: ArraySlice<UInt8>] = [:]
     /// Where each part lies in `bytes`, as written or copied.
-    public private(set) var parts: [String: Range<Int>] = [:]
-    private var repeated: Set<String> = []
+    public private(set) var parts: [SettledPart: Range<Int>] = [:]
+    private var repeated: Set<SettledPart> = []
 
     public init(capacity: Int) {
         bytes = []
@@ -80,7 +80,7 @@ public struct JSONRecordWriter: FieldCoder {
 
     // MARK: FieldCoder
 
-    public mutating func part(_ name: String, _ fields: (inout Self) throws(CannotFail) -> Void) {
+    public mutating func part(_ name: SettledPart, _ fields: (inout Self) throws(CannotFail) -> Void) {
         // A name is one part: one used twice is written each time and copied never.
         guard parts[name] == nil, !repeated.contains(name) else {
             (parts[name], reusing[name]) = (nil, nil)

@@ -366,9 +366,9 @@ extension Store {
         read.speakers[member] = speakers
         // The member's own fields alone, however each log was read.
         for i in read.logs.indices {
-            var own = CircleState()
-            own.members = read.logs[i].state.members
-            read.logs[i].state = own
+            var fields = CircleState()
+            fields.members = read.logs[i].state.members
+            read.logs[i].state = fields
         }
         return read
     }

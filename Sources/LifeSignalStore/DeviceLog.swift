@@ -59,7 +59,7 @@ public struct DeviceLog: Equatable, Sendable {
     /// The state's text in that file, for the same writer to copy the parts it left as they were.
     var settled: SettledText?
     /// Where the state's parts lie in its text as `encoded` last wrote it (nil: not written).
-    var partsWritten: [String: StatePart]?
+    var partsWritten: [SettledPart: StatePart]?
 
     /// The events in the tail, written or decoded.
     var eventCount: Int { (written?.count ?? 0) + events.count }
@@ -100,7 +100,7 @@ public struct DeviceLog: Equatable, Sendable {
     func encoded(signer: SigningKey?) -> [UInt8] { encodedWithParts(signer: signer).bytes }
 
     /// The file's text, and where the state's parts (see `SettledText`) lie in the state's text.
-    func encodedWithParts(signer: SigningKey?) -> (bytes: [UInt8], parts: [String: StatePart]) {
+    func encodedWithParts(signer: SigningKey?) -> (bytes: [UInt8], parts: [SettledPart: StatePart]) {
         // The tail first: its hash goes in the head. Everything is appended to one buffer: a
         // check-in rewrites up to 200 events.
         var tail = JSONRecordWriter(capacity: 64 + (written?.lines.count ?? 0) + events.count * 160)
@@ -153,20 +153,22 @@ public struct DeviceLog: Equatable, Sendable {
 struct SettledText: Sendable, Equatable {
     var state: CircleState
     var text: ArraySlice<UInt8>
-    var parts: [String: StatePart]
+    var parts: [SettledPart: StatePart]
 
-    /// Whether part `name` of `member`'s state holds the same in `a` and `b`.
-    static let same: [String: @Sendable (_ a: CircleState, _ b: CircleState, _ member: String) -> Bool] = [
-        "facts": { a, b, _ in a.facts == b.facts },
-        "pins": { a, b, member in a.members[member]?.pins == b.members[member]?.pins },
-    ]
+    /// Whether `part` of `member`'s state holds the same in `a` and `b`.
+    static func same(_ part: SettledPart, _ a: CircleState, _ b: CircleState, of member: String) -> Bool {
+        switch part {
+        case .facts: a.facts == b.facts
+        case .pins: a.members[member]?.pins == b.members[member]?.pins
+        }
+    }
 
     /// The text of each part that holds the same in `state` as it did, and is still the text
     /// that was written there (its checksum): any other is written again.
-    func unchanged(in state: CircleState, of member: String) -> [String: ArraySlice<UInt8>] {
-        var found: [String: ArraySlice<UInt8>] = [:]
+    func unchanged(in state: CircleState, of member: String) -> [SettledPart: ArraySlice<UInt8>] {
+        var found: [SettledPart: ArraySlice<UInt8>] = [:]
         let (quote, comma, open, close) = (UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"))
-        for (name, written) in parts where Self.same[name]?(self.state, state, member) ?? false {
+        for (name, written) in parts where Self.same(name, self.state, state, of: member) {
             // Inside the state's braces: a part with fields starts with a key, after `{` or `,`,
             // and any part ends before `,` or `}`.
             let range = written.range

@@ -196,7 +196,7 @@ extension DeviceLog {
     /// `parts`: where the state's parts lie in its text (see `SettledText`), as the cache keeps
     /// them.
     static func forAppending(
-        _ bytes: [UInt8], state: CircleState, parts: [String: StatePart] = [:], path: String
+        _ bytes: [UInt8], state: CircleState, parts: [SettledPart: StatePart] = [:], path: String
     ) -> DeviceLog? {
         let stateKey = Array("\"state\": ".utf8)
         guard let cut = stateEnd(in: bytes), let newline = bytes[..<cut].lastIndex(of: UInt8(ascii: "\n")),

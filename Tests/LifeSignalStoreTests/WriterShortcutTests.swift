@@ -265,7 +265,7 @@ extension WriterShortcutTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
         let member = store.identity.member
-        func write(_ hour: Int64, _ event: any EventBody) throws -> Set<String> {
+        func write(_ hour: Int64, _ event: any EventBody) throws -> Set<SettledPart> {
             let time = Self.t0 + .hours(hour)
             let (copied, state) = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
                 transaction in
@@ -281,14 +281,14 @@ extension WriterShortcutTests {
             return copied
         }
         _ = try write(1, RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)))
-        #expect(try write(2, CheckedIn(note: "a2")) == ["facts", "pins"])
+        #expect(try write(2, CheckedIn(note: "a2")) == [.facts, .pins])
         let pair = Pair(member, beaId)
         let linked = try store.snapshot().state.relations[pair]?.value
-        #expect(try write(3, RelationSet(member: beaId, roles: Roles(responder: true, dependent: false))) == ["pins"])
+        #expect(try write(3, RelationSet(member: beaId, roles: Roles(responder: true, dependent: false))) == [.pins])
         #expect(try store.snapshot().state.relations[pair]?.value != linked)
-        #expect(try write(4, KeyPinned(member: beaId, fingerprint: "0123456789abcdef0123456789abcdef")) == ["facts"])
-        #expect(try write(5, CheckedIn(note: "a5")) == ["facts", "pins"])
-        #expect(try write(6, KeyPinned(member: beaId, fingerprint: "fedcba9876543210fedcba9876543210")) == ["facts"])
+        #expect(try write(4, KeyPinned(member: beaId, fingerprint: "0123456789abcdef0123456789abcdef")) == [.facts])
+        #expect(try write(5, CheckedIn(note: "a5")) == [.facts, .pins])
+        #expect(try write(6, KeyPinned(member: beaId, fingerprint: "fedcba9876543210fedcba9876543210")) == [.facts])
         let state = try store.snapshot().state
         #expect(state.members[member]?.pins[beaId]?.count == 2)
         #expect(state.members[member]?.lastCheckIn?.note == "a5")
