@@ -68,6 +68,8 @@ public enum DeviceRefusal: Equatable, Sendable {
     case unknownDevice(String, known: [String])
     case cannotRevokeThisDevice
     case alreadyRevoked(String, at: Timestamp)
+    /// This device was revoked (by which device, when): it cannot revoke another.
+    case thisDeviceIsRevoked(by: String, at: Timestamp)
 }
 
 public enum SetUpRefusal: Equatable, Sendable {

@@ -23,22 +23,16 @@ extension App {
         let asking = !(speakers[me]?.requests.isEmpty ?? true)
         let pending = asking ? store.pendingEnrollment().flatMap { $0.expires > now ? $0 : nil } : nil
         var warnings: [Warning] = []
-        /// A log set aside (or, with `kept`, whose last verified version stands).
         func setAside(_ member: String, _ device: String, _ standing: Speakers.Standing, kept: Bool) -> Warning {
-            let path = store.logPath(member: member, device: device)
-            let name = member == me ? nil : circle.members[member]?.name?.value ?? member
-            if case .rolledBack(let seq, let verified) = standing {
-                return .recordsRolledBack(
-                    name: name, device: device, path: path, seq: seq, verified: verified, kept: kept)
-            }
-            guard let name else {
-                return .deviceNotYours(device: device, path: path, standing: standing, waiting: false)
-            }
-            return .recordsNotSigned(name: name, device: device, path: path, standing: standing, kept: kept)
+            Self.setAside(member, device, standing, kept: kept, circle: circle, store: store)
         }
         for (member, found) in doubts.sorted(by: { $0.key < $1.key }) where member == me || linked.contains(member) {
             let name = circle.members[member]?.name?.value ?? member
-            for (device, standing) in found.setAside where !accepted.contains(device) {
+            if let dispute = Self.dispute(found, name: member == me ? nil : name, device: store.identity.device) {
+                warnings.append(dispute)
+            }
+            for (device, standing) in found.setAside
+            where !accepted.contains(device) && !found.disputed.contains(device) {
                 let path = store.logPath(member: member, device: device)
                 guard member == me else {
                     warnings.append(setAside(member, device, standing, kept: false))
@@ -70,6 +64,26 @@ extension App {
             warnings.append(setAside(file.member, file.device, file.standing, kept: true))
         }
         return warnings
+    }
+
+    /// A log set aside (or, with `kept`, whose last verified version stands).
+    static func setAside(
+        _ member: String, _ device: String, _ standing: Speakers.Standing, kept: Bool, circle: CircleState, store: Store
+    ) -> Warning {
+        let path = store.logPath(member: member, device: device)
+        let name = member == store.identity.member ? nil : circle.members[member]?.name?.value ?? member
+        if case .rolledBack(let seq, let verified) = standing {
+            return .recordsRolledBack(name: name, device: device, path: path, seq: seq, verified: verified, kept: kept)
+        }
+        guard let name else { return .deviceNotYours(device: device, path: path, standing: standing, waiting: false) }
+        return .recordsNotSigned(name: name, device: device, path: path, standing: standing, kept: kept)
+    }
+
+    /// Devices of a member that revoked each other (`name` nil: of mine; `device`: this one).
+    static func dispute(_ found: Speakers, name: String?, device: String) -> Warning? {
+        guard !found.disputed.isEmpty else { return nil }
+        return .devicesRevokedEachOther(
+            name: name, devices: found.disputed.sorted(), thisDevice: name == nil && found.disputed.contains(device))
     }
 
     /// What a write did to keep trust current (see `keepTrust`).
@@ -160,13 +174,28 @@ extension App {
                 throw .refused(.devices(.unknownDevice(text, known: known.sorted())))
             }
             if device == transaction.store.identity.device { throw .refused(.devices(.cannotRevokeThisDevice)) }
+            // A revoked device speaks for nobody: what it would record here counts for nothing.
+            switch found?.devices[transaction.store.identity.device] {
+            case .revoked(let stamp)?, .retired(let stamp)?:
+                throw .refused(.devices(.thisDeviceIsRevoked(by: stamp.device, at: stamp.at)))
+            case .trusted?, .olderVersion?, .notSigned?, .badSignature?, .notEnrolled?, .undecided?, .rolledBack?, nil:
+                break
+            }
             if let revoked = roster[device]?.revoked {
                 throw .refused(.devices(.alreadyRevoked(device, at: revoked.at)))
             }
-            // What it wrote until now, as this device sees it, still counts while it stays silent.
-            let through = try? transaction.store.readLog(member: me, device: device)?.lastSeq
+            // What it wrote until now, as this device sees it, still counts while it stays silent;
+            // but not its revocation of a device it is in a dispute with (see `Speakers.disputed`):
+            // the device that settles a dispute takes the other side.
+            let log = try? transaction.store.readLog(member: me, device: device)
+            var through = log?.lastSeq
+            if found?.disputed.contains(device) ?? false, let statements = log?.memberState.devices {
+                for (other, entry) in statements where other != device && found?.disputed.contains(other) ?? false {
+                    if let stamp = entry.revoked, stamp.device == device { through = min(through ?? 0, stamp.seq - 1) }
+                }
+            }
             transaction.record(
-                DeviceRevoked(device: device, key: found?.keys[device] ?? roster[device]?.key, through: through ?? nil),
+                DeviceRevoked(device: device, key: found?.keys[device] ?? roster[device]?.key, through: through),
                 at: now)
             return device
         }

@@ -144,8 +144,13 @@ extension App {
             // The devices that name this recovery key are the member's: this device takes their
             // keys as its member's.
             let naming = logs.filter { $0.signature == .valid && $0.memberState.recovery?.value == key.publicKeyText }
-            guard !naming.isEmpty else { throw .refused(.setUp(.recoveryCodeNotCurrent(name: name))) }
-            return (member, .recovery(key, devices: naming.compactMap { $0.key.flatMap(KeyText.fingerprint(ofKey:)) }))
+            let fingerprints = Set(naming.compactMap { $0.key.flatMap(KeyText.fingerprint(ofKey:)) })
+            // A code another of their devices replaced since (`circle recovery`) is not current.
+            guard !naming.isEmpty,
+                Speakers.currentRecoveryKey(member: member, voices: logs.map { DeviceVoice($0) }, pins: fingerprints)
+                    == key.publicKeyText
+            else { throw .refused(.setUp(.recoveryCodeNotCurrent(name: name))) }
+            return (member, .recovery(key, devices: fingerprints.sorted()))
         }
     }
 

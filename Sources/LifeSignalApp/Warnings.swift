@@ -59,6 +59,10 @@ public enum Warning: Equatable, Sendable {
     case recordsRolledBack(name: String?, device: String, path: String, seq: Int64, verified: Int64, kept: Bool)
     /// Another device of mine revoked this one: what it records counts for nobody.
     case thisDeviceRevoked(by: String, at: Timestamp)
+    /// Devices of a member (`name`; nil: of mine) revoked each other, each before it saw the
+    /// other's revocation: neither counts until the member's recovery code settles it.
+    /// `thisDevice`: one of them is this device.
+    case devicesRevokedEachOther(name: String?, devices: [String], thisDevice: Bool)
     /// This device cannot sign (`StoreError.deviceKey`): every check-in and delivery run here
     /// fails until its key is restored.
     case cannotSign(StoreError)
@@ -91,7 +95,7 @@ public enum Warning: Equatable, Sendable {
     /// lasts, `status` exits 6.
     public var ignoresRecords: Bool {
         switch self {
-        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack: return true
+        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack, .devicesRevokedEachOther: return true
         case .deviceNotYours(_, _, _, let waiting): return !waiting
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
@@ -123,6 +127,7 @@ public enum Warning: Equatable, Sendable {
         case .recordsRolledBack: return "records-rolled-back"
         case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
         case .thisDeviceRevoked: return "this-device-revoked"
+        case .devicesRevokedEachOther: return "devices-revoked-each-other"
         case .cannotSign: return "device-key-unusable"
         case .olderVersion: return "device-runs-older-version"
         case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"

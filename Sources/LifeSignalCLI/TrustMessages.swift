@@ -40,6 +40,15 @@ extension Warning {
         case .thisDeviceRevoked(let by, let at):
             return
                 "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."
+        case .devicesRevokedEachOther(let name, let devices, let thisDevice):
+            let which = devices.map { String($0.prefix(8)) }.joined(separator: " and ")
+            guard let name else {
+                let whose = thisDevice ? "this device and your other device" : "your devices"
+                return
+                    "\(whose) (\(which)) revoked each other, each before it saw the other's revocation: neither counts for you in your circle, so your check-ins count for nothing there until you settle it. With your recovery code, on a machine you hold: 'lifesignal init --circle DIR --member RECOVERY-CODE' in a new data directory, then 'lifesignal circle revoke' the lost device there."
+            }
+            return
+                "\(name)'s devices \(which) revoked each other, each before it saw the other's revocation: neither counts, so \(name)'s new check-ins count for nothing here until \(name) settles it with their recovery code ('lifesignal init --circle DIR --member RECOVERY-CODE' on a machine they hold, then 'lifesignal circle revoke' the lost device). One of these devices may be in someone else's hands: ask \(name) which, by a way other than this circle."
         case .olderVersion(let name, let device):
             let whose = name.map { "\($0)'s device \(device)" } ?? "your device \(device)"
             return
@@ -133,6 +142,9 @@ extension DeviceRefusal {
                 "this device cannot revoke itself: run 'lifesignal circle revoke' on another of your devices (or stop using this one and remove its data directory)."
         case .alreadyRevoked(let device, let at):
             return "device \(device) was revoked already, on \(Warning.utc(at))."
+        case .thisDeviceIsRevoked(let by, let at):
+            return
+                "this device was revoked by your device \(by) on \(Warning.utc(at)), so it speaks for nobody and cannot revoke another: a revocation recorded here would count for nothing. If this device is yours and the other one was lost, settle it with your recovery code: on a machine you hold, 'lifesignal init --circle DIR --member RECOVERY-CODE' in a new data directory, then 'lifesignal circle revoke' the lost device there."
         }
     }
 }

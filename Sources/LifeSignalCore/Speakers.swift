@@ -63,6 +63,12 @@ public struct Speakers: Equatable, Sendable {
     /// Every revocation of a device found (in the rosters, or seen before): for the reader to
     /// remember.
     public var revocations: [String: TrustSeen.Revocation] = [:]
+    /// Devices that revoked each other, each before it saw the other's revocation: both stand
+    /// revoked until the member's recovery code settles it (see `RevocationStatement.settle`).
+    public var disputed: Set<String> = []
+    /// The member's current recovery key, as the devices that count state it (or stated it
+    /// before they were revoked): the one a recovery code must match.
+    public var recoveryKey: String?
     /// For the reader's own member: signed devices not enrolled here whose rosters vouch for
     /// the reader's device (its other devices that upgraded first; see `TrustUpkeep`).
     public var vouchingForMe: [String: String] = [:]
@@ -111,18 +117,21 @@ public struct DeviceVoice: Sendable {
     /// The devices the log enrolled or revoked (its member's `devices`), and its recovery key.
     public var roster: [String: DeviceEntry]
     public var recovery: String?
+    /// When the log set `recovery` (nil: not known, taken as its first record).
+    public var recoverySet: Stamp?
     /// The sequence number of its last record.
     public var lastSeq: Int64
 
     public init(
         device: String, key: String?, signature: Signature, roster: [String: DeviceEntry], recovery: String?,
-        lastSeq: Int64 = 0
+        recoverySet: Stamp? = nil, lastSeq: Int64 = 0
     ) {
         self.device = device
         self.key = key
         self.signature = signature
         self.roster = roster
         self.recovery = recovery
+        self.recoverySet = recoverySet
         self.lastSeq = lastSeq
     }
 
@@ -164,11 +173,14 @@ extension Speakers {
         }
         // Every revocation stated by a device reached before revocations are applied, or seen
         // before by this reader…
-        let (before, revoked) = revocations(from: roots, in: byDevice, member: member, seen: seen)
+        let (before, revoked, disputed) = revocations(from: roots, in: byDevice, member: member, seen: seen)
         speakers.revocations = revoked
+        speakers.disputed = disputed
         let stamps = revoked.mapValues(\.stamp)
         // …then who is reached without passing through a revoked device.
-        var reached = reach(from: roots.filter { revoked[$0] == nil }, in: byDevice, member: member, revoked: stamps)
+        var reached = reach(
+            from: roots.filter { revoked[$0] == nil }, in: byDevice, member: member, revoked: stamps,
+            retired: revoked.mapValues(\.through))
         for (device, revocation) in revoked where before.contains(device) && device != me {
             // Silent since it was revoked: what it wrote before still counts, and it vouches for
             // nobody. (The reader's own device is not silent: it is running.)
@@ -176,21 +188,31 @@ extension Speakers {
                 reached[device] = .retired(revocation.stamp)
             }
         }
-        for voice in voices {
-            speakers.devices[voice.device] =
-                reached[voice.device] ?? standing(of: voice, neverSigned: false, revoked: stamps[voice.device])
-            if speakers.devices[voice.device]?.counts ?? false, voice.isSigned, let key = voice.key {
-                speakers.keys[voice.device] = key
-            }
-            if speakers.devices[voice.device] == .notEnrolled, let key = voice.key,
-                let own = voice.roster[voice.device], own.key == key, let proof = own.proof
-            {
-                speakers.requests[voice.device] = EnrollmentRequest(key: key, proof: proof)
-            }
-        }
+        speakers.place(voices, reached: reached, revoked: stamps)
         speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
         speakers.noteVouchers(for: me, in: byDevice)
+        speakers.recoveryKey =
+            RecoveryChain(
+                reached: reached.keys.filter { revoked[$0] == nil }, retired: revoked.mapValues(\.through), in: byDevice
+            ).current
         return speakers
+    }
+
+    /// Each voice's standing: as reached, or why not; the keys of those that count, and the
+    /// requests to be enrolled.
+    private mutating func place(_ voices: [DeviceVoice], reached: [String: Standing], revoked: [String: Stamp]) {
+        for voice in voices {
+            devices[voice.device] =
+                reached[voice.device] ?? Self.standing(of: voice, neverSigned: false, revoked: revoked[voice.device])
+            if devices[voice.device]?.counts ?? false, voice.isSigned, let key = voice.key {
+                keys[voice.device] = key
+            }
+            if devices[voice.device] == .notEnrolled, let key = voice.key,
+                let own = voice.roster[voice.device], own.key == key, let proof = own.proof
+            {
+                requests[voice.device] = EnrollmentRequest(key: key, proof: proof)
+            }
+        }
     }
 
     /// The voices this reader may weigh: an older copy of a device's log than it verified, or
@@ -245,43 +267,43 @@ extension Speakers {
     }
 
     /// The devices reached from `roots` before revocations apply (or revoked as this reader saw
-    /// before), and every revocation: stated by one of those, or seen before.
+    /// before), every revocation that stands, and the devices whose revocations of each other
+    /// could not be settled. A revocation stands unless its writer was itself revoked by one
+    /// that stands and that had not seen it: what a revoked device writes after the last of
+    /// its records the revoking device saw counts for nothing, revocations included (a stolen
+    /// laptop, already revoked, cannot revoke the device that revoked it). Two devices that
+    /// each revoked the other before seeing the other's revocation both stand revoked, which
+    /// the member's recovery code settles: neither can silence the other alone.
     private static func revocations(
         from roots: Set<String>, in voices: [String: DeviceVoice], member: String, seen: TrustSeen
-    ) -> (before: Set<String>, revoked: [String: TrustSeen.Revocation]) {
-        var remembered: [String: TrustSeen.Revocation] = [:]
+    ) -> (before: Set<String>, revoked: [String: TrustSeen.Revocation], disputed: Set<String>) {
+        var statements: [RevocationStatement] = []
         for voice in voices.values {
             guard let fingerprint = voice.key.flatMap(KeyText.fingerprint(ofKey:)),
                 let known = seen.revoked[fingerprint]
             else { continue }
-            remembered[voice.device] = known
+            statements.append(RevocationStatement(target: voice.device, stamp: known.stamp, through: known.through))
         }
-        let before = reach(from: roots, in: voices, member: member, revoked: remembered.mapValues(\.stamp))
-        let (stated, through) = revocations(by: before.keys, in: voices)
-        var revoked = remembered
-        for (device, stamp) in stated where revoked[device].map({ stamp < $0.stamp }) ?? true {
-            revoked[device] = TrustSeen.Revocation(stamp: stamp, through: through[device])
+        // (One key a device, so one remembered revocation a device.)
+        var remembered: [String: Stamp] = [:]
+        var retired: [String: Int64?] = [:]
+        for statement in statements {
+            remembered[statement.target] = statement.stamp
+            retired[statement.target] = statement.through
         }
-        return (Set(before.keys).union(remembered.keys), revoked)
-    }
-
-    /// The devices `devices` revoked, each with the earliest revocation and the last of its
-    /// records the revoking device had seen.
-    private static func revocations(by devices: Dictionary<String, Standing>.Keys, in voices: [String: DeviceVoice])
-        -> (revoked: [String: Stamp], through: [String: Int64])
-    {
-        var revoked: [String: Stamp] = [:]
-        var through: [String: Int64] = [:]
-        for device in devices {
+        let before = reach(from: roots, in: voices, member: member, revoked: remembered, retired: retired)
+        for device in before.keys {
             for (other, entry) in voices[device]?.roster ?? [:] where other != device {
                 guard let stamp = entry.revoked, entry.key == nil || entry.key == voices[other]?.key else { continue }
-                if revoked[other].map({ stamp < $0 }) ?? true {
-                    revoked[other] = stamp
-                    through[other] = entry.revokedThrough
-                }
+                statements.append(RevocationStatement(target: other, stamp: stamp, through: entry.revokedThrough))
             }
         }
-        return (revoked, through)
+        let (standing, disputed) = RevocationStatement.settle(statements)
+        var revoked: [String: TrustSeen.Revocation] = [:]
+        for statement in standing where revoked[statement.target].map({ statement.stamp < $0.stamp }) ?? true {
+            revoked[statement.target] = TrustSeen.Revocation(stamp: statement.stamp, through: statement.through)
+        }
+        return (Set(before.keys).union(remembered.keys), revoked, disputed)
     }
 
     /// The reader's own device counts for itself unless another of its member's devices
@@ -305,11 +327,34 @@ extension Speakers {
     }
 
     /// The devices reached from `roots` through enrollments (and recovery certificates), with
-    /// their standing, passing through none in `revoked`.
+    /// their standing, passing through none in `revoked`. `retired`: revoked devices whose
+    /// records up to a point (nil: none) still count, for the recovery key they stated.
+    ///
+    /// A device the member's recovery key enrolled is a root of its own, when its certificate
+    /// was made while that key was the member's current one (`RecoveryChain`): a code replaced
+    /// by `circle recovery` enrolls nothing new. A device taken on a certificate that a key
+    /// stated further on shows was made too late is left out, and the rest reached again.
     private static func reach(
-        from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp]
+        from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp],
+        retired: [String: Int64?] = [:]
     ) -> [String: Standing] {
+        var excluded: Set<String> = []
+        while true {
+            let (reached, recovered) = reachOnce(
+                from: roots, in: voices, member: member, revoked: revoked, retired: retired, excluded: excluded)
+            let chain = RecoveryChain(reached: reached.keys, retired: retired, in: voices)
+            let late = recovered.filter { !chain.certifies($0, member: member) }
+            guard !late.isEmpty else { return reached }
+            excluded.formUnion(late.map(\.device))
+        }
+    }
+
+    private static func reachOnce(
+        from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp],
+        retired: [String: Int64?], excluded: Set<String>
+    ) -> (reached: [String: Standing], recovered: [DeviceVoice]) {
         var reached: [String: Standing] = [:]
+        var recoveredAll: [DeviceVoice] = []
         var queue: [String] = []
         for root in roots.sorted() {
             guard let voice = voices[root] else { continue }
@@ -332,21 +377,16 @@ extension Speakers {
                     queue.append(other)
                 }
             }
-            // A device the member's recovery key enrolled is a root of its own.
-            let recoveryKeys = Set(reached.keys.compactMap { voices[$0]?.recovery })
+            let chain = RecoveryChain(reached: reached.keys, retired: retired, in: voices)
             let recovered = voices.values.filter { voice in
-                guard reached[voice.device] == nil, revoked[voice.device] == nil, voice.isSigned, let key = voice.key,
-                    let certificate = voice.roster[voice.device]?.certificate
-                else { return false }
-                return recoveryKeys.contains {
-                    SignedStatement.isValidRecovery(
-                        certificate: certificate, member: member, device: voice.device, key: key, recoveryKey: $0)
-                }
+                reached[voice.device] == nil && revoked[voice.device] == nil && !excluded.contains(voice.device)
+                    && chain.certifies(voice, member: member)
             }
-            guard !recovered.isEmpty else { return reached }
-            for voice in recovered {
+            guard !recovered.isEmpty else { return (reached, recoveredAll) }
+            for voice in recovered.sorted(by: { $0.device < $1.device }) {
                 reached[voice.device] = .trusted
                 queue.append(voice.device)
+                recoveredAll.append(voice)
             }
         }
     }

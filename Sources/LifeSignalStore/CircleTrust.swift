@@ -159,11 +159,12 @@ extension Store {
 
 extension DeviceVoice {
     /// What `log` says for deciding trust; `signature` as checked when it was read.
-    init(_ log: DeviceLog, signature: DeviceVoice.Signature? = nil) {
+    public init(_ log: DeviceLog, signature: DeviceVoice.Signature? = nil) {
         let state = log.memberState
         self.init(
             device: log.device, key: log.key, signature: signature ?? log.signature ?? .unsigned,
-            roster: state.devices, recovery: state.recovery?.value, lastSeq: log.lastSeq)
+            roster: state.devices, recovery: state.recovery?.value, recoverySet: state.recovery?.stamp,
+            lastSeq: log.lastSeq)
     }
 }
 

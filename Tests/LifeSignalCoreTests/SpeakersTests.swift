@@ -25,10 +25,12 @@ import Testing
         func voice(
             enrolls: [Device] = [], revokes: [(Device, through: Int64?)] = [], legacy: [Device] = [],
             signature: DeviceVoice.Signature = .valid, recovery: SigningKey? = nil, certificate: SigningKey? = nil,
-            proof: String? = nil, lastSeq: Int64 = 5
+            proof: String? = nil, lastSeq: Int64 = 5, at seq: Int64 = 1, clock: Int64 = 1, recoverySet: Int64? = nil
         ) -> DeviceVoice {
             var roster: [String: DeviceEntry] = [:]
-            let stamp = Stamp(clock: 1, at: Timestamp(seconds: 1_000), device: id, seq: 1)
+            // Every statement of this log at record `seq` (clock `clock`); its recovery key at
+            // record `recoverySet` (clock the same as the seq).
+            let stamp = Stamp(clock: clock, at: Timestamp(seconds: 1_000), device: id, seq: seq)
             for other in enrolls { roster[other.id] = DeviceEntry(key: other.key.publicKeyText, enrolled: stamp) }
             for other in legacy { roster[other.id] = DeviceEntry(key: nil, enrolled: stamp) }
             for (other, through) in revokes {
@@ -51,7 +53,9 @@ import Testing
             }
             return DeviceVoice(
                 device: id, key: signature == .unsigned ? nil : key.publicKeyText, signature: signature,
-                roster: roster, recovery: recovery?.publicKeyText, lastSeq: lastSeq)
+                roster: roster, recovery: recovery?.publicKeyText,
+                recoverySet: recoverySet.map { Stamp(clock: $0, at: Timestamp(seconds: 1_000), device: id, seq: $0) },
+                lastSeq: lastSeq)
         }
     }
 
@@ -146,6 +150,87 @@ import Testing
             return
         }
         #expect(found.devices[b.id] == .trusted)
+    }
+
+    /// A stolen laptop, already revoked, revokes the device that revoked it: what it writes after
+    /// the last of its records the revoking device saw counts for nothing, revocations included,
+    /// whatever time or clock it puts on them.
+    @Test func aRevokedDeviceCannotRevokeTheDeviceThatRevokedIt() {
+        for clock: Int64 in [0, 1, 99] {
+            let found = resolve(
+                [
+                    a.voice(enrolls: [b], revokes: [(b, through: 5)], lastSeq: 9, at: 6, clock: 10),
+                    b.voice(enrolls: [a], revokes: [(a, through: 9)], lastSeq: 6, at: 6, clock: clock),
+                ],
+                pins: [a.fingerprint, b.fingerprint])
+            #expect(found.devices[a.id] == .trusted, "clock \(clock): \(found.devices)")
+            guard case .revoked? = found.devices[b.id] else {
+                Issue.record("b: \(String(describing: found.devices[b.id]))")
+                return
+            }
+            #expect(found.disputed.isEmpty)
+            #expect(found.revocations[a.id] == nil)
+        }
+        // It revoked the other while it still counted (before the record the other last saw):
+        // that revocation stands, and the other's later one of it is void.
+        let first = resolve(
+            [
+                a.voice(enrolls: [b], revokes: [(b, through: 6)], lastSeq: 9, at: 7),
+                b.voice(enrolls: [a], revokes: [(a, through: 6)], lastSeq: 6, at: 4),
+            ],
+            pins: [a.fingerprint, b.fingerprint])
+        #expect(first.devices[b.id] == .trusted)
+        guard case .revoked? = first.devices[a.id] else {
+            Issue.record("a: \(String(describing: first.devices[a.id]))")
+            return
+        }
+    }
+
+    /// Two devices that revoked each other, each before it saw the other's revocation: neither
+    /// can take the member's voice from the other alone. Both stand revoked, the dispute is
+    /// said, and the recovery code settles it.
+    @Test func devicesThatRevokedEachOtherAreSettledByTheRecoveryCode() {
+        var generator = SystemRandomNumberGenerator()
+        let recovery = SigningKey.generate(using: &generator)
+        let a1 = a.voice(
+            enrolls: [b], revokes: [(b, through: 4)], recovery: recovery, lastSeq: 9, at: 6, recoverySet: 1)
+        let b1 = b.voice(enrolls: [a], revokes: [(a, through: 5)], lastSeq: 6, at: 5)
+        let found = resolve([a1, b1], pins: [a.fingerprint, b.fingerprint])
+        #expect(found.disputed == [a.id, b.id])
+        #expect(found.believed.isEmpty, "\(found.devices)")
+        // A device the recovery code enrolled counts, and its revocation of the thief stands.
+        let settled = resolve(
+            [a1, b1, c.voice(revokes: [(b, through: 6)], certificate: recovery, at: 2, clock: 20)],
+            pins: [a.fingerprint, b.fingerprint])
+        #expect(settled.devices[c.id] == .trusted, "\(settled.devices)")
+        #expect(settled.believed == [c.id])
+    }
+
+    /// A recovery code replaced by `circle recovery` (on any device) enrolls nothing new; a
+    /// device it enrolled before the new one was set stays.
+    @Test func aReplacedRecoveryCodeEnrollsNothingNew() {
+        var generator = SystemRandomNumberGenerator()
+        let old = SigningKey.generate(using: &generator)
+        let new = SigningKey.generate(using: &generator)
+        let d = Device(4)
+        let voices = [
+            a.voice(enrolls: [b], recovery: new, recoverySet: 8), b.voice(enrolls: [a], recovery: old, recoverySet: 1),
+        ]
+        let pins: Set<String> = [a.fingerprint, b.fingerprint]
+        let late = resolve(voices + [c.voice(certificate: old, at: 1, clock: 9)], pins: pins)
+        #expect(late.devices[c.id] == .notEnrolled, "\(late.devices)")
+        let current = resolve(voices + [d.voice(certificate: new, at: 1, clock: 9)], pins: pins)
+        #expect(current.devices[d.id] == .trusted, "\(current.devices)")
+        let before = resolve(voices + [c.voice(certificate: old, at: 1, clock: 3)], pins: pins)
+        #expect(before.devices[c.id] == .trusted, "\(before.devices)")
+        // A device recovered with the old code that set the new one itself stays.
+        let recovered = resolve(
+            [
+                c.voice(recovery: new, certificate: old, at: 1, clock: 3, recoverySet: 9),
+                b.voice(recovery: old, recoverySet: 1),
+            ],
+            pins: [b.fingerprint])
+        #expect(recovered.devices[c.id] == .trusted, "\(recovered.devices)")
     }
 
     @Test func theRecoveryKeyEnrollsADeviceWhenAllAreLost() {

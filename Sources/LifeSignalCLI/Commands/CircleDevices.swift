@@ -27,7 +27,7 @@ enum CircleDeviceCommands {
         name: "revoke",
         abstract: "End one of your devices: what it records from now on counts for nobody.",
         discussion: """
-            Run it on another of your devices, for a machine that was lost, sold or taken. The revocation travels with your records; every member's lifesignal ignores what that device writes once it has it. To use the machine again, set it up anew with an enrollment code.
+            Run it on another of your devices, for a machine that was lost, sold or taken. The revocation travels with your records; every member's lifesignal ignores what that device writes once it has it, a revocation of your other devices included (a revoked device cannot revoke). Two devices that revoke each other, each before it saw the other's revocation, both stop counting, and everyone is told: settle it with your recovery code (lifesignal init --circle DIR --member CODE on a machine you hold, then revoke the lost device there). To use the machine again, set it up anew with an enrollment code.
             """,
         arguments: [
             ArgumentSpec(
@@ -41,7 +41,7 @@ enum CircleDeviceCommands {
         name: "recovery",
         abstract: "Make a new recovery code (shown once); the old one stops working.",
         discussion: """
-            A recovery code makes a new device of yours when all of your devices are lost: lifesignal init --circle DIR --member CODE. One is shown when you set up; make a new one here if you never had one (a profile from before records were signed), lost it, or used it.
+            A recovery code makes a new device of yours when all of your devices are lost: lifesignal init --circle DIR --member CODE. One is shown when you set up; make a new one here if you never had one (a profile from before records were signed), lost it, or used it. From the moment your circle has the new code, the old one enrolls no device, whichever of your devices made the new one; devices it enrolled before stay.
             """,
         examples: ["lifesignal circle recovery"],
         run: recovery)
