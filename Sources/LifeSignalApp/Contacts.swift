@@ -39,7 +39,8 @@ extension App {
     /// my `roles` toward them. A code with a key fingerprint is believed only of a member whose
     /// device with that key speaks for them, and the key is pinned; one from before records
     /// were signed is pinned on first sight.
-    public func addMember(invite: String, roles: Roles) throws(AppError) -> Contact {
+    /// `keyOnly`: already linked (without their code), and only their key was taken from it.
+    public func addMember(invite: String, roles: Roles) throws(AppError) -> (contact: Contact, keyOnly: Bool) {
         let now = self.now
         guard case .invite(let code, let fingerprint)? = PassedCode(invite) else {
             throw .refused(.contact(.unknownCode(invite)))
@@ -65,13 +66,19 @@ extension App {
                 other = only
             }
             if other == me { throw .refused(.contact(.cannotAddSelf)) }
+            let pin = fingerprint.map { KeyPinned(member: other, fingerprint: $0, fromCode: true) }
             if circle.roles(of: me, toward: other) != nil {
+                // A link made without their code: it settles which key is theirs (see `Contest`).
+                if let pin, !(transaction.memberState.pins[other]?[pin.fingerprint]?.fromCode ?? false) {
+                    transaction.record(pin, at: now)
+                    return (try Self.contact(other, of: transaction), true)
+                }
                 let claim = circle.unconfirmedWatchers(of: me).contains(other)
                 throw .refused(.contact(.alreadyLinked(name: Self.name(other, in: circle), unconfirmed: claim)))
             }
-            if let fingerprint { transaction.record(KeyPinned(member: other, fingerprint: fingerprint), at: now) }
+            if let pin { transaction.record(pin, at: now) }
             transaction.record(RelationSet(member: other, roles: roles), at: now)
-            return try Self.contact(other, of: transaction)
+            return (try Self.contact(other, of: transaction), false)
         }
     }
 

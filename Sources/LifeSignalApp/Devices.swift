@@ -31,8 +31,11 @@ extension App {
             if let dispute = Self.dispute(found, name: member == me ? nil : name, device: store.identity.device) {
                 warnings.append(dispute)
             }
-            for (device, standing) in found.setAside
-            where !accepted.contains(device) && !found.disputed.contains(device) {
+            if let contest = found.contest {
+                warnings.append(.devicesContested(name: name, groups: contest.groups, taken: contest.taken))
+            }
+            let said = found.disputed.union(found.contest?.groups.flatMap { $0 } ?? [])
+            for (device, standing) in found.setAside where !accepted.contains(device) && !said.contains(device) {
                 let path = store.logPath(member: member, device: device)
                 guard member == me else {
                     warnings.append(setAside(member, device, standing, kept: false))

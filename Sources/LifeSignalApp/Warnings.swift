@@ -63,6 +63,10 @@ public enum Warning: Equatable, Sendable {
     /// other's revocation: neither counts until the member's recovery code settles it.
     /// `thisDevice`: one of them is this device.
     case devicesRevokedEachOther(name: String?, devices: [String], thisDevice: Bool)
+    /// Sets of devices that each claim to be `name` and do not vouch for each other, with no
+    /// code of theirs to tell which is theirs (see `Contest`): the set counted while it lasts
+    /// (nil: none, as none has checked in).
+    case devicesContested(name: String, groups: [[String]], taken: [String]?)
     /// This device cannot sign (`StoreError.deviceKey`): every check-in and delivery run here
     /// fails until its key is restored.
     case cannotSign(StoreError)
@@ -95,7 +99,8 @@ public enum Warning: Equatable, Sendable {
     /// lasts, `status` exits 6.
     public var ignoresRecords: Bool {
         switch self {
-        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack, .devicesRevokedEachOther: return true
+        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack, .devicesRevokedEachOther, .devicesContested:
+            return true
         case .deviceNotYours(_, _, _, let waiting): return !waiting
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
@@ -128,6 +133,7 @@ public enum Warning: Equatable, Sendable {
         case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
         case .thisDeviceRevoked: return "this-device-revoked"
         case .devicesRevokedEachOther: return "devices-revoked-each-other"
+        case .devicesContested: return "devices-contested"
         case .cannotSign: return "device-key-unusable"
         case .olderVersion: return "device-runs-older-version"
         case .keysPinnedOnFirstSight: return "keys-pinned-on-first-sight"

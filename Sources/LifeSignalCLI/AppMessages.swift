@@ -311,7 +311,8 @@ extension Warning {
             guard case .deviceKey(let path, let problem) = error else { return error.message }
             return
                 "this device's signing key \(path) \(problem): every check-in and 'notify deliver' here fails, so nothing due is sent from this machine. \(StoreError.deviceKeyRemedy)."
-        case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .devicesRevokedEachOther, .olderVersion,
+        case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .devicesRevokedEachOther, .devicesContested,
+            .olderVersion,
             .keysPinnedOnFirstSight,
             .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy:
             return trustMessage ?? ""

@@ -21,14 +21,14 @@ extension Warning {
         case .recordsNotSigned(let name, let device, let path, let standing, let kept):
             let ignored = kept ? "ignored; what was verified of it before stands" : "ignored"
             return
-                "records in \(name)'s folder are not signed by any device of \(name)'s (\(path), device \(device): \(standing.reason)): \(ignored). Whoever can write the circle folder may be trying to speak for \(name); ask \(name) to check 'lifesignal circle devices' on one of their machines."
+                "records in \(name)'s folder are not signed by any device of \(name)'s (\(path), device \(device): \(standing.reason)): \(ignored). Whoever can write the circle folder may be trying to speak for \(name); ask \(name) to check 'lifesignal circle devices' on one of their machines. If these are \(name)'s real records (you never scanned their code, and another key was taken for them first), their code settles it: 'lifesignal contacts add CODE' with the code 'lifesignal contacts code' prints on their device."
         case .deviceNotYours(let device, let path, let standing, let waiting):
             if waiting {
                 return
                     "device \(device) asks to be enrolled with the code this device made; it is accepted on this device's next write ('lifesignal notify deliver' here, or cron), and counts from then on."
             }
             return
-                "a device that is not yours claims to be you: \(path) (device \(device): \(standing.reason)). Its records are ignored, and nobody in your circle believes them. If you set up a new device, enroll it ('lifesignal circle enroll' here, then 'lifesignal init --circle DIR --member CODE' there); if not, someone who can write your circle folder is trying to speak for you: check who has access to it."
+                "a device that is not yours claims to be you: \(path) (device \(device): \(standing.reason)). Its records are ignored here, and by every member who took your key from your code; a member who never scanned your code (you added them, or your link predates signed records) may have taken this one first: ask them to run 'lifesignal contacts add' with your code ('lifesignal contacts code'), which settles it. If you set up a new device, enroll it ('lifesignal circle enroll' here, then 'lifesignal init --circle DIR --member CODE' there); if not, someone who can write your circle folder is trying to speak for you: check who has access to it."
         case .recordsRolledBack(let name, let device, let path, let seq, let verified, let kept):
             let whose = name.map { "\($0)'s" } ?? "your"
             let stands =
@@ -40,6 +40,14 @@ extension Warning {
         case .thisDeviceRevoked(let by, let at):
             return
                 "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."
+        case .devicesContested(let name, let groups, let taken):
+            let sets = groups.map { "{" + $0.map { String($0.prefix(8)) }.joined(separator: ", ") + "}" }
+            let counted =
+                taken.map { set in
+                    "Until it is settled, lifesignal counts the devices {\(set.map { String($0.prefix(8)) }.joined(separator: ", "))}, the ones that checked in least recently, so that nobody can make a silent \(name) look fine"
+                } ?? "None of them has checked in, so none counts"
+            return
+                "\(groups.count) sets of devices claim to be \(name), and neither vouches for the other: \(sets.joined(separator: " and ")). One of them is someone else's, and you never scanned \(name)'s code to tell which. \(counted). Settle it: ask \(name) for their code, by a way other than this circle ('lifesignal contacts code' on their device), and run 'lifesignal contacts add CODE' with it."
         case .devicesRevokedEachOther(let name, let devices, let thisDevice):
             let which = devices.map { String($0.prefix(8)) }.joined(separator: " and ")
             guard let name else {

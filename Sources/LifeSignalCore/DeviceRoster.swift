@@ -165,31 +165,49 @@ public struct RecoveryKeySet: EventBody {
     }
 }
 
-/// I hold that the device with this key fingerprint speaks for `member` (from their invite or
-/// enrollment code, or seen enrolled by one that does).
+/// I hold that the device with this key fingerprint speaks for `member`: from their invite or
+/// enrollment code (`fromCode`), or seen enrolled by one that does, or taken on first sight.
 public struct KeyPinned: EventBody {
     public static var typeName: String { "keyPinned" }
     public var member = ""
     public var fingerprint = ""
+    public var fromCode = false
 
     public init() {}
-    public init(member: String, fingerprint: String) {
+    public init(member: String, fingerprint: String, fromCode: Bool = false) {
         self.member = member
         self.fingerprint = fingerprint
+        self.fromCode = fromCode
     }
 
     public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &member)
         try c.string("fingerprint", &fingerprint)
         try c.check(KeyText.isFingerprint(fingerprint), "fingerprint", "must be 32 lowercase hex digits")
+        try c.pinSource(&fromCode)
     }
 
     public func fold(into circle: inout CircleState, member writer: String, stamp: Stamp) {
-        circle.update(writer) { state in
-            if state.pins[member]?[fingerprint].map({ stamp < $0 }) ?? true {
-                state.pins[member, default: [:]][fingerprint] = stamp
-            }
-        }
+        let pin = Pin(stamp: stamp, fromCode: fromCode)
+        circle.update(writer) { state in state.pins[member, default: [:]][fingerprint, default: pin].merge(pin) }
+    }
+}
+
+/// One key a member pinned of another: when first, and whether it came from a code the member
+/// was given (a code settles who is who; a key taken on first sight or seen enrolled does not).
+public struct Pin: Equatable, Sendable {
+    public var stamp: Stamp
+    public var fromCode: Bool
+
+    public init(stamp: Stamp, fromCode: Bool = false) {
+        self.stamp = stamp
+        self.fromCode = fromCode
+    }
+
+    /// The earliest pin of a key, from a code if any pin of it was.
+    mutating func merge(_ other: Pin) {
+        stamp = min(stamp, other.stamp)
+        fromCode = fromCode || other.fromCode
     }
 }
 
@@ -215,17 +233,27 @@ struct DeviceEntryRecord: KeyedEntry {
 struct PinEntry: NestedEntry {
     var outer = ""
     var inner = ""
-    var value = Stamp.unset
+    var value = Pin(stamp: .unset)
 
     mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.id("member", &outer)
         try c.string("fingerprint", &inner)
         try c.check(KeyText.isFingerprint(inner), "fingerprint", "must be 32 lowercase hex digits")
-        try c.stamp(&value)
+        try c.stamp(&value.stamp)
+        try c.pinSource(&value.fromCode)
     }
 }
 
 extension FieldCoder {
+    /// Where a pin came from: `"from": "code"` for a code the member was given, left out
+    /// otherwise (an older lifesignal reads the pin and leaves the field).
+    mutating func pinSource(_ fromCode: inout Bool) throws(Failure) {
+        var source: String? = fromCode ? "code" : nil
+        try optionalString("from", &source, .omitted)
+        try check(source == nil || source == "code", "from", "must be \"code\" or left out")
+        fromCode = source != nil
+    }
+
     /// A public key as 64 lowercase hex digits, null when there is none.
     mutating func publicKey(_ key: String, _ value: inout String?) throws(Failure) {
         try optionalString(key, &value, .null)

@@ -44,7 +44,7 @@ public struct MemberState: Equatable, Sendable {
     /// The public key of this member's recovery code.
     public var recovery: Stamped<String>?
     /// The key fingerprints this member pinned, by member, then fingerprint.
-    public var pins: [String: [String: Stamp]] = [:]
+    public var pins: [String: [String: Pin]] = [:]
     /// My inbox for check-ins from elsewhere (an ntfy topic URL), the tokens I committed to
     /// (by commitment, when issued), and the taps any device found for me (by commitment; see
     /// `PhoneCheckIns`).
@@ -115,9 +115,7 @@ public struct MemberState: Equatable, Sendable {
         }
         recovery = Stamped.latest(recovery, other.recovery)
         for (member, keys) in other.pins {
-            for (fingerprint, stamp) in keys where pins[member]?[fingerprint].map({ stamp < $0 }) ?? true {
-                pins[member, default: [:]][fingerprint] = stamp
-            }
+            for (fingerprint, pin) in keys { pins[member, default: [:]][fingerprint, default: pin].merge(pin) }
         }
         inbox = Stamped.latest(inbox, other.inbox)
         // Commitments before taps: which taps are kept prefers those with a commitment.

@@ -60,6 +60,9 @@ public struct Speakers: Equatable, Sendable {
     public var firstSight = false
     /// Devices not enrolled that ask to be, with an enrollment code's proof: by device.
     public var requests: [String: EnrollmentRequest] = [:]
+    /// Sets of devices that each claim the member and do not vouch for each other, with no code
+    /// to tell which is theirs (see Contests.swift).
+    public var contest: Contest?
     /// Every revocation of a device found (in the rosters, or seen before): for the reader to
     /// remember.
     public var revocations: [String: TrustSeen.Revocation] = [:]
@@ -121,11 +124,14 @@ public struct DeviceVoice: Sendable {
     public var recoverySet: Stamp?
     /// The sequence number of its last record.
     public var lastSeq: Int64
+    /// The last check-in it recorded of its member, for weighing a contest (see `Contest`).
+    public var lastCheckIn: Timestamp?
 
     public init(
         device: String, key: String?, signature: Signature, roster: [String: DeviceEntry], recovery: String?,
-        recoverySet: Stamp? = nil, lastSeq: Int64 = 0
+        recoverySet: Stamp? = nil, lastSeq: Int64 = 0, lastCheckIn: Timestamp? = nil
     ) {
+        self.lastCheckIn = lastCheckIn
         self.device = device
         self.key = key
         self.signature = signature
@@ -143,10 +149,11 @@ extension Speakers {
     /// verified `seen` of them before. `me` is the reader's own device when `member` is the
     /// reader's own member.
     public static func resolve(
-        member: String, voices given: [DeviceVoice], pins: Set<String>, me: String?, seen: TrustSeen = TrustSeen()
+        member: String, voices given: [DeviceVoice], pins: Set<String>, me: String?, seen: TrustSeen = TrustSeen(),
+        fromCode: Set<String> = []
     ) -> Speakers {
         var speakers = Speakers(member: member)
-        let voices = speakers.screen(given, seen: seen, me: me)
+        let voices = speakers.screen(given, seen: seen, me: me, fromCode: fromCode)
         var byDevice: [String: DeviceVoice] = [:]
         for voice in voices { byDevice[voice.device] = voice }
         let signed = voices.filter(\.isSigned)
@@ -164,12 +171,15 @@ extension Speakers {
                 speakers.keepOwn(me, signed: me.flatMap { byDevice[$0]?.isSigned } ?? false)
                 return speakers
             }
-            guard let root = firstSightRoot(signed, in: byDevice, member: member) else {
-                for voice in voices { speakers.devices[voice.device] = voice.isSigned ? .undecided : .notSigned }
-                return speakers
-            }
-            roots = [root]
+            roots = speakers.firstSightRoots(signed, in: byDevice, member: member)
             speakers.firstSight = true
+        } else if me == nil {
+            roots = speakers.settle(roots, fromCode: fromCode, in: byDevice, member: member)
+        }
+        if roots.isEmpty {
+            // Candidates none of which is taken: nothing signed counts, and it is said.
+            for voice in voices { speakers.devices[voice.device] = voice.isSigned ? .undecided : .notSigned }
+            return speakers
         }
         // Every revocation stated by a device reached before revocations are applied, or seen
         // before by this reader…
@@ -198,12 +208,15 @@ extension Speakers {
         return speakers
     }
 
-    /// Each voice's standing: as reached, or why not; the keys of those that count, and the
-    /// requests to be enrolled.
+    /// Each voice's standing: as reached, or why not (a set of a contest not counted is
+    /// undecided); the keys of those that count, and the requests to be enrolled.
     private mutating func place(_ voices: [DeviceVoice], reached: [String: Standing], revoked: [String: Stamp]) {
+        let untaken = Set(contest?.untaken ?? [])
         for voice in voices {
             devices[voice.device] =
-                reached[voice.device] ?? Self.standing(of: voice, neverSigned: false, revoked: revoked[voice.device])
+                untaken.contains(voice.device)
+                ? .undecided
+                : reached[voice.device] ?? Self.standing(of: voice, neverSigned: false, revoked: revoked[voice.device])
             if devices[voice.device]?.counts ?? false, voice.isSigned, let key = voice.key {
                 keys[voice.device] = key
             }
@@ -217,10 +230,16 @@ extension Speakers {
 
     /// The voices this reader may weigh: an older copy of a device's log than it verified, or
     /// one signed by another key than the one it verified (or not at all), is nothing.
-    private mutating func screen(_ given: [DeviceVoice], seen: TrustSeen, me: String?) -> [DeviceVoice] {
+    /// A key the reader took from the member's own code (`fromCode`) is weighed whatever was
+    /// verified of that device before: the code settles which key is theirs.
+    private mutating func screen(_ given: [DeviceVoice], seen: TrustSeen, me: String?, fromCode: Set<String>)
+        -> [DeviceVoice]
+    {
         var voices: [DeviceVoice] = []
         for voice in given {
-            guard let known = seen.devices[voice.device], voice.device != me else {
+            let scanned = voice.key.flatMap(KeyText.fingerprint(ofKey:)).map(fromCode.contains) ?? false
+            guard let known = seen.devices[voice.device], voice.device != me, !(scanned && voice.key != known.key)
+            else {
                 voices.append(voice)
                 continue
             }
@@ -237,23 +256,6 @@ extension Speakers {
             }
         }
         return voices
-    }
-
-    /// First sight: a device that vouches, through enrollments, for every signed device there,
-    /// and that every one of them vouches for in turn (a device planted beside the member's,
-    /// vouching for theirs, is not vouched for by them). Nil when there is none.
-    private static func firstSightRoot(_ signed: [DeviceVoice], in voices: [String: DeviceVoice], member: String)
-        -> String?
-    {
-        let everyone = Set(signed.map(\.device))
-        let reaches = Dictionary(
-            uniqueKeysWithValues: signed.map { voice in
-                (voice.device, Set(reach(from: [voice.device], in: voices, member: member, revoked: [:]).keys))
-            })
-        return signed.first { voice in
-            everyone.isSubset(of: reaches[voice.device] ?? [])
-                && everyone.allSatisfy { reaches[$0]?.contains(voice.device) ?? false }
-        }?.device
     }
 
     /// For the reader's own member: the signed devices not enrolled here that vouch for `me`.
@@ -334,7 +336,7 @@ extension Speakers {
     /// was made while that key was the member's current one (`RecoveryChain`): a code replaced
     /// by `circle recovery` enrolls nothing new. A device taken on a certificate that a key
     /// stated further on shows was made too late is left out, and the rest reached again.
-    private static func reach(
+    static func reach(
         from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp],
         retired: [String: Int64?] = [:]
     ) -> [String: Standing] {

@@ -29,6 +29,10 @@ public struct TrustSeen: Equatable, Sendable {
                 let seq = max(voice.lastSeq, devices[voice.device]?.seq ?? 0)
                 if devices[voice.device]?.key == key || devices[voice.device] == nil {
                     devices[voice.device] = Verified(key: key, seq: seq)
+                } else {
+                    // Another key than the one verified before counts only as the member's own
+                    // code settled it (see `Speakers.screen`): it replaces the one seen.
+                    devices[voice.device] = Verified(key: key, seq: voice.lastSeq)
                 }
             case .olderVersion?, .notSigned?, .badSignature?, .notEnrolled?, .revoked?, .undecided?, .rolledBack?, nil:
                 break

@@ -19,7 +19,9 @@ public enum TrustUpkeep {
         // By member, then device, so the records come in one order whatever the dictionaries'
         // (sorted once found: nearly every write finds none).
         var found: [(member: String, device: String, record: any EventBody)] = []
-        for (member, speaking) in speakers where member == me || circle.relations[Pair(me, member)] != nil {
+        // No key of a contest is pinned: it would settle it for whichever set is counted now.
+        for (member, speaking) in speakers
+        where (member == me || circle.relations[Pair(me, member)] != nil) && speaking.contest == nil {
             for (other, key) in speaking.keys where !(member == me && other == device) {
                 guard let fingerprint = KeyText.fingerprint(ofKey: key) else { continue }
                 if mine.pins[member]?[fingerprint] == nil {
@@ -50,7 +52,7 @@ public enum TrustUpkeep {
         -> [String]
     {
         speakers.values.filter { found in
-            found.firstSight && found.member != me && mine.pins[found.member] == nil
+            found.firstSight && found.contest == nil && found.member != me && mine.pins[found.member] == nil
                 && circle.relations[Pair(me, found.member)] != nil && !found.keys.isEmpty
         }.map(\.member).sorted()
     }

@@ -15,7 +15,7 @@ struct CircleCache: Sendable {
         var facts: CircleState
         var record: ArraySlice<UInt8>
         /// The member's pins as loaded: with the facts, what decides whom a check-in looks at.
-        var pins: [String: [String: Stamp]]?
+        var pins: [String: [String: Pin]]?
 
         /// Whether `own` holds the facts and pins loaded (mostly their very storage: free).
         func holds(_ own: CircleState, member: String) -> Bool {

@@ -18,8 +18,9 @@ extension Store {
         /// This reader's member and device ("" for a visitor, who has neither).
         var me: String
         var device: String
-        /// The key fingerprints this reader's member pinned, by member.
+        /// The key fingerprints this reader's member pinned, by member; those from a code.
         var pins: [String: Set<String>] = [:]
+        var fromCode: [String: Set<String>] = [:]
         /// The members ever linked with this reader's member, as its own devices recorded it.
         var linked: Set<String> = []
         /// What this reader verified before, by member (see TrustMemory.swift).
@@ -30,6 +31,7 @@ extension Store {
             self.me = me
             self.device = device
             pins = (own?.pins ?? [:]).mapValues { Set($0.keys) }
+            fromCode = (own?.pins ?? [:]).mapValues { Set($0.filter(\.value.fromCode).keys) }
         }
 
         /// The basis for everyone else: the pins and links of this reader's member, as the
@@ -110,7 +112,7 @@ extension Store {
         let before = basis.seen[member] ?? TrustSeen()
         let speakers = Speakers.resolve(
             member: member, voices: voices, pins: basis.pins[member] ?? [], me: own.map { _ in basis.device },
-            seen: before)
+            seen: before, fromCode: basis.fromCode[member] ?? [])
         var learned = before
         learned.learn(from: speakers, voices: voices)
         if learned != before { read.learned[member] = learned }
@@ -164,7 +166,7 @@ extension DeviceVoice {
         self.init(
             device: log.device, key: log.key, signature: signature ?? log.signature ?? .unsigned,
             roster: state.devices, recovery: state.recovery?.value, recoverySet: state.recovery?.stamp,
-            lastSeq: log.lastSeq)
+            lastSeq: log.lastSeq, lastCheckIn: state.lastCheckIn?.at)
     }
 }
 
@@ -197,6 +199,7 @@ extension Store {
             var key = Posix.FileKey.missing
             return try? readLog(member: member, device: device, key: &key, stateOnly: true, checked: true)
         }
-        return Speakers.resolve(member: member, voices: logs.map { DeviceVoice($0) }, pins: [fingerprint], me: nil)
+        return Speakers.resolve(
+            member: member, voices: logs.map { DeviceVoice($0) }, pins: [fingerprint], me: nil, fromCode: [fingerprint])
     }
 }

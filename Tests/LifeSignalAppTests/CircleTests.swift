@@ -31,7 +31,9 @@ import Testing
         #expect(
             refusal { () throws(AppError) in try box.app("ana", at: t0).addMember(invite: code, roles: roles) }
                 == .refused(.contact(.alreadyLinked(name: "Bea", unconfirmed: false))))
-        // Bea, whom Ana added, adding Ana's code: the link is there, on Ana's word alone.
+        // Bea, whom Ana added, adding Ana's code: the link is there, on Ana's word alone; the code
+        // gives Bea Ana's key (once), and adds nothing else.
+        #expect(try box.app("bea", at: t0).addMember(invite: own, roles: roles).keyOnly)
         #expect(
             refusal { () throws(AppError) in try box.app("bea", at: t0).addMember(invite: own, roles: roles) }
                 == .refused(.contact(.alreadyLinked(name: "Ana", unconfirmed: true))))

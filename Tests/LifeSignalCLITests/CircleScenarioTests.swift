@@ -136,7 +136,13 @@ import Testing
         let duplicate = run("ana", ["contacts", "add", bea, "--responder"])
         #expect(duplicate.code == 65)
         #expect(duplicate.stderr == "lifesignal: error: Bea is already in your contacts.\n")
-        // …also from the other side: the relation exists for both, on Ana's word.
+        // …also from the other side: the relation exists for both, on Ana's word. Bea's first
+        // scan of Ana's code takes Ana's key from it; the next is refused.
+        let scanned = run("bea", ["contacts", "add", code("ana"), "--responder"])
+        #expect(scanned.code == 0, "\(scanned.stderr)")
+        #expect(
+            scanned.stdout.contains("Ana is already in your contacts. Their device key is now the one from this code"))
+        #expect(scanned.stdout.contains("run 'lifesignal contacts confirm Ana'"), "\(scanned.stdout)")
         #expect(
             run("bea", ["contacts", "add", code("ana"), "--responder"]).stderr
                 == "lifesignal: error: Ana is already in your contacts: they linked with you, saying they watch over you. To confirm it, run 'lifesignal contacts confirm Ana'.\n"

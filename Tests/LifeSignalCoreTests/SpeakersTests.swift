@@ -252,9 +252,59 @@ import Testing
         let split = resolve([a.voice(enrolls: [b]), b.voice(enrolls: [a]), mallory.voice()])
         #expect(split.devices.values.allSatisfy { $0 == .undecided })
         #expect(split.believed.isEmpty)
-        // A device planted beside the member's one, vouching for it: it does not vouch back.
+        // A device planted beside the member's one, vouching for it: it does not vouch back,
+        // and the member's own is the one set there is.
         let planted = resolve([a.voice(), mallory.voice(enrolls: [a])])
-        #expect(planted.devices.values.allSatisfy { $0 == .undecided })
+        #expect(planted.devices == [a.id: .trusted, mallory.id: .notEnrolled])
+        #expect(planted.contest == nil)
+    }
+
+    /// A clone of the member's log signed by someone else, beside the real one before this reader
+    /// had any key of theirs: never settled silently. The set that checked in least recently
+    /// counts while it lasts, whichever it is; a set with no check-in is never taken over one
+    /// with; a key from the member's code settles it.
+    @Test func twoSetsClaimingOneMemberAreAContestTheLeastReassuringCounts() {
+        func voice(_ device: Device, checkedIn: Int64?) -> DeviceVoice {
+            var voice = device.voice()
+            voice.lastCheckIn = checkedIn.map { Timestamp(seconds: $0) }
+            return voice
+        }
+        let staleClone = resolve([voice(a, checkedIn: 2_000), voice(mallory, checkedIn: 1_000)])
+        #expect(
+            staleClone.contest == Contest(groups: [[a.id], [mallory.id]].sorted { $0[0] < $1[0] }, taken: [mallory.id]))
+        #expect(staleClone.believed == [mallory.id])
+        #expect(staleClone.devices[a.id] == .undecided)
+        let busyClone = resolve([voice(a, checkedIn: 2_000), voice(mallory, checkedIn: 3_000)])
+        #expect(busyClone.believed == [a.id])
+        #expect(busyClone.contest?.taken == [a.id])
+        let emptyClone = resolve([voice(a, checkedIn: 2_000), voice(mallory, checkedIn: nil)])
+        #expect(emptyClone.believed == [a.id])
+        // Both pinned (keys taken on first sight before): the same contest; a key from the
+        // member's code settles it, and the other set is not theirs.
+        let pins: Set<String> = [a.fingerprint, mallory.fingerprint]
+        let pinned = resolve([voice(a, checkedIn: 2_000), voice(mallory, checkedIn: 1_000)], pins: pins)
+        #expect(pinned.contest?.taken == [mallory.id])
+        let settled = Speakers.resolve(
+            member: Self.member, voices: [voice(a, checkedIn: 2_000), voice(mallory, checkedIn: 1_000)], pins: pins,
+            me: nil, fromCode: [a.fingerprint])
+        #expect(settled.contest == nil)
+        #expect(settled.devices == [a.id: .trusted, mallory.id: .notEnrolled])
+    }
+
+    /// The reader verified one key for a device (a clone put there first); the member's code names
+    /// another: the code wins, and what was verified is replaced.
+    @Test func aKeyFromTheMembersCodeReplacesTheOneSeenFirst() {
+        var seen = TrustSeen()
+        seen.devices[a.id] = TrustSeen.Verified(key: mallory.key.publicKeyText, seq: 9)
+        let unsettled = resolve([a.voice(lastSeq: 3)], pins: [mallory.fingerprint], seen: seen)
+        #expect(unsettled.devices[a.id] == .notEnrolled)
+        let voices = [a.voice(lastSeq: 3)]
+        let settled = Speakers.resolve(
+            member: Self.member, voices: voices, pins: [mallory.fingerprint, a.fingerprint], me: nil, seen: seen,
+            fromCode: [a.fingerprint])
+        #expect(settled.devices[a.id] == .trusted)
+        seen.learn(from: settled, voices: voices)
+        #expect(seen.devices[a.id] == TrustSeen.Verified(key: a.key.publicKeyText, seq: 3))
     }
 
     /// What a reader verified before cannot be taken back by a file put back in the circle.

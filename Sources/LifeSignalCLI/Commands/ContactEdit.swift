@@ -28,7 +28,7 @@ enum ContactEditCommands {
         name: "add",
         abstract: "Add a member by their invite code, or an external person by name.",
         discussion: """
-            A member: lifesignal contacts add lifesignal://CODE --responder (they watch over you), --dependent (you watch over them), or both. The relation appears on both sides with reciprocal roles.
+            A member: lifesignal contacts add lifesignal://CODE --responder (they watch over you), --dependent (you watch over them), or both. The relation appears on both sides with reciprocal roles. The code carries the key of their device, which settles who they are; adding the code of someone already linked with you (they added you) takes their key from it once.
 
             An external person, who has no lifesignal, can be a responder: lifesignal contacts add "Sam Lee" --responder --notify mailto:sam@example.org. Channels: desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (a webhook), apprise:URL, exec:COMMAND.
             """,
@@ -101,10 +101,22 @@ enum ContactEditCommands {
                     "--notify, --email and --phone are for external contacts; a member is reached through their own lifesignal.",
                 command: line.path)
         }
-        let contact = try session.call(line.path) { app throws(AppError) in
+        let added = try session.call(line.path) { app throws(AppError) in
             try app.addMember(invite: target, roles: roles)
         }
+        let contact = added.contact
         try session.output.json(contact)
+        if added.keyOnly {
+            try session.output.line(
+                "\(contact.name) is already in your contacts. Their device key is now the one from this code: records in their folder signed by any other key count for nothing here."
+            )
+            if contact.roles.responder && !contact.confirmedByMe {
+                try session.output.line(
+                    "They say they watch over you: to confirm it, run 'lifesignal contacts confirm \(TerminalText.argument(contact.name))'."
+                )
+            }
+            return .ok
+        }
         try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
         try session.output.line(reciprocalSentence(contact.name, roles))
         if roles.dependent && !contact.confirmedByThem {
