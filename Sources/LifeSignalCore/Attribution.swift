@@ -4,9 +4,11 @@
 /// contacts and channels, check-ins and alerts, the pings they sent and the answers they gave,
 /// their acknowledgements, the deliveries their devices made, their side of a relation — and
 /// nothing about anyone else — except a tap of another member's "I'm OK" button read from their
-/// inbox, which counts only through the token it carries (see `PhoneCheckIns`). Whatever else a
-/// log holds is left out of the circle, kept where it is (nobody edits another device's file)
-/// and reported.
+/// inbox, which counts only through the token it carries (see `PhoneCheckIns`), and only for
+/// the devices of the member who read it (`keepOwnTaps`): the time of a tap is the one the inbox
+/// stamped, as the reader's own member or the tapping member's own devices read it, never a
+/// time a third member wrote. Whatever else a log holds is left out of the circle, kept where it
+/// is (nobody edits another device's file) and reported.
 extension CircleState {
     /// The part of a log's state that its member, `member`, could have written, and a count of
     /// what was left out (nil when nothing was).
@@ -63,6 +65,17 @@ extension CircleState {
             }
         }
         return (state, foreign.isEmpty ? nil : foreign)
+    }
+}
+
+extension CircleState {
+    /// For a reader of another member's log (`member`'s): their taps of others' buttons left
+    /// out. A member could copy a real token into their own log with another time: taken, it
+    /// would make the real tap look used (a confirmed false alarm) and check the person in
+    /// later, silent or not. Each reader reads the inbox itself; the member's own devices'
+    /// records of their own taps still count for everyone.
+    public mutating func keepOwnTaps(of member: String) {
+        for other in members.keys where other != member { members[other] = nil }
     }
 }
 

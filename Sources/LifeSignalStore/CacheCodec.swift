@@ -22,7 +22,7 @@ enum CacheCodec {
     /// 18: this device's facts are a record of their own in `cache.bin`, copied by a write that
     /// left them as they were, and where the parts of its log's state lie in that file.
     /// 19: with the checksum of each part's text.
-    /// 20: a pin says whether it came from a code.
+    /// 20: a pin says whether it came from a code; no member's taps of another's buttons.
     static let format: UInt8 = 20
     /// Magic, format byte and checksum.
     static let headerSize = 16

@@ -53,10 +53,11 @@ extension Store {
                 // The backup is looked for only when the log turns out damaged, to be named then.
                 let backup = path + ".bak"
                 do throws(StoreError) {
-                    let log =
+                    var log =
                         stateOnly
                         ? try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
                         : try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
+                    if member != identity.member { log.state.keepOwnTaps(of: member) }
                     return (log, bytes)
                 } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
                     throw .damaged(path: path, problem: problem, backup: backup)

@@ -146,6 +146,63 @@ import Testing
         #expect(SafetyNetTests.types(recorder, "/sis") == ["receive_non_responsive_dependent_alert"])
     }
 
+    /// Mal, another member, copies Alice's real tap into his own signed log with another time:
+    /// a later one before Bob read her inbox (the real tap would look used, and the forged time
+    /// would check a silent Alice in days later), an earlier one after (her check-in would move
+    /// back). Neither changes anything: a tap's time is the one the inbox stamped, as Bob's own
+    /// device read it.
+    @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
+    func aTapRetimedByAnotherMemberChangesNothing() throws {
+        let recorder = try HTTPRecorder()
+        let ntfy = try NtfyServer()
+        let root = TempHome()
+        let h = Self.household(recorder, ntfy, marker: root.path + "/unused")
+        h.join(["Mal"], now: "2026-03-01T09:00:00Z")
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T08:35:00Z", environment: Self.env).code == 0)
+        let button = try #require(Self.okButton(ntfy.published("alice-phone-2m8qk4").last))
+        let token = String((button["body"] as? String ?? "").dropFirst("lifesignal-ok ".count))
+        ntfy.setClock("2026-03-02T08:50:00Z")
+        #expect(NtfyServer.tap(button) == 0)
+        try Self.malRecordsATap(h, of: "alice", token: token, at: "2026-03-05T08:00:00Z")
+        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:20:00Z", environment: Self.env).code == 0)
+        func lastCheckIn(_ now: String) -> String? {
+            let seen = jsonObject(h.run("bob", ["contacts", "list", "--json"], now: now).stdout)
+            return (Self.aliceCheckIn(seen)?["lastCheckIn"] as? [String: Any])?["at"] as? String
+        }
+        #expect(lastCheckIn("2026-03-02T09:20:00Z") == "2026-03-02T08:50:00Z")
+        try Self.malRecordsATap(h, of: "alice", token: token, at: "2026-03-02T08:40:00Z")
+        #expect(lastCheckIn("2026-03-02T09:30:00Z") == "2026-03-02T08:50:00Z")
+        for now in ["2026-03-02T10:00:00Z", "2026-03-02T12:00:00Z"] {
+            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: Self.env).code == 0)
+        }
+        #expect(SafetyNetTests.types(recorder, "/sis").isEmpty, "no alarm: she checked in from her phone")
+    }
+
+    /// Mal's own log, signed by his device, saying his device read `token` from `person`'s inbox
+    /// stamped `at`.
+    static func malRecordsATap(_ h: Household, of person: String, token: String, at: String) throws {
+        let target = try #require(
+            (try? JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: h.root.path + "/\(person)/identity.json"))))
+                as? [String: Any])
+        let mal = try #require(
+            (try? JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: h.root.path + "/mal/identity.json")))) as? [String: Any])
+        let path = "\(h.circle)/members/\(mal["member"] as? String ?? "")/\(mal["device"] as? String ?? "")/log.json"
+        var log = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var state = log["state"] as? [String: Any] ?? [:]
+        let seconds = ISO8601DateFormatter().date(from: at).map { Int($0.timeIntervalSince1970) } ?? 0
+        state["tapsForOthers"] = [
+            [
+                "member": target["member"] as? String ?? "", "token": token, "tappedAt": seconds, "at": at,
+                "clock": 999, "seq": log["lastSeq"] as? Int ?? 1,
+            ]
+        ]
+        log["state"] = state
+        try SignedLogWriter.write(log, to: path, key: SignedLogWriter.key(in: h.root.path + "/mal"))
+    }
+
     @Test(.enabled(if: available, DeliveryTools.missing("python3 or curl")))
     func withoutAnInboxNoRequestAndNoButton() throws {
         let recorder = try HTTPRecorder()
