@@ -29,6 +29,14 @@ extension App {
     private func engineView(_ store: Store, settings: SyncSettings, asking: Bool, health: Health) -> SyncView {
         let hold = settings.hold ?? SyncView.defaultHold
         switch store.syncEngine(settings: settings) {
+        case .direct where store.circleWritableByOthers:
+            // Another account that can write the folder can put an older copy of someone's
+            // log back before this device reads the new one: the folder's word is no proof.
+            return SyncView(
+                engine: .direct, currentAt: nil,
+                problem:
+                    "other accounts of this machine can write the circle folder (\(store.circleDirectory)), so one of them could have put an older copy of the records back; only a record of the person's own devices since the deadline confirms a miss",
+                hold: hold)
         case .direct:
             return SyncView(engine: .direct, currentAt: now, hold: hold)
         case .other:

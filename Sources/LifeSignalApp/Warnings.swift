@@ -259,7 +259,7 @@ extension App {
             let status = circle.status(of: other, now: now)
             guard status.phase == .overdue, let deadline = status.deadline,
                 DeliveryRules.evidence(
-                    about: other, after: deadline, me: me, device: device, circle: circle, sync: sync) == nil
+                    about: other, after: deadline, me: me, device: device, circle: circle, sync: sync, now: now) == nil
             else { continue }
             unconfirmed.insert(other)
             let name = state.name?.value ?? other

@@ -200,7 +200,7 @@ public enum DeliveryRules {
                 }
             } else if n.kind == .dependentNonResponsive, n.recipient == .member(me) {
                 relay = Self.ownWord(
-                    missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync)
+                    missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
             } else if n.kind == .dependentNonResponsive, n.subject == me {
                 relay = Self.ownMiss(deadline: n.at, me: me, circle: circle, sync: sync, feed: feed)
             }

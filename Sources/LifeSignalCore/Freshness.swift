@@ -4,12 +4,15 @@
 /// is checking in on time elsewhere.
 ///
 /// A device knows its copy is current after an instant when it holds evidence written after it:
-/// a record of a device other than this one (the person's own devices, or anyone else's — a
-/// copy that received those would have received the person's check-in too), or its sync engine
-/// vouching for it (a git fetch that worked, Syncthing's API saying the folder is up to date, a
-/// folder every device writes directly). A miss it can confirm is relayed as confirmed; one it
-/// cannot is held, said to its own user, and relayed after the hold marked unconfirmed — never
-/// silence, never false certainty.
+/// a record of the person's own devices or of another device of this one's member (a copy that
+/// received those would have received the person's check-in too), or its sync engine vouching
+/// for it (a git fetch that worked, Syncthing's API saying the folder is up to date, a folder
+/// written directly that no other account can write). A third member's record is no evidence on
+/// its own: a member who can write the folder can put the person's older log back and keep
+/// writing their own. Nothing stamped later than this device's clock is evidence either (a
+/// device whose clock ran a year ahead would vouch for every copy for a year). A miss it can
+/// confirm is relayed as confirmed; one it cannot is held, said to its own user, and relayed
+/// after the hold marked unconfirmed — never silence, never false certainty.
 
 /// How the circle folder is kept in step, as this device can tell.
 public enum SyncEngine: String, CaseIterable, Sendable {
@@ -49,7 +52,7 @@ public struct SyncView: Equatable, Sendable {
         self.hold = hold
     }
 
-    /// A folder written directly is current whenever it is read.
+    /// A folder written directly, by this account only, is current whenever it is read.
     public static func direct(now: Timestamp) -> SyncView { SyncView(engine: .direct, currentAt: now) }
 }
 
@@ -58,8 +61,6 @@ public struct Evidence: Equatable, Sendable {
     public enum Source: Equatable, Sendable {
         /// A record the person's own devices wrote.
         case person
-        /// A record of another member's device (named).
-        case member(String)
         /// Another device of this member.
         case myOtherDevice
         /// The sync engine's word.
@@ -72,8 +73,10 @@ public struct Evidence: Equatable, Sendable {
 
 extension MemberState {
     /// The latest stamp of this member's state written by a device other than `device`: when
-    /// they were last heard from, here, through someone else's copy. Nil when never.
-    public func lastHeard(excludingDevice device: String? = nil) -> Timestamp? {
+    /// they were last heard from, here, through someone else's copy. Nil when never. With
+    /// `asOf`, a stamp later than that clock (and its tolerance) is not taken: a record from a
+    /// device whose clock runs ahead says nothing of when it was written.
+    public func lastHeard(excludingDevice device: String? = nil, asOf now: Timestamp? = nil) -> Timestamp? {
         var stamps: [Stamp?] = [
             name?.stamp, interval?.stamp, reminder?.stamp, code?.stamp, preferences?.stamp, heartbeats?.stamp,
             deliverRun, pause?.stamp, trip?.stamp, pauseLimit?.stamp, schedule?.stamp, grace?.stamp,
@@ -81,32 +84,27 @@ extension MemberState {
         ]
         stamps += recentCheckIns.map(\.stamp)
         for alert in alerts.values { stamps += [alert.start, alert.end, alert.update?.stamp] }
-        return stamps.compactMap { $0 }.filter { $0.device != device }.map(\.at).max()
+        let limit = now.map { $0 + Self.clockTolerance } ?? Timestamp(seconds: .max)
+        return stamps.compactMap { $0 }.filter { $0.device != device && $0.at <= limit }.map(\.at).max()
     }
 }
 
 extension CircleState {
-    /// Evidence that this copy, as `device` of `me` holds it, is current after `instant` for
-    /// news about `subject`: the engine's word, the person's own records, or another device's.
+    /// Evidence that this copy, as `device` of `me` holds it at `now`, is current after
+    /// `instant` for news about `subject`: the engine's word, the person's own records, or
+    /// another device of `me`'s — none stamped later than `now`.
     public func evidence(
-        about subject: String, after instant: Timestamp, me: String, device: String, sync: SyncView
+        about subject: String, after instant: Timestamp, me: String, device: String, sync: SyncView, now: Timestamp
     ) -> Evidence? {
         var best: Evidence?
         func consider(_ source: Evidence.Source, _ at: Timestamp?) {
-            guard let at, at > instant, best.map({ at > $0.at }) ?? true else { return }
+            guard let at, at > instant, at <= now + MemberState.clockTolerance, best.map({ at > $0.at }) ?? true
+            else { return }
             best = Evidence(source: source, at: at)
         }
         consider(.engine(sync.engine), sync.currentAt)
-        for (id, state) in members {
-            let heard = state.lastHeard(excludingDevice: device)
-            if id == subject {
-                consider(.person, heard)
-            } else if id == me {
-                consider(.myOtherDevice, heard)
-            } else {
-                consider(.member(state.name?.value ?? id), heard)
-            }
-        }
+        consider(.person, members[subject]?.lastHeard(excludingDevice: device, asOf: now))
+        if me != subject { consider(.myOtherDevice, members[me]?.lastHeard(excludingDevice: device, asOf: now)) }
         return best
     }
 
@@ -132,11 +130,13 @@ extension DeliveryRules {
     /// relay would be: with evidence that this copy is current after the deadline, or word
     /// from the person's own devices since. Without either it is said to be unconfirmed.
     public static func ownWord(
-        missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState, sync: SyncView
+        missOf subject: String, deadline: Timestamp, me: String, device: String, circle: CircleState, sync: SyncView,
+        now: Timestamp
     ) -> RelayDecision {
         let evidence = Self.evidence(
-            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync)
-        let heard = circle.members[subject]?.lastHeard(excludingDevice: device).map { $0 > deadline } ?? false
+            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync, now: now)
+        let heard =
+            circle.members[subject]?.lastHeard(excludingDevice: device, asOf: now).map { $0 > deadline } ?? false
         return .send(
             confirmed: evidence != nil || (heard && !inboxBehind(subject, deadline, sync, circle)), evidence: evidence)
     }
@@ -145,10 +145,10 @@ extension DeliveryRules {
     /// their phone inbox has not been read since: a tap there may be their check-in.
     public static func evidence(
         about subject: String, after deadline: Timestamp, me: String, device: String, circle: CircleState,
-        sync: SyncView
+        sync: SyncView, now: Timestamp
     ) -> Evidence? {
         guard !inboxBehind(subject, deadline, sync, circle) else { return nil }
-        return circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync)
+        return circle.evidence(about: subject, after: deadline, me: me, device: device, sync: sync, now: now)
     }
 
     /// Whether `subject` has a phone inbox this device has not read since `deadline`, where a
@@ -188,10 +188,10 @@ extension DeliveryRules {
     ) -> RelayDecision {
         let holdEnds = deadline + sync.hold
         let evidence = Self.evidence(
-            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync)
+            about: subject, after: deadline, me: me, device: device, circle: circle, sync: sync, now: now)
         // The person's own device wrote after the deadline: it is alive and tells its own
         // responders; a watcher steps in only if it has not by the end of the hold.
-        let personHeard = circle.members[subject]?.lastHeard(excludingDevice: device)
+        let personHeard = circle.members[subject]?.lastHeard(excludingDevice: device, asOf: now)
         if let personHeard, personHeard > deadline, now < holdEnds { return .hold(until: holdEnds) }
         if let evidence { return .send(confirmed: true, evidence: evidence) }
         return now >= holdEnds ? .send(confirmed: false, evidence: nil) : .hold(until: holdEnds)

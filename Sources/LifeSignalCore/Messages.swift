@@ -142,11 +142,10 @@ public enum Messages {
     static func describe(_ source: Evidence.Source) -> String {
         switch source {
         case .person: return "a record of the person's own devices"
-        case .member(let name): return "a record of \(name)'s"
         case .myOtherDevice: return "a record of another of its member's devices"
         case .engine(.git): return "the last git fetch"
         case .engine(.syncthing): return "Syncthing's word"
-        case .engine(.direct): return "a folder every device writes directly"
+        case .engine(.direct): return "a folder every device writes directly, which no other account can write"
         case .engine(.other): return "its sync tool"
         }
     }

@@ -35,6 +35,9 @@ public struct Store: Sendable {
         guard let mode = Posix.directoryMode(circleDirectory), mode & 0o040 != 0 else { return (0o700, 0o600) }
         return (0o700 | (mode & 0o2070), 0o640)
     }
+    /// Whether another account of this machine can write the circle folder (its group or
+    /// anyone may): then one could put an older copy of someone's records back.
+    public var circleWritableByOthers: Bool { Posix.directoryMode(circleDirectory).map { $0 & 0o022 != 0 } ?? false }
     public func deviceDirectory(member: String, device: String) -> String {
         Paths.join(memberDirectory(member), device)
     }

@@ -73,7 +73,8 @@ import Testing
         sync.inboxReads[Self.inbox] = Self.at(24 * Self.h - 300)
         #expect(
             DeliveryRules.ownWord(
-                missOf: "bea", deadline: Self.deadline, me: "ana", device: "a", circle: Self.circle(), sync: sync)
+                missOf: "bea", deadline: Self.deadline, me: "ana", device: "a", circle: Self.circle(), sync: sync,
+                now: Self.at(now))
                 == .send(confirmed: false, evidence: nil))
     }
 

@@ -17,7 +17,7 @@ enum CircleCommand {
         name: "status",
         abstract: "How current this copy of the circle is, and when each member was last heard from here.",
         discussion: """
-            A watcher tells someone's external responders of a missed check-in as confirmed only when it knows its copy of the circle is current after the deadline: a record another device wrote after it, a git fetch (circle sync) after it, Syncthing's API saying the folder is up to date, or a folder every device writes directly. This shows the engine and what it says, and each member as last heard from here (this device's own records left out). Exit 6 while a miss cannot be confirmed.
+            A watcher tells someone's external responders of a missed check-in as confirmed only when it knows its copy of the circle is current after the deadline: a record the person's own devices or another device of yours wrote after it (not a third member's, and none stamped later than this clock), a git fetch (circle sync) after it, Syncthing's API saying the folder is up to date, or a folder every device writes directly that no other account of the machine can write. This shows the engine and what it says, and each member as last heard from here (this device's own records left out). Exit 6 while a miss cannot be confirmed.
             """,
         examples: ["lifesignal circle status"],
         run: status)
@@ -26,7 +26,7 @@ enum CircleCommand {
         name: "engine",
         abstract: "Show the sync engine, or say the folder is kept by a tool lifesignal cannot ask.",
         discussion: """
-            lifesignal tells git (.git) and Syncthing (.stfolder) from the folder; any other folder counts as shared directly (one machine, a network file system), where every device writes the same files. 'other' says a tool lifesignal cannot ask copies it (rsync, cp, a cloud folder): then only records of other devices written after a deadline confirm a miss. 'auto' goes back to telling from the folder.
+            lifesignal tells git (.git) and Syncthing (.stfolder) from the folder; any other folder counts as shared directly (one machine, a network file system), where every device writes the same files. 'other' says a tool lifesignal cannot ask copies it (rsync, cp, a cloud folder): then only records of the person's own devices, or of your other devices, written after a deadline confirm a miss. 'auto' goes back to telling from the folder.
             """,
         arguments: [
             ArgumentSpec(
