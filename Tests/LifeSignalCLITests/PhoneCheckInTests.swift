@@ -313,7 +313,10 @@ import Testing
             let told = ntfy.published(topic).filter { ($0["title"] as? String)?.contains("missed") == true }
             #expect(told.count == 1, "no repeat on \(topic)")
         }
-        // Alice's machine wakes: she and Bob hear her sister is on it.
+        // Alice's machine wakes, and its cron reads her inbox itself (Bob's record of the tap is
+        // his alone: a member's copy of a tap could carry another time): she and Bob hear her
+        // sister is on it.
+        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T11:40:00Z", environment: Self.env).code == 0)
         let feed = notifications(h.run("alice", ["notify", "list", "--json"], now: "2026-03-02T11:40:00Z"))
         #expect(feed.contains { ($0["message"] as? String)?.hasPrefix("Sis is on it") == true }, "\(feed)")
         // The same tap replayed changes nothing more, and is said.
