@@ -11,6 +11,8 @@ extension App {
 
     /// The doubts about whose records count, for my member and every member linked with me
     /// (other members' folders are theirs to look after). `accepted`: devices this run enrolled.
+    /// Of the logs in one folder that count for nothing, a few are named and the rest counted
+    /// (whoever can write the folder can make thousands).
     func trustWarnings(
         _ speakers: [String: Speakers], rejected: [Store.Rejected], circle: CircleState, store: Store,
         accepted: [String] = []
@@ -23,9 +25,6 @@ extension App {
         let asking = !(speakers[me]?.requests.isEmpty ?? true)
         let pending = asking ? store.pendingEnrollment().flatMap { $0.expires > now ? $0 : nil } : nil
         var warnings: [Warning] = []
-        func setAside(_ member: String, _ device: String, _ standing: Speakers.Standing, kept: Bool) -> Warning {
-            Self.setAside(member, device, standing, kept: kept, circle: circle, store: store)
-        }
         for (member, found) in doubts.sorted(by: { $0.key < $1.key }) where member == me || linked.contains(member) {
             let name = circle.members[member]?.name?.value ?? member
             if let dispute = Self.dispute(found, name: member == me ? nil : name, device: store.identity.device) {
@@ -35,36 +34,41 @@ extension App {
                 warnings.append(.devicesContested(name: name, groups: contest.groups, taken: contest.taken))
             }
             let said = found.disputed.union(found.contest?.groups.flatMap { $0 } ?? [])
+            var setAside: [Warning] = []
             for (device, standing) in found.setAside where !accepted.contains(device) && !said.contains(device) {
-                let path = store.logPath(member: member, device: device)
-                guard member == me else {
-                    warnings.append(setAside(member, device, standing, kept: false))
-                    continue
-                }
-                if device == store.identity.device {
+                if member == me, device == store.identity.device {
                     if case .revoked(let stamp) = standing {
                         warnings.append(.thisDeviceRevoked(by: stamp.device, at: stamp.at))
                     }
                     continue
                 }
                 let waiting =
-                    pending.map { pending in
+                    member == me
+                    && (pending.map { pending in
                         found.requests[device].map {
                             Enrollment.proof(secret: pending.secret, member: me, device: device, key: $0.key)
                                 == $0.proof
                         } ?? false
-                    } ?? false
+                    } ?? false)
+                if waiting {
+                    let path = store.logPath(member: member, device: device)
+                    warnings.append(.deviceNotYours(device: device, path: path, standing: standing, waiting: true))
+                } else {
+                    setAside.append(Self.setAside(member, device, standing, kept: false, circle: circle, store: store))
+                }
+            }
+            warnings += setAside.prefix(Self.namedLeftOut)
+            if setAside.count > Self.namedLeftOut {
                 warnings.append(
-                    waiting
-                        ? .deviceNotYours(device: device, path: path, standing: standing, waiting: true)
-                        : setAside(member, device, standing, kept: false))
+                    .moreNotBelieved(name: member == me ? nil : name, count: setAside.count - Self.namedLeftOut))
             }
             for device in found.olderVersions where !(member == me && device == store.identity.device) {
                 warnings.append(.olderVersion(name: member == me ? nil : name, device: device))
             }
         }
         for file in rejected where file.member == me || linked.contains(file.member) {
-            warnings.append(setAside(file.member, file.device, file.standing, kept: true))
+            warnings.append(
+                Self.setAside(file.member, file.device, file.standing, kept: true, circle: circle, store: store))
         }
         return warnings
     }

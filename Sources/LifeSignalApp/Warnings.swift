@@ -57,6 +57,9 @@ public enum Warning: Equatable, Sendable {
     /// than the version verified here before: an older copy was put back. With `kept`, the last
     /// verified version stands; without, the log counts for nothing.
     case recordsRolledBack(name: String?, device: String, path: String, seq: Int64, verified: Int64, kept: Bool)
+    /// And this many more logs in the folder of `name` (nil: of mine) that count for nothing,
+    /// not named one by one (whoever can write the folder can make thousands).
+    case moreNotBelieved(name: String?, count: Int)
     /// Another device of mine revoked this one: what it records counts for nobody.
     case thisDeviceRevoked(by: String, at: Timestamp)
     /// Devices of a member (`name`; nil: of mine) revoked each other, each before it saw the
@@ -99,7 +102,8 @@ public enum Warning: Equatable, Sendable {
     /// lasts, `status` exits 6.
     public var ignoresRecords: Bool {
         switch self {
-        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack, .devicesRevokedEachOther, .devicesContested:
+        case .recordsNotSigned, .thisDeviceRevoked, .recordsRolledBack, .devicesRevokedEachOther, .devicesContested,
+            .moreNotBelieved:
             return true
         case .deviceNotYours(_, _, _, let waiting): return !waiting
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
@@ -130,6 +134,7 @@ public enum Warning: Equatable, Sendable {
         case .cannotConfirm: return "cannot-confirm-miss"
         case .recordsNotSigned: return "records-not-signed"
         case .recordsRolledBack: return "records-rolled-back"
+        case .moreNotBelieved(let name, _): return name == nil ? "device-not-yours" : "records-not-signed"
         case .deviceNotYours(_, _, _, let waiting): return waiting ? "device-waits-for-enrollment" : "device-not-yours"
         case .thisDeviceRevoked: return "this-device-revoked"
         case .devicesRevokedEachOther: return "devices-revoked-each-other"

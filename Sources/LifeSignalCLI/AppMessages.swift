@@ -312,6 +312,7 @@ extension Warning {
             return
                 "this device's signing key \(path) \(problem): every check-in and 'notify deliver' here fails, so nothing due is sent from this machine. \(StoreError.deviceKeyRemedy)."
         case .recordsNotSigned, .deviceNotYours, .thisDeviceRevoked, .devicesRevokedEachOther, .devicesContested,
+            .moreNotBelieved,
             .olderVersion,
             .keysPinnedOnFirstSight,
             .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy:

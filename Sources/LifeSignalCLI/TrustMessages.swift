@@ -40,6 +40,10 @@ extension Warning {
         case .thisDeviceRevoked(let by, let at):
             return
                 "this device was revoked by your device \(by) on \(Self.utc(at)): what it records counts for nobody in your circle. If that was a mistake, set this machine up again with an enrollment code from another of your devices ('lifesignal circle enroll')."
+        case .moreNotBelieved(let name, let count):
+            let folder = name.map { "\($0)'s folder" } ?? "your folder"
+            return
+                "and \(count) more logs in \(folder) count for nothing, for reasons like those above; they are not named one by one. 'lifesignal circle devices' lists them all; someone who can write the circle folder may have put them there."
         case .devicesContested(let name, let groups, let taken):
             let sets = groups.map { "{" + $0.map { String($0.prefix(8)) }.joined(separator: ", ") + "}" }
             let counted =
