@@ -20,51 +20,6 @@ extension Store {
         return try visitor.readCircle()
     }
 
-    /// A device's log, or nil when that device has not written one yet.
-    public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
-        var key = Posix.FileKey.missing
-        return try readLog(member: member, device: device, key: &key)
-    }
-
-    /// With `stateOnly`, the log's tail of events is not decoded (see `DeviceLog.decodeState`).
-    /// With `checked`, its signature is checked too (see `DeviceLog.signature`).
-    func readLog(
-        member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool = false, checked: Bool = false
-    ) throws(StoreError) -> DeviceLog? {
-        guard let (log, bytes) = try readLogFile(member: member, device: device, key: &key, stateOnly: stateOnly)
-        else { return nil }
-        guard checked else { return log }
-        var signed = log
-        signed.checkSignature(bytes)
-        return signed
-    }
-
-    /// A device's log and the text it was read from, or nil when there is none yet.
-    func readLogFile(member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool)
-        throws(StoreError) -> (log: DeviceLog, bytes: [UInt8])?
-    {
-        let path = logPath(member: member, device: device)
-        return try Self.readStill(
-            path, key: &key,
-            reading: { (key: inout Posix.FileKey) throws(StoreError) in
-                try readFile(path, key: &key)
-            },
-            decode: { bytes throws(StoreError) in
-                // The backup is looked for only when the log turns out damaged, to be named then.
-                let backup = path + ".bak"
-                do throws(StoreError) {
-                    var log =
-                        stateOnly
-                        ? try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
-                        : try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
-                    if member != identity.member { log.state.keepOwnTaps(of: member) }
-                    return (log, bytes)
-                } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
-                    throw .damaged(path: path, problem: problem, backup: backup)
-                }
-            })
-    }
-
     /// What reading the whole circle found: every readable log, and the other devices' logs
     /// that could not be read.
     public struct CircleRead: Sendable {
@@ -81,6 +36,9 @@ extension Store {
         /// are skipped (with a warning) so that a half-synced or newer peer cannot stop this
         /// device from checking in; this device's own files are never skipped.
         public var skipped: [StoreError] = []
+        /// The first log left unread once the run had read all it reads of others (see
+        /// `ReadBudget`): said first among the skipped, for every one after it.
+        var notRead: StoreError?
         /// Members some of whose records could not be read, with when the file was last changed
         /// (when that could be told): a dependent among them needs attention.
         public var unreadable: [String: Timestamp] = [:]
@@ -101,6 +59,7 @@ extension Store {
             othersUnknown += part.othersUnknown
             othersForeign += part.othersForeign
             skipped += part.skipped
+            notRead = notRead ?? part.notRead
             unreadable.merge(part.unreadable, uniquingKeysWith: min)
             entries += part.entries
         }
@@ -114,6 +73,10 @@ extension Store {
 
         mutating func skip(_ error: StoreError, member: String, since key: Posix.FileKey) {
             skipped.append(error)
+            markUnreadable(member, since: key)
+        }
+
+        mutating func markUnreadable(_ member: String, since key: Posix.FileKey) {
             let changed = Timestamp(seconds: key == .missing ? 0 : key.modified / 1_000_000_000)
             unreadable[member] = min(unreadable[member] ?? changed, changed)
         }
@@ -310,8 +273,9 @@ extension Store {
             basis = TrustBasis(me: identity.member, device: identity.device, state: state)
             basis.seen = memory.members
         }
-        let members = listed.filter { $0 != identity.member }
+        let members = readingOrder(listed, basis: basis)
         let store = self
+        basis.budget = ReadBudget(bytes: ReadBudget.othersLimit)
         let others = basis
         let reading = SharedWork(count: members.count, chunk: 16) { chunks in
             var parts: [(Int, Result<CircleRead, StoreError>)] = []
@@ -332,8 +296,18 @@ extension Store {
             parts[i] = .success(CircleRead())
             read.add(part)
         }
+        if let notRead = read.notRead { read.skipped.insert(notRead, at: 0) }
         if !identity.member.isEmpty { noteVanished(from: &read, present: Set(listed)) }
         return read
+    }
+
+    /// The other members in the order their folders are read: those linked with this reader
+    /// first, as what one run reads of others is bounded (`ReadBudget`) and folders anyone
+    /// could fill must not crowd them out.
+    private func readingOrder(_ listed: [String], basis: TrustBasis) -> [String] {
+        let first = { (member: String) in basis.linked.contains(member) || basis.pins[member] != nil }
+        return listed.filter { $0 != identity.member && first($0) }
+            + listed.filter { $0 != identity.member && !first($0) }
     }
 
     /// This member's logs only, each with its tail of events (what their history needs): this

@@ -25,6 +25,8 @@ extension Store {
         var linked: Set<String> = []
         /// What this reader verified before, by member (see TrustMemory.swift).
         var seen: [String: TrustSeen] = [:]
+        /// What is left of this run's reading of others' records (nil: no bound).
+        var budget: ReadBudget?
 
         /// A reader's basis for its own member's logs: only its own log's pins.
         init(me: String, device: String, own: MemberState?) {
@@ -87,8 +89,18 @@ extension Store {
         of member: String, devices: [String], basis: TrustBasis, own: DeviceLog? = nil, into read: inout CircleRead
     ) {
         var logs: [(log: DeviceLog, bytes: [UInt8], key: Posix.FileKey)] = []
-        for device in devices where !isOwn(member: member, device: device) {
+        // The devices this reader verified before first, so that logs put beside them cannot
+        // use up the run's reading before theirs.
+        let known = basis.seen[member]?.devices ?? [:]
+        for device in devices.filter({ known[$0] != nil }) + devices.filter({ known[$0] == nil })
+        where !isOwn(member: member, device: device) {
             var key = Posix.FileKey.missing
+            if let budget = basis.budget, budget.isSpent {
+                let path = logPath(member: member, device: device)
+                if read.notRead == nil { read.notRead = budget.leftOut(path) }
+                read.markUnreadable(member, since: Posix.key(path))
+                continue
+            }
             do {
                 if let (log, bytes) = try readLogFile(member: member, device: device, key: &key, stateOnly: true) {
                     logs.append((log, bytes, key))
@@ -98,6 +110,8 @@ extension Store {
             } catch {
                 read.skip(error, member: member, since: Posix.key(logPath(member: member, device: device)))
             }
+            // What was read counts, whether it made a log or not (a file over the limit was not).
+            if key.size <= ReadBudget.logLimit { basis.budget?.spend(Int(max(0, key.size))) }
         }
         guard basis.checks(member, logs.map(\.log) + (own.map { [$0] } ?? [])) else {
             for (log, _, key) in logs {

@@ -233,3 +233,51 @@ extension DeviceLog {
         hasEvents = true
     }
 }
+
+extension Store {
+    /// A device's log, or nil when that device has not written one yet.
+    public func readLog(member: String, device: String) throws(StoreError) -> DeviceLog? {
+        var key = Posix.FileKey.missing
+        return try readLog(member: member, device: device, key: &key)
+    }
+
+    /// With `stateOnly`, the log's tail of events is not decoded (see `DeviceLog.decodeState`).
+    /// With `checked`, its signature is checked too (see `DeviceLog.signature`).
+    func readLog(
+        member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool = false, checked: Bool = false
+    ) throws(StoreError) -> DeviceLog? {
+        guard let (log, bytes) = try readLogFile(member: member, device: device, key: &key, stateOnly: stateOnly)
+        else { return nil }
+        guard checked else { return log }
+        var signed = log
+        signed.checkSignature(bytes)
+        return signed
+    }
+
+    /// A device's log and the text it was read from, or nil when there is none yet.
+    func readLogFile(member: String, device: String, key: inout Posix.FileKey, stateOnly: Bool)
+        throws(StoreError) -> (log: DeviceLog, bytes: [UInt8])?
+    {
+        let path = logPath(member: member, device: device)
+        let limit = isOwn(member: member, device: device) ? Posix.fileLimit : ReadBudget.logLimit
+        return try Self.readStill(
+            path, key: &key,
+            reading: { (key: inout Posix.FileKey) throws(StoreError) in
+                try readFile(path, key: &key, limit: limit)
+            },
+            decode: { bytes throws(StoreError) in
+                // The backup is looked for only when the log turns out damaged, to be named then.
+                let backup = path + ".bak"
+                do throws(StoreError) {
+                    var log =
+                        stateOnly
+                        ? try DeviceLog.decodeState(bytes, path: path, member: member, device: device, backup: nil)
+                        : try DeviceLog.decode(bytes, path: path, member: member, device: device, backup: nil)
+                    if member != identity.member { log.state.keepOwnTaps(of: member) }
+                    return (log, bytes)
+                } catch .damaged(let path, let problem, nil) where Posix.exists(backup) {
+                    throw .damaged(path: path, problem: problem, backup: backup)
+                }
+            })
+    }
+}

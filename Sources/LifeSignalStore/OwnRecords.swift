@@ -95,15 +95,16 @@ extension Store {
     /// A file's bytes or `.missing`; a missing file whose backup (`.bak`) exists is damage, not
     /// absence. An error names the copy to restore from: `restoreFrom`'s choice, or the backup
     /// when there is one.
-    func readFile(_ path: String, key: inout Posix.FileKey, restoreFrom: ((String) -> String?)? = nil)
-        throws(StoreError) -> Posix.ReadResult
-    {
+    func readFile(
+        _ path: String, key: inout Posix.FileKey, limit: Int = Posix.fileLimit,
+        restoreFrom: ((String) -> String?)? = nil
+    ) throws(StoreError) -> Posix.ReadResult {
         let backup = path + ".bak"
         func restore() -> String? { restoreFrom.map { $0(path) } ?? (Posix.exists(backup) ? backup : nil) }
         let result: Posix.ReadResult
         do {
             // A private file may be written over in place while it is read (see Posix.read).
-            result = try Posix.read(path, key: &key, settling: !path.hasPrefix(circleDirectory + "/"))
+            result = try Posix.read(path, limit: limit, key: &key, settling: !path.hasPrefix(circleDirectory + "/"))
         } catch {
             throw error.asReadError(backup: restore())
         }

@@ -14,15 +14,16 @@ public struct SystemError: Error, Equatable, Sendable {
     public var operation: String
     public var path: String
     public var code: Int32
-    /// The file's size, for a file refused for its size (EFBIG).
+    /// The file's size, for a file refused for its size (EFBIG), and the limit it was over.
     public var size: Int64? = nil
+    public var limit: Int64? = nil
 
     public var reason: String {
         if code == EINVAL && operation == "read" { return "it is not a regular file" }
         if code == ELOOP { return "it is a symbolic link, and lifesignal follows none in the circle" }
         if code == EFBIG, let size {
             return
-                "it is \(Self.mebibytes(size)), over the \(Self.mebibytes(Int64(Posix.fileLimit))) a lifesignal file may hold; it was not read"
+                "it is \(Self.mebibytes(size)), over the \(Self.mebibytes(limit ?? Int64(Posix.fileLimit))) such a lifesignal file may hold; it was not read"
         }
         return String(cString: strerror(code))
     }
@@ -153,7 +154,8 @@ public enum Posix {
         }
         // Refused unread, before anything is allocated for it.
         if Int64(info.st_size) > Int64(limit) {
-            throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(info.st_size))
+            throw SystemError(
+                operation: "read", path: path, code: EFBIG, size: Int64(info.st_size), limit: Int64(limit))
         }
         // Read straight into a buffer of the file's size (plus one byte, to notice growth),
         // without zeroing a scratch buffer first.
@@ -161,7 +163,8 @@ public enum Posix {
         var capacity = Int(info.st_size) + 1
         while true {
             if bytes.count + 1 > limit {
-                throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count))
+                throw SystemError(
+                    operation: "read", path: path, code: EFBIG, size: Int64(bytes.count), limit: Int64(limit))
             }
             let start = bytes.count
             var failure: Int32 = 0
@@ -178,7 +181,7 @@ public enum Posix {
             capacity = 64 * 1024
         }
         if bytes.count > limit {
-            throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count))
+            throw SystemError(operation: "read", path: path, code: EFBIG, size: Int64(bytes.count), limit: Int64(limit))
         }
         if settling {
             var after = stat()

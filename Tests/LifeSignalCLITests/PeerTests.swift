@@ -293,7 +293,8 @@ struct Family {
         let checkin = family.run("ana", ["checkin"])
         #expect(checkin.code == 0, "\(checkin.stderr)")
         #expect(
-            checkin.stderr.contains("it is 40 GiB, over the 64 MiB a lifesignal file may hold"), "\(checkin.stderr)")
+            checkin.stderr.contains("it is 40 GiB, over the 8 MiB such a lifesignal file may hold"), "\(checkin.stderr)"
+        )
         #expect(family.run("ana", ["status", "--quiet"]).code == 0)
         #expect(family.run("ana", ["notify", "deliver"]).code == 0)
         #expect(family.run("ana", ["checkin", "history", "--json"]).code == 0)
