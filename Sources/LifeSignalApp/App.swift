@@ -180,6 +180,7 @@ extension App {
                     transaction.speakers, rejected: transaction.rejected, circle: circle,
                     store: transaction.store, accepted: trust.accepted + trust.usedTwice)
                 do throws(AppError) {
+                    defer { trust.forgetScanned(transaction.memberState.pins) }
                     return try body(&transaction)
                 } catch {
                     throw Escape(error: error)

@@ -99,9 +99,19 @@ extension App {
         var accepted: [String] = []
         /// More than one device used that code: none was enrolled, and the code is forgotten.
         var usedTwice: [String] = []
-        /// The members whose keys it took on first sight, by name.
+        /// The members whose keys it took on first sight: by id, and by name.
+        var firstSightIDs: [String] = []
         var firstSight: [String] = []
         var forgetCode: Bool { !accepted.isEmpty || !usedTwice.isEmpty }
+
+        /// A member whose key the write took from their code (`pins`, as it left them) was not
+        /// taken on first sight.
+        mutating func forgetScanned(_ pins: [String: [String: Pin]]) {
+            let named = zip(firstSightIDs, firstSight).filter { id, _ in
+                !(pins[id]?.values.contains { $0.fromCode } ?? false)
+            }
+            (firstSightIDs, firstSight) = (named.map(\.0), named.map(\.1))
+        }
     }
 
     /// What a write records to keep trust current, before the use case runs: the enrollment it
@@ -128,6 +138,7 @@ extension App {
             me: me, device: transaction.store.identity.device, mine: mine, circle: circle,
             speakers: transaction.speakers, firstSigned: transaction.log.key == nil && !transaction.createdProfile)
         for record in records { transaction.record(record, at: now) }
+        kept.firstSightIDs = firstSight
         kept.firstSight = firstSight.map { circle.members[$0]?.name?.value ?? $0 }
         return kept
     }

@@ -30,8 +30,9 @@ public struct Transaction {
     public internal(set) var foreign: [ForeignRecords] = []
     /// Whose logs count, for every member whose logs were checked (see CircleTrust.swift).
     public internal(set) var speakers: [String: Speakers] = [:]
-    /// This transaction enrolled or revoked a device of mine, or set my recovery key: whose
-    /// logs count for my member was worked out before it, and is not for the cache to keep.
+    /// This transaction enrolled or revoked a device of mine, set my recovery key, or took a
+    /// member's key from their code: whose logs count was worked out before it, and is not for
+    /// the cache to keep.
     var rosterChanged = false
     /// Logs whose new version did not verify; what was verified of them before stands.
     public internal(set) var rejected: [Store.Rejected] = []
@@ -141,6 +142,8 @@ public struct Transaction {
         log.append(body, at: time, clock: max(log.clock, othersClock) + 1)
         changed = true
         if body is DeviceEnrolled || body is DeviceRevoked || body is RecoveryKeySet { rosterChanged = true }
+        // A key taken from a member's code settles who speaks for them: read them whole next.
+        if let pin = body as? KeyPinned, pin.fromCode { rosterChanged = true }
     }
 
     /// Records that `notify deliver` ran. A record that only follows the previous one replaces
