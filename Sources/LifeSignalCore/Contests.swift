@@ -56,6 +56,7 @@ extension Speakers {
     mutating func settle(
         _ roots: Set<String>, fromCode: Set<String>, in voices: [String: DeviceVoice], member: String
     ) -> Set<String> {
+        guard roots.count > 1 else { return roots }
         let reaches = Self.reaches(of: roots.sorted(), in: voices, member: member)
         // Roots joined when either reaches the other.
         var clusters: [Set<String>] = []

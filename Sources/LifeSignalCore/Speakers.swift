@@ -105,45 +105,6 @@ public struct Speakers: Equatable, Sendable {
     public var olderVersions: [String] { devices.filter { $0.value == .olderVersion }.map(\.key).sorted() }
 }
 
-/// What one log in a member's folder says for deciding trust.
-public struct DeviceVoice: Sendable {
-    public enum Signature: Equatable, Sendable {
-        case unsigned
-        case valid
-        case invalid(String)
-    }
-
-    public var device: String
-    /// The public key the log names, as 64 hex digits (nil: not signed).
-    public var key: String?
-    public var signature: Signature
-    /// The devices the log enrolled or revoked (its member's `devices`), and its recovery key.
-    public var roster: [String: DeviceEntry]
-    public var recovery: String?
-    /// When the log set `recovery` (nil: not known, taken as its first record).
-    public var recoverySet: Stamp?
-    /// The sequence number of its last record.
-    public var lastSeq: Int64
-    /// The last check-in it recorded of its member, for weighing a contest (see `Contest`).
-    public var lastCheckIn: Timestamp?
-
-    public init(
-        device: String, key: String?, signature: Signature, roster: [String: DeviceEntry], recovery: String?,
-        recoverySet: Stamp? = nil, lastSeq: Int64 = 0, lastCheckIn: Timestamp? = nil
-    ) {
-        self.lastCheckIn = lastCheckIn
-        self.device = device
-        self.key = key
-        self.signature = signature
-        self.roster = roster
-        self.recovery = recovery
-        self.recoverySet = recoverySet
-        self.lastSeq = lastSeq
-    }
-
-    var isSigned: Bool { signature == .valid && key != nil }
-}
-
 extension Speakers {
     /// Decides which of `member`'s logs count for this reader, which pinned `pins` for them and
     /// verified `seen` of them before. `me` is the reader's own device when `member` is the
@@ -340,10 +301,17 @@ extension Speakers {
         from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp],
         retired: [String: Int64?] = [:]
     ) -> [String: Standing] {
+        // (Nearly every member's devices were enrolled by each other: no certificate to weigh.)
+        guard voices.values.contains(where: { $0.roster[$0.device]?.certificate != nil }) else {
+            return reachOnce(
+                from: roots, in: voices, member: member, revoked: revoked, retired: [:], excluded: [], recovering: false
+            ).reached
+        }
         var excluded: Set<String> = []
         while true {
             let (reached, recovered) = reachOnce(
-                from: roots, in: voices, member: member, revoked: revoked, retired: retired, excluded: excluded)
+                from: roots, in: voices, member: member, revoked: revoked, retired: retired, excluded: excluded,
+                recovering: true)
             let chain = RecoveryChain(reached: reached.keys, retired: retired, in: voices)
             let late = recovered.filter { !chain.certifies($0, member: member) }
             guard !late.isEmpty else { return reached }
@@ -353,7 +321,7 @@ extension Speakers {
 
     private static func reachOnce(
         from roots: Set<String>, in voices: [String: DeviceVoice], member: String, revoked: [String: Stamp],
-        retired: [String: Int64?], excluded: Set<String>
+        retired: [String: Int64?], excluded: Set<String>, recovering: Bool
     ) -> (reached: [String: Standing], recovered: [DeviceVoice]) {
         var reached: [String: Standing] = [:]
         var recoveredAll: [DeviceVoice] = []
@@ -379,6 +347,7 @@ extension Speakers {
                     queue.append(other)
                 }
             }
+            guard recovering else { return (reached, []) }
             let chain = RecoveryChain(reached: reached.keys, retired: retired, in: voices)
             let recovered = voices.values.filter { voice in
                 reached[voice.device] == nil && revoked[voice.device] == nil && !excluded.contains(voice.device)
