@@ -32,11 +32,7 @@ import Testing
 
     /// Ana as Bea's `contacts list --json` shows her: her status and last check-in.
     func anaAsBeaSees(_ now: String) -> (kind: String?, lastCheckIn: String?) {
-        let contacts = jsonObject(family.run("bea", ["contacts", "list", "--json"], now: now).stdout)["contacts"]
-        let ana = (contacts as? [[String: Any]] ?? []).first { $0["kind"] as? String == "member" }
-        let status = ana?["status"] as? [String: Any]
-        let last = (status?["checkIn"] as? [String: Any])?["lastCheckIn"] as? [String: Any]
-        return (status?["kind"] as? String, last?["at"] as? String)
+        family.memberContact(as: "bea", now: now)
     }
 
     static let fake = "0f0f0f0f-0000-4000-8000-00000000f00d"

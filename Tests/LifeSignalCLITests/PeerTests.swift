@@ -68,6 +68,16 @@ struct Family {
         }
     }
 
+    /// `person`'s one member contact as their `contacts list --json` shows it at `now`: its
+    /// status's kind and the time of its last check-in.
+    func memberContact(as person: String, now: String) -> (kind: String?, lastCheckIn: String?) {
+        let contacts = jsonObject(run(person, ["contacts", "list", "--json"], now: now).stdout)["contacts"]
+        let member = (contacts as? [[String: Any]] ?? []).first { $0["kind"] as? String == "member" }
+        let status = member?["status"] as? [String: Any]
+        let last = (status?["checkIn"] as? [String: Any])?["lastCheckIn"] as? [String: Any]
+        return (status?["kind"] as? String, last?["at"] as? String)
+    }
+
     static func appending(_ entry: [String: Any], to key: String, in state: inout [String: Any]) {
         var list = state[key] as? [[String: Any]] ?? []
         list.append(entry)
