@@ -145,10 +145,11 @@ extension App {
         let members = circle.knownMembers.map { id in
             HeardMember(
                 id: id, name: circle.members[id]?.name?.value ?? id, isMe: id == me,
-                lastHeard: circle.members[id]?.lastHeard(excludingDevice: device))
+                lastHeard: circle.members[id]?.lastHeard(excludingDevice: device, asOf: now))
         }
         return CircleStatus(
-            circle: store.circleDirectory, sync: sync, copyChanged: circle.lastChange(excludingDevice: device),
+            circle: store.circleDirectory, sync: sync,
+            copyChanged: circle.lastChange(excludingDevice: device, asOf: now),
             members: members,
             warnings: Self.circleWarnings(of: me, in: circle, device: device, sync: sync, now: now),
             settings: (try? store.syncSettings()) ?? SyncSettings())

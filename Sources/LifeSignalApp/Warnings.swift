@@ -274,7 +274,7 @@ extension App {
             let problems = [sync.problem, inbox].compactMap { $0 }
             warnings.append(
                 .cannotConfirm(
-                    name: name, deadline: deadline, copyChanged: circle.lastChange(excludingDevice: device),
+                    name: name, deadline: deadline, copyChanged: circle.lastChange(excludingDevice: device, asOf: now),
                     problem: problems.isEmpty ? nil : problems.joined(separator: "; "), relayAt: deadline + sync.hold))
         }
         let unconfirmedBy = circle.linkedMembers(of: me).filter {

@@ -108,10 +108,11 @@ extension CircleState {
         return best
     }
 
-    /// When anything in this copy was last written by a device other than `device`: how
-    /// stale the copy looks, for the warning that cannot confirm a miss.
-    public func lastChange(excludingDevice device: String) -> Timestamp? {
-        members.values.compactMap { $0.lastHeard(excludingDevice: device) }.max()
+    /// When anything in this copy was last written by a device other than `device` (by `now`:
+    /// a record stamped later says nothing of when it came): how stale the copy looks, for the
+    /// warning that cannot confirm a miss.
+    public func lastChange(excludingDevice device: String, asOf now: Timestamp) -> Timestamp? {
+        members.values.compactMap { $0.lastHeard(excludingDevice: device, asOf: now) }.max()
     }
 }
 

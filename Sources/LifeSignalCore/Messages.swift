@@ -73,7 +73,8 @@ public enum Messages {
         // The sending device's own records say only that it is running: not news of the person.
         // A check-in is, whichever device it was made on (a server the person checked in on).
         let checkIn = state.lastCheckIn(asOf: message.sentAt)?.at
-        message.lastHeardFrom = [state.lastHeard(excludingDevice: telling?.device), checkIn].compactMap { $0 }.max()
+        message.lastHeardFrom = [state.lastHeard(excludingDevice: telling?.device, asOf: message.sentAt), checkIn]
+            .compactMap { $0 }.max()
         // Said in words by a watcher always (what it knows, and how), by the person's own device
         // when it tells more than their last check-in does.
         let relayed = telling.map { $0.me != n.subject } ?? true

@@ -69,6 +69,10 @@ import Testing
                     missOf: "bea", deadline: Self.deadline, me: "ana", device: "a", circle: circle,
                     sync: Self.unvouched, now: Self.at(now)) == .send(confirmed: false, evidence: nil))
         }
+        // Nor is it when the copy last changed, or when Bea was last heard from.
+        let ahead = Self.circle(bea: year)
+        #expect(ahead.lastChange(excludingDevice: "a", asOf: Self.at(now)) == Self.at(0))
+        #expect(ahead.members["bea"]?.lastHeard(excludingDevice: "a", asOf: Self.at(now)) == Self.at(0))
         // Within the clocks' tolerance, a record just after the deadline still counts.
         #expect(
             Self.relay(Self.circle(ana2: 24 * Self.h + 60), now: 24 * Self.h + 30)
