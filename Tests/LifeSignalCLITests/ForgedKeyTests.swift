@@ -56,6 +56,7 @@ import Testing
         // Said again on the next run: a write pinned neither set.
         #expect(family.run("bea", ["checkin", "--quiet"], now: "2026-03-02T09:40:00Z").code == 0)
         #expect(family.run("bea", ["status"], now: "2026-03-02T09:50:00Z").stderr.contains("claim to be Ana"))
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-02T09:55:00Z")
         // Bea scans Ana's code: settled; the clone counts for nothing, and is said.
         let scanned = family.run("bea", ["contacts", "add", family.code("ana"), "--dependent"])
         #expect(scanned.code == 0, "\(scanned.stderr)")
@@ -66,6 +67,7 @@ import Testing
         #expect(after.stderr.contains(Self.fake))
         #expect(family.run("ana", ["checkin", "--quiet"], now: "2026-03-02T10:05:00Z").code == 0)
         #expect(anaAsBeaSees("2026-03-02T10:10:00Z").lastCheckIn == "2026-03-02T10:05:00Z")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-02T10:15:00Z")
     }
 
     /// The clone is the stale one (Ana keeps checking in): it counts while the contest lasts, so
@@ -102,6 +104,7 @@ import Testing
         let after = family.run("bea", ["status"], now: "2026-03-01T11:30:00Z")
         #expect(after.code == 0, "\(after.stderr)")
         #expect(anaAsBeaSees("2026-03-01T11:30:00Z").lastCheckIn == "2026-03-01T11:00:00Z")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-01T11:40:00Z")
         // The code was taken once: scanning it again is the usual "already in your contacts".
         let again = family.run("bea", ["contacts", "add", family.code("ana"), "--dependent"])
         #expect(again.code != 0)

@@ -78,6 +78,25 @@ struct Family {
         return (status?["kind"] as? String, last?["at"] as? String)
     }
 
+    /// Whether `person`'s reads give the same answer from their caches as from a full read of
+    /// the logs: each command run with the caches the last run left, then with none (what a
+    /// full read finds; verified.bin is what was verified, not a cache, and stays).
+    func cachedReadsMatchFullReads(
+        _ person: String, now: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let reads = [["status", "--json"], ["contacts", "list", "--json"], ["circle", "devices", "--json"]]
+        for arguments in reads {
+            let cached = run(person, arguments, now: now)
+            for file in ["cache.bin", "cache-circle.bin", "cache-linked.bin"] {
+                try? FileManager.default.removeItem(atPath: home(person) + "/" + file)
+            }
+            let full = run(person, arguments, now: now)
+            #expect(cached.stdout == full.stdout, "\(arguments)", sourceLocation: sourceLocation)
+            #expect(cached.stderr == full.stderr, "\(arguments)", sourceLocation: sourceLocation)
+            #expect(cached.code == full.code, "\(arguments)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func appending(_ entry: [String: Any], to key: String, in state: inout [String: Any]) {
         var list = state[key] as? [[String: Any]] ?? []
         list.append(entry)

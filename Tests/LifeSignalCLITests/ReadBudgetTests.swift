@@ -42,7 +42,9 @@ import Testing
 
     @Test func aRunReadsAtMostItsBudgetOfOthersLinkedFirst() throws {
         anaWatchedByBea()
-        for n in 0..<20 { try fakeLog(n, size: 7 << 20) }
+        // 168 MiB: over the budget by more than the one log each of the two reading threads may
+        // start before it sees the budget spent.
+        for n in 0..<24 { try fakeLog(n, size: 7 << 20) }
         for arguments in [["status"], ["notify", "deliver"]] {
             let run = family.run("bea", arguments, now: "2026-03-01T10:00:00Z")
             let lines = run.stderr.split(separator: "\n")

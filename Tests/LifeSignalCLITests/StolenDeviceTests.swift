@@ -88,6 +88,7 @@ import Testing
         let quiet = anaAsBeaSees("2026-03-03T09:00:00Z")
         #expect(quiet.kind == "nonResponsive", "\(quiet)")
         #expect(quiet.lastCheckIn == "2026-03-02T08:00:00Z")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-03T09:00:00Z")
         // Ana's own device still speaks for her.
         let mine = family.run("ana", ["status"], now: "2026-03-02T08:30:00Z")
         #expect(!mine.stderr.contains("this device was revoked"), "\(mine.stderr)")
@@ -117,6 +118,7 @@ import Testing
         #expect(bea.stderr.contains("--member RECOVERY-CODE"))
         let json = family.run("bea", ["status", "--json"], now: "2026-03-01T14:00:00Z")
         #expect(json.stderr.contains(#""code":"devices-revoked-each-other""#), "\(json.stderr)")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-01T14:00:00Z")
         let mine = family.run("ana", ["status"], now: "2026-03-01T14:00:00Z")
         #expect(mine.stderr.contains("this device and your other device"), "\(mine.stderr)")
         // Ana settles it on a new machine with her recovery code, and revokes the laptop there.
@@ -136,6 +138,7 @@ import Testing
         #expect(!family.run("ana", ["status"], now: "2026-03-02T09:30:00Z").stderr.contains("this device was revoked"))
         #expect(family.run("laptop", ["checkin", "--quiet"], now: "2026-03-02T10:00:00Z").code == 0)
         #expect(anaAsBeaSees("2026-03-02T10:30:00Z").lastCheckIn == "2026-03-02T09:00:00Z")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-02T10:30:00Z")
     }
 
     /// `circle recovery` on any of Ana's devices replaces her code: the old one enrolls nothing,

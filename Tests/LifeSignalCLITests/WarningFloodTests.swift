@@ -34,6 +34,7 @@ import Testing
         let mine = family.run("ana", ["status"], now: "2026-03-01T10:00:00Z").stderr.split(separator: "\n")
         #expect(mine.filter { $0.contains("a device that is not yours claims to be you") }.count == 5)
         #expect(mine.contains { $0.contains("and 115 more logs in your folder count for nothing") }, "\(mine)")
+        family.cachedReadsMatchFullReads("bea", now: "2026-03-01T10:00:00Z")
         // Ana still counts for Bea.
         let json = family.run("bea", ["contacts", "list", "--json"], now: "2026-03-01T10:00:00Z")
         #expect(json.stdout.contains("\"at\": \"2026-03-01T09:00:00Z\""), "\(json.stdout.prefix(1_000))")
