@@ -114,6 +114,7 @@ extension App {
         {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
         }
+        if let damage = snapshot.ownDamage { notice(.warning(.ownLogDamaged(damage, rewritten: false))) }
         return (store, snapshot)
     }
 
@@ -146,18 +147,11 @@ extension App {
         creating creation: Creation = .never, feed: Store.FeedUse = .none, others: Store.OthersUse = .all,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
-        // The default name may need the password database (NSS, LDAP): it is looked up only
-        // when there is no profile yet. A profile that vanishes after this check is reported
-        // as missing, never recreated silently.
-        let profile: Store.Creation
-        switch creation {
-        case .never: profile = .never
-        case .with(let given): profile = .ifMissing(given)
-        case .withDefaults: profile = Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
-        }
+        let profile = storeCreation(creation)
         var (skipped, unknown, foreign): ([StoreError], [UnknownRecords], [ForeignRecords]) = ([], [], [])
         var (publication, behind, published): (Store.Publication, Store.CircleBehind?, String) = (.current, nil, "")
         var (trust, trustWarnings, store): (TrustKept, [Warning], Store?) = (TrustKept(), [], nil)
+        var ownDamage: OwnDamage?
         let outcome: (value: T, created: Bool)
         let (now, dryRun) = (self.now, self.dryRun)
         do {
@@ -169,6 +163,7 @@ extension App {
                 unknown = transaction.unknown
                 foreign = transaction.foreign
                 publication = transaction.publication
+                ownDamage = transaction.ownDamage
                 behind = transaction.circleBehind
                 published = transaction.store.publishedLogPath
                 store = transaction.store
@@ -194,6 +189,7 @@ extension App {
             throw .store(.io(path: dataDirectory, operation: "write", reason: "\(error)"))
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
+        if let ownDamage { notice(.warning(.ownLogDamaged(ownDamage, rewritten: !dryRun))) }
         notice(trust: trustWarnings, kept: trust, store: store)
         // (A write that could not finish is said at the end of the run, not as a copy published again.)
         if unfinished == nil, let problem = PublishedCopy(publication, behind: behind) {
@@ -201,6 +197,17 @@ extension App {
         }
         if outcome.created, case .ifMissing(let created) = profile { notice(created: created) }
         return outcome.value
+    }
+
+    /// What the store may create. The default name may need the password database (NSS,
+    /// LDAP): it is looked up only when there is no profile yet. A profile that vanishes after
+    /// this check is reported as missing, never recreated silently.
+    private func storeCreation(_ creation: Creation) -> Store.Creation {
+        switch creation {
+        case .never: return .never
+        case .with(let given): return .ifMissing(given)
+        case .withDefaults: return Store.hasProfile(dataDirectory) ? .never : .ifMissing(defaultProfile())
+        }
     }
 
     /// Remembers the first write of this run that could not finish.

@@ -107,6 +107,7 @@ extension App {
         // Only this member's logs are read in full; the count comes from the circle's state.
         let read = try AppError.wrap { () throws(StoreError) in try store.readMember() }
         notice(skipped: read.skipped, unknown: read.unknown, foreign: read.foreign)
+        if let damage = read.ownDamage { notice(.warning(.ownLogDamaged(damage, rewritten: false))) }
         let (checkIns, gaps) = try AppError.wrap { () throws(StoreError) in
             try store.checkIns(of: member, in: read, limit: limit, since: since, until: until)
         }

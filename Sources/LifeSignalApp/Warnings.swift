@@ -90,6 +90,9 @@ public enum Warning: Equatable, Sendable {
     case futureCheckIn(at: Timestamp, device: String, now: Timestamp, counting: Timestamp?)
     /// A commit from the git remote had changed this device's own records: put back as written.
     case ownRecordsRestored([String])
+    /// This device's private log was damaged: a copy it signed was read in its place, and
+    /// (`rewritten`) this write wrote the log again from it, keeping the damaged file aside.
+    case ownLogDamaged(OwnDamage, rewritten: Bool)
     /// An external contact whose every channel runs only on the device that set it (`exec:`,
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
@@ -109,8 +112,8 @@ public enum Warning: Equatable, Sendable {
         case .recordsLeftOut, .moreLeftOut, .newerRecords, .foreignRecords, .publishedCopy, .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
-            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .toldOnlyByThisDevice,
-            .cannotSign, .watchersNotConfirmed, .notConfirmedBy:
+            .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .ownLogDamaged,
+            .toldOnlyByThisDevice, .cannotSign, .watchersNotConfirmed, .notConfirmedBy:
             return false
         }
     }
@@ -147,6 +150,7 @@ public enum Warning: Equatable, Sendable {
         case .checkInAheadOfClock: return "check-in-ahead-of-clock"
         case .futureCheckIn: return "check-in-from-the-future"
         case .ownRecordsRestored: return "own-records-restored"
+        case .ownLogDamaged: return "own-records-damaged"
         case .toldOnlyByThisDevice: return "told-only-by-this-device"
         case .watchersNotConfirmed: return "watcher-not-confirmed"
         case .notConfirmedBy: return "not-confirmed-by"

@@ -315,7 +315,8 @@ extension Warning {
             .moreNotBelieved,
             .olderVersion,
             .keysPinnedOnFirstSight,
-            .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy:
+            .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy,
+            .ownLogDamaged:
             return trustMessage ?? ""
         case .checkInAheadOfClock(let at, let clock):
             return

@@ -85,6 +85,13 @@ extension Warning {
         case .enrollmentCodeUsedTwice(let devices):
             return
                 "the enrollment code this device made was used by more than one device (\(devices.joined(separator: ", "))), so someone else saw it: none was enrolled, and the code is forgotten. To enroll your new device, make a new code ('lifesignal circle enroll') and set it up again in a new --home."
+        case .ownLogDamaged(let damage, let rewritten):
+            let after =
+                rewritten
+                ? "this write wrote them again from that copy and kept the damaged file as \(damage.keptAs)"
+                : "the next change (a check-in, or cron's 'lifesignal notify deliver') writes them again from that copy and keeps the damaged file aside"
+            return
+                "this device's own records (\(damage.path)) are damaged: \(damage.problem). They were not believed; the copy this device signed, \(damage.copy) (through record \(damage.seq)), was read in their place, and \(after). Anything recorded after that copy is lost; check the disk (a flipped bit) or who edited the file."
         case .recordsLeftOut, .moreLeftOut, .cannotSign, .newerRecords, .foreignRecords, .publishedCopy,
             .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,

@@ -12,12 +12,6 @@ public struct JSONRecordWriter: FieldCoder {
     public var bytes: [UInt8]
     /// True until the current record has a field (no comma before the first).
     private var empty = true
-    /// Parts (see `FieldCoder.part`) to copy rather than write: their text as last written,
-    /// from the first field's key to the last field's value (empty: the part had no field).
-    public var reusing: [SettledPart: ArraySlice<UInt8>] = [:]
-    /// Where each part lies in `bytes`, as written or copied.
-    public private(set) var parts: [SettledPart: Range<Int>] = [:]
-    private var repeated: Set<SettledPart> = []
 
     public init(capacity: Int) {
         bytes = []
@@ -79,28 +73,6 @@ public struct JSONRecordWriter: FieldCoder {
     }
 
     // MARK: FieldCoder
-
-    public mutating func part(_ name: SettledPart, _ fields: (inout Self) throws(CannotFail) -> Void) {
-        // A name is one part: one used twice is written each time and copied never.
-        guard parts[name] == nil, !repeated.contains(name) else {
-            (parts[name], reusing[name]) = (nil, nil)
-            repeated.insert(name)
-            return writing { () throws(CannotFail) in try fields(&self) }
-        }
-        let before = (count: bytes.count, empty: empty)
-        if let text = reusing[name] {
-            if !text.isEmpty {
-                if !empty { bytes.append(UInt8(ascii: ",")) }
-                empty = false
-                bytes += text
-            }
-        } else {
-            writing { () throws(CannotFail) in try fields(&self) }
-        }
-        // (The comma before the part's first field is not the part's.)
-        let start = before.count + (bytes.count > before.count && !before.empty ? 1 : 0)
-        parts[name] = start..<bytes.count
-    }
 
     public mutating func int(_ key: String, _ value: inout Int64, in range: ClosedRange<Int64>) {
         self.key(key)

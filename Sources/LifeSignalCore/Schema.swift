@@ -67,22 +67,6 @@ public protocol FieldCoder {
     /// A reader fails with `problem` at `key` unless `condition` holds; a writer checks nothing.
     mutating func check(_ condition: @autoclosure () -> Bool, _ key: String, _ problem: @autoclosure () -> String)
         throws(Failure)
-    /// The fields `fields` describes, as a part named `name` that a writer may copy, as it
-    /// last wrote it, rather than write again (see `JSONRecordWriter.reusing`).
-    mutating func part(_ name: SettledPart, _ fields: (inout Self) throws(Failure) -> Void) throws(Failure)
-}
-
-extension FieldCoder {
-    public mutating func part(_ name: SettledPart, _ fields: (inout Self) throws(Failure) -> Void) throws(Failure) {
-        try fields(&self)
-    }
-}
-
-/// The parts of a log's state that rarely change and that a writer may copy as it last wrote
-/// them (`FieldCoder.part`): the facts between members, and the member's pins of others' keys.
-public enum SettledPart: String, CaseIterable, Sendable {
-    case facts
-    case pins
 }
 
 /// The failure of a writer, which has none: writers' descriptions run through `writing`.

@@ -92,7 +92,7 @@ extension MemberState {
             try c.publicKey("key", &key)
             v = key ?? ""
         }
-        try c.part(.pins) { c throws(C.Failure) in try c.entries("pins", &pins, as: PinEntry.self, omitEmpty: true) }
+        try c.entries("pins", &pins, as: PinEntry.self, omitEmpty: true)
         try c.stamped("inbox", &inbox, seed: nil) { c, v throws(C.Failure) in try c.optionalString("url", &v, .null) }
         try c.entries("tokens", &tokens, as: TokenEntry.self, omitEmpty: true)
         try c.entries("phoneTaps", &phoneTaps, as: PhoneTapEntry.self, omitEmpty: true)
@@ -120,7 +120,7 @@ extension CircleState {
         var state = members[member] ?? MemberState()
         try state.code(&c)
         if C.reads { members[member] = state }
-        try c.part(.facts) { c throws(C.Failure) in try codeFacts(&c, sides: false) }
+        try codeFacts(&c, sides: false)
         // The one thing a log may hold about another member: taps of their "I'm OK" button
         // that this device read from their inbox (see PhoneCheckIns).
         var taps = C.reads ? [:] : members.filter { $0.key != member && !$0.value.phoneTaps.isEmpty }

@@ -97,7 +97,6 @@ extension Store {
         throws(StoreError)
     {
         let archive = ownArchiveDirectory
-        if log.eventCount > DeviceLog.tailLimit { try log.decodeWritten(path: ownLogPath) }
         if log.events.count > DeviceLog.tailLimit {
             // A segment starting past `archivedThrough` was left by a save that crashed before
             // replacing log.json; its events are still in the tail. Rewriting it by name is not
@@ -129,9 +128,8 @@ extension Store {
             log.archivedThrough = last.seq
         }
         log.key = signer.publicKeyText
-        let (bytes, parts) = log.encodedWithParts(signer: signer)
+        let bytes = log.encoded(signer: signer)
         try Store.write(bytes, to: ownLogPath, backup: hadValidFile)
-        log.partsWritten = parts
         // Not past a segment the circle could not take: its log stays older, so the next write
         // publishes the missing segments with it.
         if unpublished == nil { publish(bytes, as: "log.json", failure: &unpublished) }

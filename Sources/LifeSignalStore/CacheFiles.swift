@@ -13,23 +13,6 @@ extension CircleCache {
 
     static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
 
-    /// This device's part alone (`cache.bin`: its own entries and its member's state, without
-    /// the facts between members), for a run that reads only its member's logs and needs no
-    /// facts (`checkin history`; no keys checked: `Store.readOwnLog` compares the one it needs).
-    static func loadOwnPart(_ store: Store) -> CircleCache? {
-        let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
-        do throws(CacheCodec.Damaged) {
-            guard let (entries, reader, files) = try openOwnFile(store) else { return nil }
-            var r = reader
-            var cache = try part(
-                &r, circle: circle, member: member, device: device, files: files, digest: false, facts: false)
-            cache.entries = entries.all
-            return cache
-        } catch {
-            return nil
-        }
-    }
-
     /// `cache.bin`'s entries, and a reader past its header, which names the files beside it; nil
     /// when there is none, or it was made for another circle or identity.
     private static func openOwnFile(_ store: Store) throws(CacheCodec.Damaged) -> (
@@ -217,7 +200,6 @@ extension CircleCache {
         cache.unread = try r.bool() ? Int(try r.int(in: 0...Limits.counter)) : nil
         cache.digest = try r.digest(keeping: digest)
         cache.feedEntries = try r.entries()
-        cache.ownParts = try r.parts()
         guard r.atEnd else { throw CacheCodec.Damaged() }
         (cache.linkedFile, cache.linkedFor) = (files.linked, files.linkedFor)
         return cache
@@ -274,7 +256,6 @@ extension CircleCache {
         if let unread { w.int(Int64(unread)) }
         w.digest(digest)
         w.entries(feedEntries)
-        w.parts(ownParts)
         try? Posix.overwrite(
             Self.path(dataDirectory), with: CacheCodec.file(w, entries: picked(own: true)))
     }

@@ -72,9 +72,6 @@ struct CircleCache: Sendable {
     /// and keeps the part of everyone else a check-in reads without working out again whom it
     /// covers (not saved).
     var ownFacts: OwnFacts?
-    /// Where the parts of this device's log's state lie in its text, while that file has the key
-    /// `entries` holds (see `SettledText`).
-    var ownParts: [SettledPart: StatePart] = [:]
     var othersClock: Int64
     /// Every log read that holds records of a newer lifesignal (the warning outlives the read).
     var unknown: [UnknownRecords] = []
@@ -194,17 +191,6 @@ extension BinaryWriter {
         }
     }
 
-    /// Where the parts of a log's state lie in its text (see `SettledText`).
-    mutating func parts(_ parts: [SettledPart: StatePart]) {
-        count(parts.count)
-        for (name, part) in parts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            string(name.rawValue)
-            int(Int64(part.range.lowerBound))
-            int(Int64(part.range.count))
-            uint(part.checksum)
-        }
-    }
-
     mutating func key(_ key: Posix.FileKey) {
         uint(key.device)
         uint(key.inode)
@@ -253,18 +239,6 @@ extension BinaryReader {
             list.append(entry)
         }
         return list
-    }
-
-    mutating func parts() throws(CacheCodec.Damaged) -> [SettledPart: StatePart] {
-        var parts: [SettledPart: StatePart] = [:]
-        for _ in 0..<(try count()) {
-            let name = try string()
-            let (start, length) = (try int(in: 0...Limits.counter), try int(in: 0...Limits.counter))
-            let part = StatePart(range: Int(start)..<Int(start + length), checksum: try uint())
-            // (A part this version does not name is not copied.)
-            if let known = SettledPart(rawValue: name) { parts[known] = part }
-        }
-        return parts
     }
 
     mutating func key() throws(CacheCodec.Damaged) -> Posix.FileKey {

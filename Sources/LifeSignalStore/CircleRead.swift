@@ -82,6 +82,8 @@ extension Store {
         }
         /// How the circle's copy of this device's log stands against its private copy.
         public var publication: Publication = .current
+        /// This device's private log was damaged, and a copy it signed was read in its place.
+        public var ownDamage: OwnDamage?
 
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords] { othersUnknown + logs.compactMap { $0.unknownRecords } }
@@ -116,6 +118,8 @@ extension Store {
         public var rejected: [Rejected] = []
         /// How the circle's copy of this device's log stands against its private copy.
         public var publication: Publication = .current
+        /// This device's private log was damaged, and a copy it signed was read in its place.
+        public var ownDamage: OwnDamage?
 
         /// The state `own` and `others` make together, when it was made once already.
         var merged: CircleState? = nil
@@ -192,7 +196,7 @@ extension Store {
         let counted = counting?.join() ?? nil
         if let counted { unread = counted.count }
         // A cache built while something is wrong would hide it from the next runs.
-        if read.skipped.isEmpty, read.publication == .current,
+        if read.skipped.isEmpty, read.publication == .current, read.ownDamage == nil,
             CircleCache.mayKeep(read, member: identity.member)
         {
             var fresh = CircleCache(
@@ -236,6 +240,7 @@ extension Store {
             own: own, others: others, othersClock: clock, skipped: read.skipped, unknown: read.unknown,
             foreign: read.foreign)
         snapshot.publication = read.publication
+        snapshot.ownDamage = read.ownDamage
         snapshot.unreadable = read.unreadable
         snapshot.speakers = read.speakers
         return snapshot
@@ -329,13 +334,7 @@ extension Store {
                 read.skip(error, member: member, since: key)
             }
         }
-        // (This device's log as the writer reads it: its tail of events alone decoded, while the
-        // cache holds its state.)
-        try readOwn(into: &read, cached: CircleCache.loadOwnPart(self))
-        if var own = read.logs.first, own.written != nil {
-            try own.decodeWritten(path: ownLogPath)
-            read.logs[0] = own
-        }
+        try readOwn(into: &read)
         let speakers = ownSpeakers(own: read.logs.first, siblings: siblings)
         read.logs += siblings.filter { speakers.believed.contains($0.device) }
         read.speakers[member] = speakers
@@ -350,12 +349,12 @@ extension Store {
 
     /// This device's own log, from its private copy, and how its published copy stands (a
     /// reader only says so; the next write publishes again).
-    private func readOwn(into read: inout CircleRead, cached: CircleCache? = nil) throws(StoreError) {
+    private func readOwn(into read: inout CircleRead) throws(StoreError) {
         let relative = "members/\(identity.member)/\(identity.device)"
         read.entries.append(CircleCache.Entry(path: relative, key: Posix.key(publishedDirectory)))
         read.entries.append(CircleCache.Entry(path: relative + "/log.json", key: Posix.key(publishedLogPath)))
         var key = Posix.FileKey.missing
-        var own = try readOwnLog(key: &key, cached: cached)
+        var own = try readOwnLog(key: &key)
         var publication = Publication.current
         // A writer may replace both copies between the two reads: read again before saying
         // the published copy is not ours.
@@ -363,9 +362,10 @@ extension Store {
             guard let log = own.log, let bytes = own.bytes else { break }
             publication = self.publication(of: log, bytes: bytes)
             guard case .notOurs = publication, attempt == 0 else { break }
-            own = try readOwnLog(key: &key, cached: cached)
+            own = try readOwnLog(key: &key)
         }
         if !own.adopted { read.entries.append(CircleCache.Entry(path: ownLogPath, key: key)) }
+        read.ownDamage = own.damage
         guard let log = own.log else { return }
         read.logs.append(log)
         read.publication = publication

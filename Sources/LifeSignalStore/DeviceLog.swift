@@ -53,17 +53,6 @@ public struct DeviceLog: Equatable, Sendable {
     var tail: String?
     /// Whether the events were decoded (else only the header and state were).
     var hasEvents = true
-    /// The events before `events`, still as this device wrote them, for a writer that appends
-    /// to a file it knows to be byte for byte what it last wrote (see `Store.readOwnLog`).
-    var written: WrittenEvents?
-    /// The state's text in that file, for the same writer to copy the parts it left as they were.
-    var settled: SettledText?
-    /// Where the state's parts lie in its text as `encoded` last wrote it (nil: not written).
-    var partsWritten: [SettledPart: StatePart]?
-
-    /// The events in the tail, written or decoded.
-    var eventCount: Int { (written?.count ?? 0) + events.count }
-
     public init(member: String, device: String) {
         self.member = member
         self.device = device
@@ -97,20 +86,16 @@ public struct DeviceLog: Equatable, Sendable {
     /// Signed by `signer` (see `Signing`): the signature covers the head — every field before
     /// `"events"`, among them the device's public key and `tail`, the SHA-512 of the text from
     /// `,` `"events"` to the end — so a reader of the state alone verifies it without the tail.
-    func encoded(signer: SigningKey?) -> [UInt8] { encodedWithParts(signer: signer).bytes }
-
-    /// The file's text, and where the state's parts (see `SettledText`) lie in the state's text.
-    func encodedWithParts(signer: SigningKey?) -> (bytes: [UInt8], parts: [SettledPart: StatePart]) {
+    func encoded(signer: SigningKey?) -> [UInt8] {
         // The tail first: its hash goes in the head. Everything is appended to one buffer: a
         // check-in rewrites up to 200 events.
-        var tail = JSONRecordWriter(capacity: 64 + (written?.lines.count ?? 0) + events.count * 160)
+        var tail = JSONRecordWriter(capacity: 64 + events.count * 160)
         tail.bytes.append(contentsOf: ",\n\"events\": [".utf8)
-        if let written { tail.bytes += written.lines }
         for event in events {
             tail.bytes.append(contentsOf: (tail.bytes.last == UInt8(ascii: "[") ? "\n  " : ",\n  ").utf8)
             tail.event(event)
         }
-        tail.bytes.append(contentsOf: (eventCount == 0 ? "]\n}\n" : "\n]\n}\n").utf8)
+        tail.bytes.append(contentsOf: (events.isEmpty ? "]\n}\n" : "\n]\n}\n").utf8)
         let holdsUnknown = !keptState.isEmpty || unknownEventCount > 0
         let fields: [(String, JSON)] = [
             ("schemaVersion", .int(Self.schemaVersion)),
@@ -132,61 +117,10 @@ public struct DeviceLog: Equatable, Sendable {
             out.bytes.append(contentsOf: ",\n".utf8)
         }
         out.bytes.append(contentsOf: "\"state\": ".utf8)
-        let start = out.bytes.count
-        out.reusing = settled?.unchanged(in: state, of: member) ?? [:]
         out.state(state, member: member, kept: keptState)
-        let parts = out.parts.mapValues {
-            StatePart(
-                range: ($0.lowerBound - start)..<($0.upperBound - start), checksum: CacheCodec.checksum(out.bytes[$0]))
-        }
         let head = out.bytes.count
         out.bytes += tail.bytes
-        guard let signer else { return (out.bytes, parts) }
-        return (Signing.sign(out.bytes, domain: .log, key: signer, signedEnd: head), parts)
+        guard let signer else { return out.bytes }
+        return Signing.sign(out.bytes, domain: .log, key: signer, signedEnd: head)
     }
-}
-
-/// The text of a log's state as this device last wrote it, the state it holds, and where its
-/// parts lie in it (see `FieldCoder.part`): a write copies each part whose values are as they
-/// were, rather than write a hundred relations and pins again on every check-in. The caller
-/// makes sure the file is byte for byte what this device wrote (`Store.readOwnLog`).
-struct SettledText: Sendable, Equatable {
-    var state: CircleState
-    var text: ArraySlice<UInt8>
-    var parts: [SettledPart: StatePart]
-
-    /// Whether `part` of `member`'s state holds the same in `a` and `b`.
-    static func same(_ part: SettledPart, _ a: CircleState, _ b: CircleState, of member: String) -> Bool {
-        switch part {
-        case .facts: a.facts == b.facts
-        case .pins: a.members[member]?.pins == b.members[member]?.pins
-        }
-    }
-
-    /// The text of each part that holds the same in `state` as it did, and is still the text
-    /// that was written there (its checksum): any other is written again.
-    func unchanged(in state: CircleState, of member: String) -> [SettledPart: ArraySlice<UInt8>] {
-        var found: [SettledPart: ArraySlice<UInt8>] = [:]
-        let (quote, comma, open, close) = (UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"))
-        for (name, written) in parts where Self.same(name, self.state, state, of: member) {
-            // Inside the state's braces: a part with fields starts with a key, after `{` or `,`,
-            // and any part ends before `,` or `}`.
-            let range = written.range
-            guard range.lowerBound > 0, range.upperBound < text.count else { continue }
-            let first = text.startIndex + range.lowerBound
-            let part = text[first..<(text.startIndex + range.upperBound)]
-            let (before, after) = (text[first - 1], text[part.endIndex])
-            guard part.isEmpty || (part.first == quote && (before == comma || before == open)),
-                after == comma || after == close, CacheCodec.checksum(part) == written.checksum
-            else { continue }
-            found[name] = part
-        }
-        return found
-    }
-}
-
-/// Where a part of a log's state lies in the state's text, and the checksum of its text.
-struct StatePart: Equatable, Sendable {
-    var range: Range<Int>
-    var checksum: UInt64
 }

@@ -1,13 +1,5 @@
 import LifeSignalCore
 
-#if canImport(Glibc)
-    @preconcurrency import Glibc
-#elseif canImport(Musl)
-    @preconcurrency import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// This device's own records: the authoritative copy in the data directory (`own/log.json`,
 /// `own/feed.json`, `own/archive/`), written durably, and the copy published in the circle
 /// (`members/<member>/<device>/`) for everyone else to read.
@@ -35,6 +27,17 @@ extension StoreError {
     }
 }
 
+/// This device's private log was damaged, and a copy it signed was read in its place: the
+/// backup or the circle's copy (`copy`, holding records through `seq`). A write keeps the
+/// damaged file aside as `keptAs`.
+public struct OwnDamage: Equatable, Sendable {
+    public var path: String
+    public var problem: String
+    public var copy: String
+    public var seq: Int64
+    public var keptAs: String { path + ".damaged" }
+}
+
 extension Store {
     /// The private folder of this device's records.
     public var ownDirectory: String { Paths.join(dataDirectory, "own") }
@@ -54,42 +57,68 @@ extension Store {
         var log: DeviceLog?
         var bytes: [UInt8]?
         var adopted: Bool
+        /// The private copy was damaged, and `log` is the copy this device signed that was read in
+        /// its place (see `readOwnLog`).
+        var damage: OwnDamage? = nil
     }
 
     /// Reads this device's log from its private copy (or adopts the published one when there
-    /// is none), checking that it is the identity's. When `cached` (the cache) holds the key
-    /// the private copy has, the file is byte for byte what this device last wrote, and the
-    /// cache holds its state: only the header is read, and the tail is appended to as it lies
-    /// (`DeviceLog.forAppending`). Anything else, or any doubt, reads it in full.
-    func readOwnLog(key: inout Posix.FileKey, cached: CircleCache? = nil) throws(StoreError) -> OwnLog {
+    /// is none), in full, checking that it is the identity's and that it is as this device
+    /// signed it: its head's signature and the hash of its events.
+    ///
+    /// A private copy that is damaged (it does not read, or no longer matches its signature: an
+    /// edit, a flipped bit) is never believed, and never signed again. The newest copy this
+    /// device signed that still verifies, its backup (one write behind) or the circle's copy
+    /// (usually the latest), is read in its place and the damage is said (`OwnLog.damage`); the
+    /// next write keeps the damaged file aside and writes the log again from that copy. Only
+    /// when there is no such copy does the damage stop the command, naming the file.
+    func readOwnLog(key: inout Posix.FileKey) throws(StoreError) -> OwnLog {
         let path = ownLogPath
-        guard case .contents(let bytes) = try readFile(path, key: &key, restoreFrom: bestBackup(of:)) else {
-            var circleKey = Posix.FileKey.missing
-            let published = try readLog(member: identity.member, device: identity.device, key: &circleKey)
-            return OwnLog(log: published, bytes: nil, adopted: published != nil)
-        }
-        var log: DeviceLog
-        // (Not while the log holds records of a newer lifesignal, whose version string may be
-        // this one's: those are kept by a full read and write only.)
-        if let cached, key != .missing, cached.entries.last(where: { $0.path == path })?.key == key,
-            !cached.unknown.contains(where: { isOwn(member: $0.member, device: $0.device) }),
-            let known = DeviceLog.forAppending(bytes, state: cached.own, parts: cached.ownParts, path: path)
-        {
-            log = known
-        } else {
-            do {
-                log = try DeviceLog.decode(bytes, path: path, member: nil, device: nil, backup: nil)
-            } catch {
-                throw error.withBackup(bestBackup(of: path))
+        do throws(StoreError) {
+            guard case .contents(let bytes) = try readFile(path, key: &key, restoreFrom: bestBackup(of:)) else {
+                var circleKey = Posix.FileKey.missing
+                let published = try readLog(member: identity.member, device: identity.device, key: &circleKey)
+                return OwnLog(log: published, bytes: nil, adopted: published != nil)
             }
+            var log = try DeviceLog.decode(bytes, path: path, member: nil, device: nil, backup: nil)
+            // (The signature first: a flipped bit in an id is damage, not another device's log.)
+            log.checkSignature(bytes)
+            if case .invalid(let problem) = log.signature {
+                throw StoreError.damaged(path: path, problem: problem, backup: nil)
+            }
+            guard isOwn(member: log.member, device: log.device) else {
+                throw StoreError.identityMismatch(
+                    identity: identityPath, records: path,
+                    expected: DeviceName(member: identity.member, device: identity.device),
+                    found: DeviceName(member: log.member, device: log.device), recordsBackup: bestBackup(of: path))
+            }
+            return OwnLog(log: log, bytes: bytes, adopted: false)
+        } catch .damaged(let damaged, let problem, _) where damaged == path {
+            guard let copy = signedCopy(of: path) else {
+                throw .damaged(path: path, problem: problem, backup: bestBackup(of: path))
+            }
+            return OwnLog(
+                log: copy.log, bytes: copy.bytes, adopted: false,
+                damage: OwnDamage(path: path, problem: problem, copy: copy.path, seq: copy.log.lastSeq))
         }
-        guard isOwn(member: log.member, device: log.device) else {
-            throw .identityMismatch(
-                identity: identityPath, records: path,
-                expected: DeviceName(member: identity.member, device: identity.device),
-                found: DeviceName(member: log.member, device: log.device), recordsBackup: bestBackup(of: path))
+    }
+
+    /// The newest copy of this device's log that this device signed and that still verifies:
+    /// its backup or the circle's copy. Nil when neither does, or this device has no key.
+    func signedCopy(of path: String) -> (path: String, log: DeviceLog, bytes: [UInt8])? {
+        guard let key = (try? readDeviceKey()) ?? nil else { return nil }
+        var best: (path: String, log: DeviceLog, bytes: [UInt8])? = nil
+        for candidate in [path + ".bak", publishedLogPath] {
+            guard case .contents(let bytes)? = try? Posix.read(candidate),
+                var log = try? DeviceLog.decode(
+                    bytes, path: candidate, member: identity.member, device: identity.device, backup: nil),
+                log.key == key.publicKeyText
+            else { continue }
+            log.checkSignature(bytes)
+            guard log.signature == .valid, best.map({ log.lastSeq > $0.log.lastSeq }) ?? true else { continue }
+            best = (candidate, log, bytes)
         }
-        return OwnLog(log: log, bytes: bytes, adopted: false)
+        return best
     }
 
     /// A file's bytes or `.missing`; a missing file whose backup (`.bak`) exists is damage, not
@@ -127,182 +156,6 @@ extension Store {
         }
         return best?.path
     }
-
-    /// How the published copy of this device's log stands against the private one.
-    public enum Publication: Equatable, Sendable {
-        case current
-        case missing
-        /// Holds fewer records (a rollback by a sync engine or a restore).
-        case older(publishedSeq: Int64, ownSeq: Int64)
-        case damaged(StoreError)
-        /// Not a copy of this data directory's records: ahead of the private copy, or differing
-        /// from it where both have events (another data directory writes as this device, this
-        /// one was restored from an older backup, or someone who can write the circle folder
-        /// changed it). A writer publishes its own copy over it; a reader (which holds no lock,
-        /// and may have read the private copy just before a writer replaced both) reads again,
-        /// then says so.
-        case notOurs(publishedSeq: Int64)
-        /// The device's folder in the circle is a symbolic link (or a file): nothing is read or
-        /// written through it; a writer puts a real folder in its place.
-        case notAFolder
-    }
-
-    /// Compares the published log with the private one (`own`, whose text is `bytes`).
-    func publication(of own: DeviceLog, bytes: [UInt8]) -> Publication {
-        var own = own
-        for folder in [publishedDirectory, Paths.join(publishedDirectory, "archive")]
-        where !Posix.isRealDirectory(folder) && Posix.exists(folder) {
-            return .notAFolder
-        }
-        let path = publishedLogPath
-        var key = Posix.FileKey.missing
-        let read: (log: DeviceLog?, bytes: [UInt8])?
-        do throws(StoreError) {
-            read = try Self.readStill(
-                path, key: &key,
-                reading: { (key: inout Posix.FileKey) throws(StoreError) in
-                    do throws(SystemError) {
-                        return try Posix.read(path, key: &key)
-                    } catch {
-                        throw error.asReadError(backup: nil)
-                    }
-                },
-                decode: { published throws(StoreError) in
-                    published == bytes
-                        ? (nil, published)
-                        : (
-                            try DeviceLog.decode(
-                                published, path: path, member: identity.member, device: identity.device, backup: nil),
-                            published
-                        )
-                })
-        } catch {
-            return .damaged(error)
-        }
-        guard let read else { return .missing }
-        guard let theirs = read.log else { return .current }
-        // Older is only a prefix of this history: the same event where both have it. One that
-        // differs there was written by another data directory with this device's identity.
-        guard (try? own.decodeWritten(path: ownLogPath)) != nil else { return .notOurs(publishedSeq: theirs.lastSeq) }
-        if theirs.lastSeq < own.lastSeq, Self.samePrefix(theirs, own) {
-            return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq)
-        }
-        return .notOurs(publishedSeq: theirs.lastSeq)
-    }
-
-    /// Whether `older`'s last event is the one `own` has at that sequence number (true when
-    /// `own` no longer holds it in its log: archived events were written here).
-    static func samePrefix(_ older: DeviceLog, _ own: DeviceLog) -> Bool {
-        guard let theirs = older.events.last, let mine = own.events.first(where: { $0.seq == theirs.seq }) else {
-            return true
-        }
-        return theirs.at == mine.at && theirs.clock == mine.clock
-            && type(of: theirs.body).typeName == type(of: mine.body).typeName
-    }
-
-    /// Writes `bytes` as the published copy of one of this device's files (not fsync'd: the
-    /// private copy is the durable one, and a lost publication is published again). Called
-    /// once the private copy is written, so a failure here means "recorded, not published".
-    func publish(_ bytes: [UInt8], as relative: String, moving circle: String? = nil) throws(StoreError) {
-        do {
-            try publishing(bytes, as: relative)
-        } catch {
-            // A move into `circle` is refused; anything else leaves the circle behind.
-            guard let circle else {
-                throw StoreError.notPublished(path: error.path, reason: error.reason, privateCopy: ownDirectory)
-            }
-            throw StoreError.circleRefused(circle: circle, path: error.path, reason: error.reason, cause: error.cause)
-        }
-    }
-
-    private func publishing(_ bytes: [UInt8], as relative: String) throws(SystemError) {
-        let path = Paths.join(publishedDirectory, relative)
-        do {
-            try makePublishedFolders(Paths.parent(of: path))
-            // A segment is written once; a log or feed is replaced over its spare (see `replaceCopy`).
-            if relative.hasPrefix("archive/") {
-                try Posix.replace(path, with: bytes, durable: false, mode: sharing.files)
-            } else {
-                try Posix.replaceCopy(path, with: bytes, spare: path + ".bak", mode: sharing.files)
-            }
-        } catch {
-            // The file named, not the temporary file beside it that the write went through.
-            guard Paths.parent(of: error.path) == Paths.parent(of: path) else { throw error }
-            throw SystemError(operation: error.operation, path: path, code: error.code)
-        }
-    }
-
-    /// `publish`, remembering in `failure` that the circle could not be written rather than
-    /// throwing it: a transaction writes everything private first (the log, its segments, the
-    /// feed, with the deliveries it recorded), then says once that the circle is behind.
-    func publish(_ bytes: [UInt8], as relative: String, failure: inout StoreError?) {
-        do {
-            try publish(bytes, as: relative)
-        } catch {
-            failure = failure ?? error
-        }
-    }
-
-    /// Creates the folders from the circle down to `directory` (in this device's folder), each a
-    /// real folder: nothing is written through a link. A link or file where this device's own
-    /// folders belong is removed (only this device writes there); one higher up, where other
-    /// devices' folders are, is an error for a person to look at.
-    private func makePublishedFolders(_ directory: String) throws(SystemError) {
-        let circle = circleDirectory
-        guard directory.hasPrefix(circle + "/") else { return try Posix.makeDirectories(directory) }
-        var path = circle
-        for part in directory.dropFirst(circle.count + 1).split(separator: "/") {
-            path = Paths.join(path, String(part))
-            if Posix.isRealDirectory(path) { continue }
-            if Posix.exists(path) {
-                guard path.hasPrefix(publishedDirectory) else {
-                    throw SystemError(operation: "open", path: path, code: Posix.isSymbolicLink(path) ? ELOOP : ENOTDIR)
-                }
-                Posix.remove(path)
-            }
-            try Posix.makeDirectories(path, mode: sharing.directories)
-        }
-    }
-
-    /// Copies the published archive segments into the private folder, for a directory written
-    /// before private copies existed (once, when it adopts its published log).
-    func adoptPublishedSegments() throws(StoreError) {
-        let published = Paths.join(publishedDirectory, "archive")
-        let names: [String]
-        do {
-            names = try Posix.list(published) ?? []
-        } catch {
-            throw error.asReadError(backup: nil)
-        }
-        guard !names.isEmpty else { return }
-        do {
-            try Posix.makeDirectories(ownArchiveDirectory)
-        } catch {
-            throw error.asCreateError
-        }
-        for name in names where ArchiveSegment(fileName: name) != nil {
-            let target = Paths.join(ownArchiveDirectory, name)
-            if !Posix.exists(target) {
-                try Store.write(try Files.read(Paths.join(published, name)), to: target, backup: false)
-            }
-        }
-    }
-
-    /// Publishes the private archive segments the circle lacks.
-    func publishMissingSegments(moving circle: String? = nil) throws(StoreError) {
-        let own: [String]
-        do {
-            own = try Posix.list(ownArchiveDirectory) ?? []
-        } catch {
-            throw error.asReadError(backup: nil)
-        }
-        let archive = Paths.join(publishedDirectory, "archive")
-        // What lies behind a link is not the circle's: everything is published into a real folder.
-        let published = Set(Posix.isRealDirectory(archive) ? ((try? Posix.list(archive)) ?? nil) ?? [] : [])
-        for name in own where ArchiveSegment(fileName: name) != nil && !published.contains(name) {
-            try publish(try Files.read(Paths.join(ownArchiveDirectory, name)), as: "archive/" + name, moving: circle)
-        }
-    }
 }
 
 extension Store {
@@ -338,9 +191,14 @@ extension Store {
         // Everything goes again while the circle is behind, or its copy of the log is not ours.
         let behind = transaction.publication != .current || transaction.circleBehind != nil
         if resign { try signSegments(with: transaction.signer, unpublished: &unpublished) }
-        if transaction.changed || own.adopted || resign {
+        // A damaged private log is kept aside for a person to look at, and written again from
+        // the signed copy read in its place: nothing damaged is signed.
+        if let damage = own.damage { try keepAside(damage) }
+        if transaction.changed || own.adopted || resign || own.damage != nil {
+            // (Not over the backup when the file was damaged: the backup may be the copy read.)
             try save(
-                &transaction.log, hadValidFile: own.bytes != nil, signer: transaction.signer, unpublished: &unpublished)
+                &transaction.log, hadValidFile: own.bytes != nil && own.damage == nil, signer: transaction.signer,
+                unpublished: &unpublished)
         } else if behind, let bytes = own.bytes {
             publish(bytes, as: "log.json", failure: &unpublished)
         }

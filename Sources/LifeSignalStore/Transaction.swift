@@ -46,6 +46,9 @@ public struct Transaction {
     /// Whether (and since when) an earlier write could not publish this device's records: this
     /// one publishes them all again (see CircleBehind.swift).
     public internal(set) var circleBehind: Store.CircleBehind?
+    /// This device's private log was damaged and a copy it signed was read in its place; the
+    /// commit keeps the damaged file aside and writes the log again.
+    public internal(set) var ownDamage: OwnDamage?
     var changed = false
     /// The key this device signs its files with.
     public internal(set) var signer: SigningKey
@@ -150,11 +153,7 @@ public struct Transaction {
     /// it (the state keeps the latest run anyway): liveness every few minutes must not grow the
     /// history by thousands of events a month.
     public mutating func recordDeliverRun(at time: Timestamp) {
-        if !log.events.isEmpty {
-            if log.events.last?.body is DeliverRan { log.events.removeLast() }
-        } else if log.written?.last?.body is DeliverRan {
-            log.written?.removeLast()
-        }
+        if log.events.last?.body is DeliverRan { log.events.removeLast() }
         record(DeliverRan(), at: time)
     }
 }
@@ -226,6 +225,7 @@ extension Store {
             transaction.publication = store.publication(of: log, bytes: bytes)
         }
         transaction.circleBehind = store.circleBehind()
+        transaction.ownDamage = own.damage
         switch feed {
         case .none: break
         case .whole: try transaction.loadFeed()
@@ -257,8 +257,6 @@ extension Store {
     /// checked against the identity) before anything is created for that identity in the
     /// circle; a new device has none anywhere. A new identity is written last, so a circle that
     /// refuses this device leaves no profile behind pointing at it.
-    /// The cache is loaded first: when it holds this device's log as it is, the log is read for
-    /// appending (see `readOwnLog`).
     private static func openDevice(_ dataDirectory: String, creation: Creation, dryRun: Bool, others: OthersUse)
         throws(StoreError)
         -> (store: Store, created: Bool, own: OwnLog, createdCircle: Bool, cache: CircleCache.Loaded?)
@@ -269,7 +267,7 @@ extension Store {
         var ownKey = Posix.FileKey.missing
         let own =
             created
-            ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey, cached: cache?.cache)
+            ? OwnLog(log: nil, bytes: nil, adopted: false) : try store.readOwnLog(key: &ownKey)
         let circleExisted = Posix.exists(store.circleDirectory)
         if !dryRun {
             try store.prepareDeviceDirectory(newProfile: created, sweeping: others != .linked)

@@ -99,8 +99,6 @@ extension Store {
         (cache.linkedFile, cache.linkedFor) = (others.current?.linkedFile, others.current?.linkedFor ?? 0)
         cache.linkedSource = others.current?.linkedSource
         cache.ownFacts = others.current?.ownFacts
-        // (Where the state's parts lie in the own log, as written now or, when it was not, as read.)
-        cache.ownParts = transaction.log.partsWritten ?? transaction.log.settled?.parts ?? [:]
         cache.partial = others.current?.partial ?? false
         if let read = transaction.feedRead {
             // The feed as this transaction left it, for the next runs.

@@ -215,12 +215,20 @@ import Testing
         #expect(bytes(backup) == before)
         #expect(historyNotes(fixture) == ["after", "n2", "n1", "n0"])
 
+        // A damaged log is read from the copy this device signed that still verifies: the
+        // circle's, never the torn backup.
         try tear()
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: fixture.log))
         let status = fixture.home.run(["status"])
-        #expect(status.code == 65, "\(status.stderr)")
-        #expect(status.stderr.contains(fixture.publishedLog), "\(status.stderr)")
+        #expect(status.code == 0, "\(status.stderr)")
+        #expect(
+            status.stderr.contains("are damaged") && status.stderr.contains(fixture.publishedLog), "\(status.stderr)")
         #expect(!status.stderr.contains(backup), "\(status.stderr)")
+        // With no copy that verifies, it stops, naming the file.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: fixture.publishedLog))
+        let stopped = fixture.home.run(["status"])
+        #expect(stopped.code == 65, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains(fixture.log), "\(stopped.stderr)")
     }
 
     /// An alert whose log is recorded but whose feed cannot be written (here its backup's name

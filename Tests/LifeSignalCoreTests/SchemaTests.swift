@@ -99,36 +99,3 @@ import Testing
         }
     }
 }
-
-extension SchemaTests {
-    /// The parts a writer may copy (`FieldCoder.part`): where each lies, its text copied in
-    /// place of its fields with the commas right, and a name used twice never copied.
-    @Test func aPartIsRecordedAndCopiedInPlaceOfItsFields() throws {
-        func record(_ writer: inout JSONRecordWriter, first: Int64, second: Int64, twice: Bool = false) {
-            writer.open()
-            writing { () throws(CannotFail) in
-                var (a, b, c) = (Int64(1), first, second)
-                try writer.int("a", &a, in: 0...9)
-                try writer.part(.facts) { w throws(CannotFail) in try w.int("b", &b, in: 0...9) }
-                try writer.part(twice ? .facts : .pins) { w throws(CannotFail) in try w.int("c", &c, in: 0...9) }
-            }
-            writer.close()
-        }
-        var plain = JSONRecordWriter(capacity: 64)
-        record(&plain, first: 2, second: 3)
-        #expect(String(decoding: plain.bytes, as: UTF8.self) == #"{"a":1,"b":2,"c":3}"#)
-        let p = try #require(plain.parts[.facts])
-        #expect(String(decoding: plain.bytes[p], as: UTF8.self) == #""b":2"#)
-        // Copied: the text given stands in for the fields (here deliberately not theirs).
-        var copied = JSONRecordWriter(capacity: 64)
-        copied.reusing = [.facts: Array(#""b":7"#.utf8)[...], .pins: Array(#""c":8"#.utf8)[...]]
-        record(&copied, first: 2, second: 3)
-        #expect(String(decoding: copied.bytes, as: UTF8.self) == #"{"a":1,"b":7,"c":8}"#)
-        // A name used twice is recorded never, so no later write copies it.
-        var twice = JSONRecordWriter(capacity: 64)
-        twice.reusing = [.facts: Array(#""b":7"#.utf8)[...]]
-        record(&twice, first: 2, second: 3, twice: true)
-        #expect(String(decoding: twice.bytes, as: UTF8.self) == #"{"a":1,"b":7,"c":3}"#)
-        #expect(twice.parts[.facts] == nil)
-    }
-}

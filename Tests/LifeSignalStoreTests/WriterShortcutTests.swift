@@ -84,51 +84,25 @@ import Testing
         #expect(loaded.cache.others.members[beaId]?.lastCheckIn?.note == "b1")
     }
 
-    @Test func aWriterAppendsToItsLogAsItLiesOnlyWhileTheCacheHoldsItsKey() throws {
+    /// Every write writes the log whole, and the file is what decoding it and writing it
+    /// again gives, across an archive and delivery runs that replace each other.
+    @Test func aWriteWritesTheWholeLogAcrossAnArchiveAndDeliveryRuns() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
         let store = try Store.open(dataDirectory: ana)
         _ = try store.snapshot()
-        var key = Posix.FileKey.missing
-        let known = try store.readOwnLog(key: &key, cached: CircleCache.load(store)).log
-        let written = try #require(known?.written)
-        let full = try DeviceLog.decode(
-            try Files.read(store.ownLogPath), path: store.ownLogPath, member: nil, device: nil, backup: nil)
-        #expect(written.count == full.events.count)
-        #expect(known?.state == full.state)
-        #expect(known?.lastSeq == full.lastSeq && known?.clock == full.clock && known?.key == full.key)
-
-        // The same bytes in a new file: the key no longer matches, so it is read in full.
-        let bytes = try Files.read(store.ownLogPath)
-        try Data(bytes).write(to: URL(fileURLWithPath: store.ownLogPath + ".new"))
-        #expect(rename(store.ownLogPath + ".new", store.ownLogPath) == 0)
-        let reread = try store.readOwnLog(key: &key, cached: CircleCache.load(store)).log
-        #expect(reread?.written == nil)
-        #expect(reread?.events == full.events)
-    }
-
-    @Test func appendingWritesWhatDecodingAndWritingAgainWouldAcrossAnArchiveAndDeliveryRuns() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try checkIn(ana, "Ana", note: "a1")
-        let store = try Store.open(dataDirectory: ana)
-        _ = try store.snapshot()
-        var appended = 0
         // Past the tail's limit, so that one write archives; a delivery run right after another
         // replaces it.
         for i in 1...(DeviceLog.tailLimit + 100) {
             let time = Self.t0 + .minutes(Int64(i))
-            appended += try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
-                transaction in
-                let fast = transaction.log.written != nil
+            _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) { transaction in
                 if i % 5 >= 3 {
                     transaction.recordDeliverRun(at: time)
                 } else {
                     transaction.record(CheckedIn(note: "n\(i)"), at: time)
                 }
-                return fast ? 1 : 0
-            }.value
+            }
         }
-        #expect(appended >= DeviceLog.tailLimit, "the writes appended to the log as it lay")
         let bytes = try Files.read(store.ownLogPath)
         let log = try DeviceLog.decode(bytes, path: store.ownLogPath, member: nil, device: nil, backup: nil)
         #expect(log.archivedThrough > 0, "one write archived")
@@ -146,9 +120,8 @@ import Testing
 
 extension WriterShortcutTests {
     /// A log holding records of a newer lifesignal that did not change the version string:
-    /// the writer never appends to it as it lies, so the newer build's state field is kept
-    /// and still reported (from the review of the shortcut).
-    @Test func aLogWithRecordsOfANewerBuildIsNeverAppendedToAsItLies() throws {
+    /// the newer build's state field is kept through writes and still reported.
+    @Test func aLogWithRecordsOfANewerBuildKeepsThemThroughWrites() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try checkIn(ana, "Ana", note: "a1")
         let store = try Store.open(dataDirectory: ana)
@@ -159,14 +132,12 @@ extension WriterShortcutTests {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
         for note in ["a2", "a3", "a4"] {
-            let (unknown, fast) = try Store.update(
+            let unknown = try Store.update(
                 dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0, others: .linked
             ) { transaction in
-                let fast = transaction.log.written != nil
                 transaction.record(CheckedIn(note: note), at: Self.t0)
-                return (transaction.unknown, fast)
+                return transaction.unknown
             }.value
-            #expect(!fast, "read in full (\(note))")
             #expect(unknown.count == 1, "its newer records are still reported (\(note))")
             #expect(try String(contentsOfFile: store.ownLogPath, encoding: .utf8).contains("\"vacation\":"))
         }
@@ -258,47 +229,8 @@ extension WriterShortcutTests {
 }
 
 extension WriterShortcutTests {
-    /// A write copies the parts of its log's state it left as they were (the relations, the
-    /// pins) from the file as it last wrote it, and the file is byte for byte the one a write of
-    /// the whole log makes.
-    @Test func aWriteCopiesTheStatePartsItLeftAsTheyWereAndWritesTheSameBytes() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let (store, beaId) = try anaAndBea()
-        let member = store.identity.member
-        func write(_ hour: Int64, _ event: any EventBody) throws -> Set<SettledPart> {
-            let time = Self.t0 + .hours(hour)
-            let (copied, state) = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time) {
-                transaction in
-                transaction.record(event, at: time)
-                let state = transaction.log.state
-                return (Set((transaction.log.settled?.unchanged(in: state, of: member) ?? [:]).keys), state)
-            }.value
-            let bytes = try Files.read(store.ownLogPath)
-            let log = try DeviceLog.decode(bytes, path: store.ownLogPath, member: nil, device: nil, backup: nil)
-            #expect(log.state == state, "hour \(hour): the file holds the state written")
-            let signer = try store.signingKey(signedWith: log.key, dryRun: true)
-            #expect(log.encoded(signer: signer) == bytes, "hour \(hour): the bytes of the whole log written again")
-            return copied
-        }
-        _ = try write(1, RelationSet(member: beaId, roles: Roles(responder: true, dependent: true)))
-        #expect(try write(2, CheckedIn(note: "a2")) == [.facts, .pins])
-        let pair = Pair(member, beaId)
-        let linked = try store.snapshot().state.relations[pair]?.value
-        #expect(try write(3, RelationSet(member: beaId, roles: Roles(responder: true, dependent: false))) == [.pins])
-        #expect(try store.snapshot().state.relations[pair]?.value != linked)
-        #expect(try write(4, KeyPinned(member: beaId, fingerprint: "0123456789abcdef0123456789abcdef")) == [.facts])
-        #expect(try write(5, CheckedIn(note: "a5")) == [.facts, .pins])
-        #expect(try write(6, KeyPinned(member: beaId, fingerprint: "fedcba9876543210fedcba9876543210")) == [.facts])
-        let state = try store.snapshot().state
-        #expect(state.members[member]?.pins[beaId]?.count == 2)
-        #expect(state.members[member]?.lastCheckIn?.note == "a5")
-    }
-}
-
-extension WriterShortcutTests {
-    /// History reads this device's log as a writer does while the cache holds its state: the
-    /// tail's events alone are decoded, and they are the file's.
-    @Test func historyReadsThisDevicesTailAsAWriterDoes() throws {
+    /// History reads this device's log whole, with or without the cache.
+    @Test func historyReadsThisDevicesLogWithOrWithoutTheCache() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, beaId) = try anaAndBea()
         _ = try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0) { transaction in
@@ -307,9 +239,7 @@ extension WriterShortcutTests {
         for hour in 1...3 { try checkIn(ana, "Ana", note: "a\(hour + 1)", at: Self.t0 + .hours(Int64(hour))) }
         let whole = try DeviceLog.decode(
             try Files.read(store.ownLogPath), path: store.ownLogPath, member: nil, device: nil, backup: nil)
-        #expect(CircleCache.loadOwnPart(store) != nil)
         let read = try store.readMember()
-        #expect(read.logs.first?.settled != nil, "read as a writer reads it")
         #expect(read.logs.first?.events == whole.events)
         #expect(read.state.members[store.identity.member]?.checkInCount == 4)
         let history = try store.checkIns(of: store.identity.member, in: read, limit: 2, since: nil)
@@ -317,7 +247,6 @@ extension WriterShortcutTests {
         // Without the cache, the file is read whole, to the same events and state.
         try FileManager.default.removeItem(atPath: CircleCache.path(ana))
         let cold = try store.readMember()
-        #expect(cold.logs.first?.settled == nil)
         #expect(cold.logs.first?.events == whole.events)
         #expect(cold.state == read.state)
     }
