@@ -11,7 +11,7 @@ through scripts/bench's tiny static launcher (rss-run): a child started straight
 inherits Python's ~15 MiB high-water mark, which Linux carries across exec into ru_maxrss.
 
 Baselines:
-  floor      a hello-world Swift program, release build, default (dynamic) linking
+  floor      a hello-world Swift program built the plainest way (swiftc -O, dynamic), stripped
   hello-s    the same hello-world built with lifesignal's shipping flags (static executable)
   physical   a C program doing what a check-in cannot avoid: write 4 KiB, fsync, rename,
              fsync the directory
@@ -198,7 +198,7 @@ def main():
     print(f"{R} runs per interleaved case in shuffled rounds after {a.warmup} warm-up rounds; "
           f"cold and 10,000-member cases ran their runs after that, each beside a floor run; "
           f"{took:.1f} s of timing. LIFESIGNAL_NOW={NOW}.")
-    print("Ratios: × floor = to the dynamic hello-world, × hello-s = to the hello-world with the shipping "
+    print("Ratios: × floor = to the plain hello-world (swiftc -O), × hello-s = to the hello-world with the shipping "
           "flags, × phys = to the physical limit of a check-in. Peak memory: max ru_maxrss of "
           f"{a.memory_runs} runs through a static launcher.")
     print()
@@ -223,10 +223,11 @@ def main():
     row("status, one person, a year of history", f"{m('status 1y') / f:.2f}× floor ({m('status 1y') / hs:.2f}× hello-s)",
         "≤ 1.0× floor", m("status 1y") / f <= 1.0)
     # Issue #28: a check-in is a process start and a durable write; its limit is the static
-    # hello-world plus the C program's crash-safe replace, both measured here.
+    # hello-world plus the C program's crash-safe replace, both measured here. Issue #45 let it
+    # rise from 1.25× to 1.35× for a log verified on every read and written whole.
     limit = hs + ph
     row("checkin", f"{m('checkin') / limit:.2f}× (hello-s + physical) ({m('checkin') / ph:.2f}× physical)",
-        "≤ 1.25× hello-s + phys", m("checkin") / limit <= 1.25)
+        "≤ 1.35× hello-s + phys", m("checkin") / limit <= 1.35)
     row("checkin, 1,000 members", f"{m('checkin 1k') / m('checkin'):.2f}× one person", "≤ 1.5× one person",
         m("checkin 1k") / m("checkin") <= 1.5)
     # Beside it, not a target: a circle of 1,000 where the member is linked with 10, as in the
@@ -259,7 +260,7 @@ def main():
             "(side by side)", None)
     print()
     width = max(len(r[0]) for r in rows)
-    print(f"{'target (issues #16, #26, #28)':{width}}  {'measured':58} {'target':24} result")
+    print(f"{'target (issues #16, #26, #28, #45)':{width}}  {'measured':58} {'target':24} result")
     failed = 0
     for what, figure, target, ok in rows:
         result = "" if ok is None else ("met" if ok else "NOT MET")
