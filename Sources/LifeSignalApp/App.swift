@@ -115,6 +115,7 @@ extension App {
             notice(.warning(.publishedCopy(problem, path: store.publishedLogPath, republished: false)))
         }
         if let damage = snapshot.ownDamage { notice(.warning(.ownLogDamaged(damage, rewritten: false))) }
+        if snapshot.trustMemoryDamaged { notice(.warning(.trustMemoryDamaged(path: store.trustMemoryPath))) }
         return (store, snapshot)
     }
 
@@ -151,7 +152,7 @@ extension App {
         var (skipped, unknown, foreign): ([StoreError], [UnknownRecords], [ForeignRecords]) = ([], [], [])
         var (publication, behind, published): (Store.Publication, Store.CircleBehind?, String) = (.current, nil, "")
         var (trust, trustWarnings, store): (TrustKept, [Warning], Store?) = (TrustKept(), [], nil)
-        var ownDamage: OwnDamage?
+        var (ownDamage, trustMemoryDamaged): (OwnDamage?, Bool) = (nil, false)
         let outcome: (value: T, created: Bool)
         let (now, dryRun) = (self.now, self.dryRun)
         do {
@@ -163,7 +164,7 @@ extension App {
                 unknown = transaction.unknown
                 foreign = transaction.foreign
                 publication = transaction.publication
-                ownDamage = transaction.ownDamage
+                (ownDamage, trustMemoryDamaged) = (transaction.ownDamage, transaction.trustMemoryDamaged)
                 behind = transaction.circleBehind
                 published = transaction.store.publishedLogPath
                 store = transaction.store
@@ -190,6 +191,7 @@ extension App {
         }
         notice(skipped: skipped, unknown: unknown, foreign: foreign)
         if let ownDamage { notice(.warning(.ownLogDamaged(ownDamage, rewritten: !dryRun))) }
+        if trustMemoryDamaged, let store { notice(.warning(.trustMemoryDamaged(path: store.trustMemoryPath))) }
         notice(trust: trustWarnings, kept: trust, store: store)
         // (A write that could not finish is said at the end of the run, not as a copy published again.)
         if unfinished == nil, let problem = PublishedCopy(publication, behind: behind) {

@@ -93,6 +93,9 @@ public enum Warning: Equatable, Sendable {
     /// This device's private log was damaged: a copy it signed was read in its place, and
     /// (`rewritten`) this write wrote the log again from it, keeping the damaged file aside.
     case ownLogDamaged(OwnDamage, rewritten: Bool)
+    /// What this device verified before (`verified.bin`, at `path`) was damaged: nothing in it
+    /// was believed, and every log was verified again.
+    case trustMemoryDamaged(path: String)
     /// An external contact whose every channel runs only on the device that set it (`exec:`,
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
@@ -113,7 +116,7 @@ public enum Warning: Equatable, Sendable {
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,
             .staleRecords, .cannotConfirm, .olderVersion, .keysPinnedOnFirstSight, .enrollmentCodeUsedTwice,
             .tapIgnored, .checkInAheadOfClock, .futureCheckIn, .ownRecordsRestored, .ownLogDamaged,
-            .toldOnlyByThisDevice, .cannotSign, .watchersNotConfirmed, .notConfirmedBy:
+            .trustMemoryDamaged, .toldOnlyByThisDevice, .cannotSign, .watchersNotConfirmed, .notConfirmedBy:
             return false
         }
     }
@@ -151,6 +154,7 @@ public enum Warning: Equatable, Sendable {
         case .futureCheckIn: return "check-in-from-the-future"
         case .ownRecordsRestored: return "own-records-restored"
         case .ownLogDamaged: return "own-records-damaged"
+        case .trustMemoryDamaged: return "verified-memory-damaged"
         case .toldOnlyByThisDevice: return "told-only-by-this-device"
         case .watchersNotConfirmed: return "watcher-not-confirmed"
         case .notConfirmedBy: return "not-confirmed-by"

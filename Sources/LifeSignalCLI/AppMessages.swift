@@ -316,7 +316,7 @@ extension Warning {
             .olderVersion,
             .keysPinnedOnFirstSight,
             .enrollmentCodeUsedTwice, .recordsRolledBack, .tapIgnored, .watchersNotConfirmed, .notConfirmedBy,
-            .ownLogDamaged:
+            .ownLogDamaged, .trustMemoryDamaged:
             return trustMessage ?? ""
         case .checkInAheadOfClock(let at, let clock):
             return

@@ -92,6 +92,9 @@ extension Warning {
                 : "the next change (a check-in, or cron's 'lifesignal notify deliver') writes them again from that copy and keeps the damaged file aside"
             return
                 "this device's own records (\(damage.path)) are damaged: \(damage.problem). They were not believed; the copy this device signed, \(damage.copy) (through record \(damage.seq)), was read in their place, and \(after). Anything recorded after that copy is lost; check the disk (a flipped bit) or who edited the file."
+        case .trustMemoryDamaged(let path):
+            return
+                "what this device verified before (\(path)) was damaged, so none of it was believed: every log was verified again from the circle and the file written anew. Only a rollback of someone's records made before now could go unseen this once; if it happens again, check the disk."
         case .recordsLeftOut, .moreLeftOut, .cannotSign, .newerRecords, .foreignRecords, .publishedCopy,
             .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,

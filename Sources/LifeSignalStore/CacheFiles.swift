@@ -59,6 +59,8 @@ extension CircleCache {
         cache: CircleCache, current: Bool?
     )? {
         let (circle, member, device) = (store.circleDirectory, store.identity.member, store.identity.device)
+        // Nor while what this device verified before is damaged: the full read verifies again.
+        if TrustMemory.isDamaged(store.dataDirectory) { return nil }
         do throws(CacheCodec.Damaged) {
             // A cache made for another circle or identity is not used.
             guard let (ownEntries, reader, files) = try openOwnFile(store) else { return nil }

@@ -84,6 +84,9 @@ extension Store {
         public var publication: Publication = .current
         /// This device's private log was damaged, and a copy it signed was read in its place.
         public var ownDamage: OwnDamage?
+        /// What this device verified before (`verified.bin`) was damaged: not believed, and every
+        /// log was verified again.
+        public var trustMemoryDamaged = false
 
         /// Logs holding records of a newer lifesignal, kept but not counted.
         public var unknown: [UnknownRecords] { othersUnknown + logs.compactMap { $0.unknownRecords } }
@@ -120,6 +123,9 @@ extension Store {
         public var publication: Publication = .current
         /// This device's private log was damaged, and a copy it signed was read in its place.
         public var ownDamage: OwnDamage?
+        /// What this device verified before (`verified.bin`) was damaged: not believed, and every
+        /// log was verified again.
+        public var trustMemoryDamaged = false
 
         /// The state `own` and `others` make together, when it was made once already.
         var merged: CircleState? = nil
@@ -241,6 +247,7 @@ extension Store {
             foreign: read.foreign)
         snapshot.publication = read.publication
         snapshot.ownDamage = read.ownDamage
+        snapshot.trustMemoryDamaged = read.trustMemoryDamaged
         snapshot.unreadable = read.unreadable
         snapshot.speakers = read.speakers
         return snapshot
@@ -266,7 +273,8 @@ extension Store {
         for (member, error) in refused { read.skip(error, member: member, since: .missing) }
         // This reader's member first: what its devices state decides whose logs are checked.
         var basis = TrustBasis(me: "", device: "", state: CircleState())
-        let memory = TrustMemory.load(dataDirectory)
+        let (memory, damaged) = TrustMemory.read(dataDirectory)
+        read.trustMemoryDamaged = damaged
         if !identity.member.isEmpty {
             try readOwn(into: &read)
             let own = read.logs.first

@@ -49,6 +49,8 @@ public struct Transaction {
     /// This device's private log was damaged and a copy it signed was read in its place; the
     /// commit keeps the damaged file aside and writes the log again.
     public internal(set) var ownDamage: OwnDamage?
+    /// What this device verified before was damaged, and every log was verified again.
+    public internal(set) var trustMemoryDamaged = false
     var changed = false
     /// The key this device signs its files with.
     public internal(set) var signer: SigningKey
@@ -226,6 +228,7 @@ extension Store {
         }
         transaction.circleBehind = store.circleBehind()
         transaction.ownDamage = own.damage
+        transaction.trustMemoryDamaged = others.snapshot.trustMemoryDamaged
         switch feed {
         case .none: break
         case .whole: try transaction.loadFeed()

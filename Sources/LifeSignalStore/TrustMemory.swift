@@ -6,45 +6,79 @@ import LifeSignalCore
 /// the git host, validly signed but older — can then neither take back what was verified nor
 /// undo a revocation, even on a full read with no cache (see `TrustSeen` in Speakers.swift).
 ///
-/// Unlike the cache it is not rebuilt from the circle: losing it forgets only what it held (a
-/// rollback made before the next read would then go unseen). It is small — one entry per
-/// device of the people this reader is linked with — and written, best effort, when it grows.
+/// It is a record, not a cache, and has a format of its own: it is not rebuilt from the circle,
+/// and losing it forgets only what it held (a rollback made before the next read would then go
+/// unseen). A damaged one is not believed at all: the run that finds it says so, reads every
+/// log in full (no cache, which holds whom it verified) and writes it anew. It is small — one
+/// entry per device of the people this reader is linked with — and written, best effort, when
+/// it grows.
 struct TrustMemory: Equatable, Sendable {
     var members: [String: TrustSeen] = [:]
 
     static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "verified.bin") }
 
-    /// The memory of `dataDirectory` (empty when there is none or it cannot be read). It is in
-    /// the cache's compact form, with its checksum.
-    static func load(_ dataDirectory: String) -> TrustMemory {
+    /// The file's own header: a magic, its version, and a checksum of what follows.
+    static let magic: [UInt8] = Array("LSTRUST".utf8)
+    static let version: UInt8 = 1
+    static let headerSize = 16
+
+    /// The memory of `dataDirectory` (empty when there is none). A file that does not check out
+    /// is `damaged`: nothing in it is believed, and the next full read verifies every log again
+    /// and writes it anew (see `Store.readCircle`).
+    static func read(_ dataDirectory: String) -> (memory: TrustMemory, damaged: Bool) {
         guard !dataDirectory.isEmpty, case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else {
-            return TrustMemory()
+            return (TrustMemory(), false)
         }
         do throws(CacheCodec.Damaged) {
-            var r = try CacheCodec.reader(bytes)
-            var memory = TrustMemory()
-            for _ in 0..<(try r.count()) {
-                let member = try r.id()
-                var seen = TrustSeen()
-                for _ in 0..<(try r.count()) {
-                    let device = try r.id()
-                    let key = try r.string()
-                    guard key.utf8.count == 2 * Ed25519.publicKeyLength else { throw CacheCodec.Damaged() }
-                    seen.devices[device] = TrustSeen.Verified(key: key, seq: try r.int(in: 0...Limits.counter))
-                }
-                for _ in 0..<(try r.count()) {
-                    let fingerprint = try r.string()
-                    var stamp = Stamp(at: Timestamp(seconds: 0), device: "", seq: 0)
-                    try r.stamp(&stamp)
-                    let through = try r.bool() ? try r.int(in: 0...Limits.counter) : nil
-                    seen.revoked[fingerprint] = TrustSeen.Revocation(stamp: stamp, through: through)
-                }
-                memory.members[member] = seen
-            }
-            return memory
+            return (try decode(bytes), false)
         } catch {
-            return TrustMemory()
+            return (TrustMemory(), true)
         }
+    }
+
+    static func load(_ dataDirectory: String) -> TrustMemory { read(dataDirectory).memory }
+
+    /// Whether the file is there but does not check out (its header and checksum alone): no
+    /// cache is used then, as the cache holds whom the damaged memory vouched for.
+    static func isDamaged(_ dataDirectory: String) -> Bool {
+        guard case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else { return false }
+        if bytes.starts(with: CacheCodec.magic) { return (try? CacheCodec.reader(bytes)) == nil }
+        return bytes.count < headerSize || !bytes.starts(with: magic) || bytes[magic.count] != version
+            || CacheCodec.checksum(bytes[headerSize...]) != CacheCodec.storedChecksum(bytes)
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> TrustMemory {
+        var r: BinaryReader
+        if bytes.starts(with: CacheCodec.magic) {
+            // (Written in the cache's form by lifesignal before it had a format of its own.)
+            r = try CacheCodec.reader(bytes)
+        } else {
+            guard bytes.count >= headerSize, bytes.starts(with: magic), bytes[magic.count] == version,
+                CacheCodec.checksum(bytes[headerSize...]) == CacheCodec.storedChecksum(bytes)
+            else { throw CacheCodec.Damaged() }
+            r = try BinaryReader(bytes, from: headerSize)
+        }
+        var memory = TrustMemory()
+        for _ in 0..<(try r.count()) {
+            let member = try r.id()
+            var seen = TrustSeen()
+            for _ in 0..<(try r.count()) {
+                let device = try r.id()
+                let key = try r.string()
+                guard key.utf8.count == 2 * Ed25519.publicKeyLength else { throw CacheCodec.Damaged() }
+                seen.devices[device] = TrustSeen.Verified(key: key, seq: try r.int(in: 0...Limits.counter))
+            }
+            for _ in 0..<(try r.count()) {
+                let fingerprint = try r.string()
+                var stamp = Stamp(at: Timestamp(seconds: 0), device: "", seq: 0)
+                try r.stamp(&stamp)
+                let through = try r.bool() ? try r.int(in: 0...Limits.counter) : nil
+                seen.revoked[fingerprint] = TrustSeen.Revocation(stamp: stamp, through: through)
+            }
+            memory.members[member] = seen
+        }
+        guard r.atEnd else { throw CacheCodec.Damaged() }
+        return memory
     }
 
     /// Adds what `learned` holds; true when that changed anything.
@@ -90,13 +124,26 @@ struct TrustMemory: Equatable, Sendable {
                 if let through = revocation.through { w.int(through) }
             }
         }
-        try? Posix.replace(Self.path(dataDirectory), with: CacheCodec.file(w), durable: false)
+        var file = Self.magic + [Self.version] + [UInt8](repeating: 0, count: 8)
+        w.write(to: &file)
+        var sum = CacheCodec.checksum(file[Self.headerSize...])
+        for i in 8..<Self.headerSize {
+            file[i] = UInt8(truncatingIfNeeded: sum)
+            sum >>= 8
+        }
+        try? Posix.replace(Self.path(dataDirectory), with: file, durable: false)
     }
 
-    /// Loads the memory, adds `learned`, and saves it when that changed anything.
+    /// Loads the memory, adds `learned`, and saves it when that changed anything, or when the
+    /// file was damaged (the read that found it verified every log again).
     static func remember(_ learned: [String: TrustSeen], in dataDirectory: String) {
-        guard !learned.isEmpty, !dataDirectory.isEmpty else { return }
-        var memory = load(dataDirectory)
-        if memory.merge(learned) { memory.save(dataDirectory) }
+        guard !dataDirectory.isEmpty else { return }
+        var (memory, damaged) = read(dataDirectory)
+        if memory.merge(learned) || damaged { memory.save(dataDirectory) }
     }
+}
+
+extension Store {
+    /// Where this device keeps what it verified before (see `TrustMemory`).
+    public var trustMemoryPath: String { TrustMemory.path(dataDirectory) }
 }

@@ -302,4 +302,32 @@ struct CacheDifferential {
         }
         #expect(failures.isEmpty, "\(file): \(failures.joined(separator: "\n"))")
     }
+
+    /// What this device verified before is a record, not a cache: a damaged `verified.bin` is
+    /// said once, believed in nothing, every log is verified again (no cache is used), and the
+    /// file is written anew in its own format; reads answer as before.
+    @Test func aDamagedTrustMemoryIsSaidAndVerifiedAgain() throws {
+        let family = Family()
+        family.join("ana", "bea")
+        family.run("bea", ["contacts", "add", family.code("ana"), "--dependent", "--quiet"])
+        family.run("ana", ["contacts", "confirm", "Bea", "--quiet"])
+        family.run("bea", ["checkin", "--note", "b", "--quiet"])
+        let truth = family.run("ana", ["contacts", "list", "--json"])
+        let path = family.home("ana") + "/verified.bin"
+        let good = try #require(FileManager.default.contents(atPath: path))
+        #expect(good.starts(with: Data("LSTRUST".utf8)), "a format of its own")
+        for damage in [
+            good.prefix(good.count / 2), good.dropFirst(0).map { $0 ^ 0x20 }.reduce(into: Data()) { $0.append($1) },
+        ] {
+            try Data(damage).write(to: URL(fileURLWithPath: path))
+            let damaged = family.run("ana", ["contacts", "list", "--json"])
+            #expect(damaged.stdout == truth.stdout, "\(damaged.stdout)")
+            #expect(damaged.stderr.contains("verified-memory-damaged"), "\(damaged.stderr)")
+            let again = family.run("ana", ["contacts", "list", "--json"])
+            #expect(
+                again.stdout == truth.stdout && !again.stderr.contains("verified-memory-damaged"), "\(again.stderr)")
+            #expect(
+                FileManager.default.contents(atPath: path)?.starts(with: Data("LSTRUST".utf8)) == true, "written anew")
+        }
+    }
 }
