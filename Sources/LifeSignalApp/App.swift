@@ -30,6 +30,8 @@ public final class App {
     let crashAfterSend: (() -> Never)?
     /// Work out what each use case would do, but lock, write and send nothing.
     public var dryRun = false
+    /// This run queued something to send once its output is shown (see `Duress.swift`).
+    public internal(set) var sendsAfterOutput = false
 
     public private(set) var notices: [Notice] = []
     /// A write of this run recorded its log on this machine but could not finish: its copy in

@@ -20,10 +20,14 @@ extension App {
     public func checkIn(note: String?) throws(AppError) -> CheckInReceipt {
         let now = self.now
         var heartbeats: Heartbeats?
+        // Whether the note may be a duress word (see `Duress.swift`): then the circle it tells.
+        let duress = note != nil && !dryRun && Store.hasPrivateState(dataDirectory: dataDirectory)
+        var circle: (state: CircleState, me: String)?
         // A check-in records only about me and shows only what concerns those linked with me.
         var receipt = try write(creating: .withDefaults, others: .linked) { transaction throws(AppError) in
             transaction.record(CheckedIn(note: note), at: now)
             heartbeats = transaction.memberState.heartbeats?.value
+            if duress { circle = (transaction.circle, transaction.member) }
             return CheckInReceipt(
                 at: now, note: note, device: transaction.log.device, seq: transaction.log.lastSeq,
                 status: CheckInStatus(member: transaction.memberState, now: now),
@@ -34,6 +38,9 @@ extension App {
         receipt.warnings = receipt.warnings.filter { if case .heartbeatFailing = $0 { false } else { true } } + failing
         noticeCheckInAhead(at: receipt.at)
         noticeFutureCheckIn(receipt.status)
+        if let note, let circle {
+            noticeDuress(note: note, at: receipt.at, me: circle.me, device: receipt.device, circle: circle.state)
+        }
         return receipt
     }
 

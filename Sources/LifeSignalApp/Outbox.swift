@@ -85,6 +85,7 @@ extension App {
     /// With `retryingNow`, channels that are failing are tried at once rather than after their
     /// pause (`notify deliver --now`, once the person has fixed one).
     public func deliver(retryingNow: Bool = false) throws(AppError) -> DeliveryReport {
+        sendDuress()
         let now = self.now
         var report = DeliveryReport()
         var heartbeats: Heartbeats?

@@ -1,0 +1,59 @@
+import LifeSignalCore
+
+/// `state.bin` in the data directory: what this device keeps of the person's duress setting
+/// and alarms (see `DuressState`), 0600, never in the circle and never in a backup beside it.
+/// Binary, with no word, name, address or message in it. Changed only under the data
+/// directory's lock; a missing file is the empty state.
+extension Store {
+    public static func privateStatePath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "state.bin") }
+
+    /// Whether there is anything kept: one `stat`, what every check-in with a note pays first.
+    public static func hasPrivateState(dataDirectory: String) -> Bool {
+        Posix.exists(privateStatePath(dataDirectory))
+    }
+
+    /// The state kept (empty when there is no file).
+    public static func privateState(dataDirectory: String) throws(StoreError) -> DuressState {
+        let path = privateStatePath(dataDirectory)
+        let result: Posix.ReadResult
+        do {
+            result = try Posix.read(path)
+        } catch {
+            throw error.asIOError
+        }
+        guard case .contents(let bytes) = result else { return DuressState() }
+        do {
+            return try DuressState(decoding: bytes)
+        } catch {
+            switch error {
+            case .newerVersion(let found):
+                throw .newerSchema(path: path, found: Int64(clamping: found), supported: 1)
+            case .notOurs, .truncated:
+                throw .damaged(path: path, problem: "is not a state file this lifesignal can read", backup: nil)
+            }
+        }
+    }
+
+    /// Changes the state under the lock; `change` returns what the caller needs. With nothing
+    /// left, the file is removed.
+    public static func updatePrivateState<T>(
+        dataDirectory: String, lockTimeout: Int, _ change: (inout DuressState) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        let result = try holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
+            Result { () throws(StoreError) -> T in
+                var state = try privateState(dataDirectory: dataDirectory)
+                let before = state
+                let answer = try change(&state)
+                guard state != before else { return answer }
+                let path = privateStatePath(dataDirectory)
+                if state.isEmpty {
+                    Posix.remove(path)
+                } else {
+                    try write(state.encoded(), to: path, backup: false, mode: 0o600)
+                }
+                return answer
+            }
+        }
+        return try result.get()
+    }
+}
