@@ -169,3 +169,11 @@ extension App {
             reach: reach(store: store, circle: snapshot.state, leftOut: state.leftOut), sends: sends)
     }
 }
+
+extension App.ContactEdit {
+    /// Whether it asks for any change at all (`contacts edit NAME --duress off` alone changes
+    /// only this device's private state).
+    public var changesAnything: Bool {
+        changesAddresses || responder != nil || dependent != nil || name != nil || tier != nil
+    }
+}

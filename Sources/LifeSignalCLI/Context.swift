@@ -42,6 +42,12 @@ public struct Context {
     /// Ends the process at once, as a crash would (for the delivery failpoint in tests): no
     /// trap, no backtrace, no cleanup — exit status 137, as after SIGKILL.
     public var crash: () -> Never = { _exit(137) }
+    /// This program's own executable, for work it leaves to a background run of itself (a
+    /// duress alarm sent after a check-in's output); nil: nothing is started in the background.
+    public var executable: () -> String? = { nil }
+    /// Reads one line from the terminal without showing it (a duress word); nil where there is
+    /// no way to hide it, and then `readLine` is used.
+    public var readHiddenLine: (() -> String?)? = nil
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,

@@ -100,7 +100,42 @@ func run() -> Int32 {
         return String(cString: zone)
     }
 
+    context.executable = ownExecutable
+    context.readHiddenLine = readHiddenLine
     return LifeSignal.run(context)
+}
+
+/// The path of this program's executable, as the kernel knows it.
+func ownExecutable() -> String? {
+    #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #else
+        var size: UInt32 = 4096
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #endif
+}
+
+/// One line from the terminal on stdin with echo off (restored afterwards, and the newline the
+/// person typed shown); nil at end of input.
+func readHiddenLine() -> String? {
+    var saved = termios()
+    let hidden = tcgetattr(STDIN_FILENO, &saved) == 0
+    if hidden {
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+    }
+    let line = Swift.readLine(strippingNewline: true)
+    if hidden {
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        _ = writeOut(.standardError, "\n")
+    }
+    return line
 }
 
 #if canImport(Glibc) && canImport(CGlibc)

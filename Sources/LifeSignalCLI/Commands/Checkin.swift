@@ -22,6 +22,7 @@ enum CheckinCommand {
             CheckinSettingsCommand.reminderSpec, PauseCommand.pauseSpec, PauseCommand.resumeSpec, TripCommand.spec,
             ScheduleCommand.scheduleSpec, CheckinSettingsCommand.graceSpec, CheckinSettingsCommand.escalationSpec,
             CheckinSettingsCommand.repeatSpec, CheckinSettingsCommand.pauseLimitSpec, InboxCommand.spec,
+            DuressCommand.spec,
         ],
         examples: [
             "lifesignal checkin", "lifesignal checkin --note \"off to the hills\"", "lifesignal checkin --dry-run",
@@ -53,6 +54,7 @@ enum CheckinCommand {
             if let reminderAt = done.status.reminderAt { text += "; reminder at \(session.local(reminderAt))" }
             try session.output.line(text + ".")
         }
+        try DuressCommand.sendAfterOutput(&session)
         return .ok
     }
 

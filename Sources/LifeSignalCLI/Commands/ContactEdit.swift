@@ -24,6 +24,10 @@ enum ContactEditCommands {
         "An ntfy topic only this responder subscribes to: 'new' makes one with a random name (or give ntfy:https://HOST/LONG-RANDOM-NAME). Kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an \"I'm on it\" button. 'off' removes it."
     )
 
+    static let duress = OptionSpec.value(
+        "duress", "on|off", .choice(["on", "off"]),
+        "Whether a duress check-in made on this device tells this responder (on by default; kept on this device only).")
+
     static let addSpec = CommandSpec(
         name: "add",
         abstract: "Add a member by their invite code, or an external person by name.",
@@ -57,7 +61,9 @@ enum ContactEditCommands {
         discussion:
             "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): a tap holds the repeats and the further tiers for \(Escalation.acknowledgementHold.short), as any acknowledgement does, and everyone told hears they are on it. Their channels are in the circle folder, where anyone in your circle could read a button's token, so the button comes as a message of its own on a topic kept on this machine only, which must be in no channel or inbox of your circle; their channels get every alarm as before, so a wrong button topic costs only the button. Set it on each of your devices that should send it; 'lifesignal notify test NAME' tries it.",
         arguments: [ContactsCommand.contactArgument],
-        options: [responder, dependent, noResponder, noDependent, name, notify, email, phone, tier, buttonTopic],
+        options: [
+            responder, dependent, noResponder, noDependent, name, notify, email, phone, tier, buttonTopic, duress,
+        ],
         rules: [.contradict("--responder", "--no-responder"), .contradict("--dependent", "--no-dependent")],
         run: edit)
 
@@ -179,6 +185,19 @@ enum ContactEditCommands {
         edit.buttonTopic = line.text(buttonTopic).map { text -> String? in text == "off" ? nil : Address.ntfyTopic(text)
         }
         let text = line.text(argument: 0) ?? ""
+        if let told = line.text(duress).map({ $0 == "on" }) {
+            let contact = try session.call(line.path) { app throws(AppError) in try app.setDuress(of: text, told: told)
+            }
+            let name = TerminalText.safeLine(contact.name)
+            guard edit.changesAnything else {
+                try session.output.json(Edited(contact: contact, changes: []))
+                try session.output.line(
+                    told
+                        ? "\(name) is told of a duress check-in made on this device."
+                        : "\(name) is left out of a duress check-in made on this device.")
+                return .ok
+            }
+        }
         let (contact, changes) = try session.call(line.path) { app throws(AppError) in
             try app.editContact(text, edit)
         }
