@@ -25,6 +25,14 @@ extension App {
         let device = store.identity.device
         let mail = circle.members[me]?.mail?.value
         let zone = displayZone
+        let state = try? Store.privateState(dataDirectory: dataDirectory)
+        let alarms = Set((state?.sends ?? []).map(\.alarmAt))
+        let setting = state?.setting
+        let wasDuress = { (checkIn: MemberState.CheckIn) -> Bool in
+            guard !alarms.contains(checkIn.at) else { return true }
+            guard let setting, let note = checkIn.note else { return false }
+            return Duress.matches(note, setting)
+        }
         var outcomes: [(DuressSend, Bool)] = []
         for send in claimed {
             let recipient: Notification.Recipient =
@@ -39,7 +47,7 @@ extension App {
             let target = Duress.Target(
                 contact: contact.id, name: contact.name, member: send.member, channels: [channel])
             let (notification, message) = Duress.message(
-                send, to: target, me: me, circle: circle, sentAt: now, zone: zone)
+                send, to: target, me: me, circle: circle, sentAt: now, zone: zone, wasDuress: wasDuress)
             let succeeded = attempt(notification, message, channel, mail)
             outcomes.append((send, succeeded))
         }

@@ -99,9 +99,11 @@ public enum Duress {
     }
 
     /// The notification and message for one send: the alarm or the all-clear about `me`'s
-    /// duress check-in at `send.cause`, to `target`.
+    /// duress check-in at `send.cause`, to `target`. The alarm names the check-in before it and
+    /// its note, passing over those `wasDuress` says were made with the word (never sent).
     public static func message(
-        _ send: DuressSend, to target: Target, me: String, circle: CircleState, sentAt: Timestamp, zone: Message.Zone
+        _ send: DuressSend, to target: Target, me: String, circle: CircleState, sentAt: Timestamp, zone: Message.Zone,
+        wasDuress: (MemberState.CheckIn) -> Bool
     ) -> (Notification, Message) {
         let recipient: Notification.Recipient =
             target.member ? .member(target.contact) : .external(owner: me, id: target.contact)
@@ -132,9 +134,11 @@ public enum Duress {
         message.beingTold = []
         message.details = []
         if send.kind == .alarm {
-            if let before = state.recentCheckIns.filter({ $0.at < send.alarmAt }).max(by: { $0.at < $1.at })
-                ?? state.lastCheckIn.flatMap({ $0.at < send.alarmAt ? $0 : nil })
-            {
+            // The check-in before it that was not itself made under duress (whose note is the word).
+            let earlier = (state.recentCheckIns + (state.lastCheckIn.map { [$0] } ?? [])).filter {
+                $0.at < send.alarmAt
+            }
+            if let before = earlier.sorted(by: { $0.at > $1.at }).prefix(5).first(where: { !wasDuress($0) }) {
                 let note = before.note.map { ", note “\($0)”" } ?? ""
                 message.details.append(("Check-in before it", "\(zone.text(before.at))\(note)"))
             }
