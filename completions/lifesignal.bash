@@ -24,7 +24,7 @@ _lifesignal_node() {
         nargs=0
         ;;
     "checkin")
-        subs=(status history interval reminder pause resume trip schedule grace escalation repeat pause-limit inbox)
+        subs=(status history interval reminder pause resume trip schedule grace escalation repeat pause-limit inbox duress)
         options=(--note --dry-run --json --home --quiet -q --no-color --help -h --version)
         valued=(--note --home)
         nargs=0
@@ -119,6 +119,36 @@ _lifesignal_node() {
         valued=(--phone --home)
         nargs=1
         ;;
+    "checkin duress")
+        subs=(set off status clear)
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin duress set")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin duress off")
+        subs=()
+        options=(--json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin duress status")
+        subs=()
+        options=(--yes -y --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
+    "checkin duress clear")
+        subs=()
+        options=(--yes -y --json --home --quiet -q --no-color --help -h --version)
+        valued=(--home)
+        nargs=0
+        ;;
     "alert")
         subs=(activate deactivate status history)
         options=(--json --home --quiet -q --no-color --help -h --version)
@@ -181,8 +211,8 @@ _lifesignal_node() {
         ;;
     "contacts edit")
         subs=()
-        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --button-topic --json --home --quiet -q --no-color --help -h --version)
-        valued=(--name --notify --email --phone --tier --button-topic --home)
+        options=(--responder --dependent --no-responder --no-dependent --name --notify --email --phone --tier --button-topic --duress --json --home --quiet -q --no-color --help -h --version)
+        valued=(--name --notify --email --phone --tier --button-topic --duress --home)
         nargs=1
         ;;
     "contacts confirm")
@@ -434,6 +464,9 @@ _lifesignal_values() {
         ;;
     "contacts edit|--notify")
         _lifesignal_prefixes desktop: mailto: ntfy:https:// https:// apprise: exec:
+        ;;
+    "contacts edit|--duress")
+        _lifesignal_words "$3" on off
         ;;
     "contacts edit|@1")
         _lifesignal_callback contacts "$3"

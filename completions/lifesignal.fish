@@ -10,9 +10,11 @@ function __lifesignal_subcommands
         case ''
             printf '%s\n' 'init' 'checkin' 'alert' 'contacts' 'ping' 'notify' 'status' 'doctor' 'circle' 'completion'
         case 'checkin'
-            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation' 'repeat' 'pause-limit' 'inbox'
+            printf '%s\n' 'status' 'history' 'interval' 'reminder' 'pause' 'resume' 'trip' 'schedule' 'grace' 'escalation' 'repeat' 'pause-limit' 'inbox' 'duress'
         case 'checkin schedule'
             printf '%s\n' 'daily' 'interval'
+        case 'checkin duress'
+            printf '%s\n' 'set' 'off' 'status' 'clear'
         case 'alert'
             printf '%s\n' 'activate' 'deactivate' 'status' 'history'
         case 'contacts'
@@ -67,6 +69,16 @@ function __lifesignal_valued
             printf '%s\n' '--home'
         case 'checkin inbox'
             printf '%s\n' '--phone' '--home'
+        case 'checkin duress'
+            printf '%s\n' '--home'
+        case 'checkin duress set'
+            printf '%s\n' '--home'
+        case 'checkin duress off'
+            printf '%s\n' '--home'
+        case 'checkin duress status'
+            printf '%s\n' '--home'
+        case 'checkin duress clear'
+            printf '%s\n' '--home'
         case 'alert'
             printf '%s\n' '--home'
         case 'alert activate'
@@ -88,7 +100,7 @@ function __lifesignal_valued
         case 'contacts show'
             printf '%s\n' '--home'
         case 'contacts edit'
-            printf '%s\n' '--name' '--notify' '--email' '--phone' '--tier' '--button-topic' '--home'
+            printf '%s\n' '--name' '--notify' '--email' '--phone' '--tier' '--button-topic' '--duress' '--home'
         case 'contacts confirm'
             printf '%s\n' '--home'
         case 'contacts remove'
@@ -323,6 +335,7 @@ complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'escalatio
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause or trip allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a 'duress' -d 'A duress word: a check-in with it as the note silently alerts your responders.'
 complete -c lifesignal -n '__lifesignal_needs_command \'checkin\'' -a help -d 'Show help for a subcommand.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'status' -d 'Show your last check-in, deadline, time left and reminder time.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'history' -d 'List your check-ins, newest first.'
@@ -337,6 +350,7 @@ complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'escalation' -d 
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'repeat' -d 'Show or set how often an unanswered alarm is told again.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'pause-limit' -d 'Show or set the longest pause or trip allowed without --yes.'
 complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'inbox' -d 'Show or set the ntfy topics of check-ins from your phone.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin\'' -a 'duress' -d 'A duress word: a check-in with it as the note silently alerts your responders.'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'note' -x -d 'Attach a note to this check-in (e.g. where you are going).'
 complete -c lifesignal -n '__lifesignal_at \'checkin\'' -l 'dry-run' -d 'Show what the check-in would do; record nothing.'
 
@@ -386,6 +400,23 @@ complete -c lifesignal -n '__lifesignal_argument \'checkin pause-limit\' 1' -a '
 
 # lifesignal checkin inbox
 complete -c lifesignal -n '__lifesignal_at \'checkin inbox\'' -l 'phone' -x -d 'The ntfy topic your phone subscribes to (ntfy:https://HOST/TOPIC, or \'new\' for one with a random name on your inbox\'s server): this device sends your reminders and missed check-in notices there with the "I\'m OK" button. Kept on this machine only.'
+
+# lifesignal checkin duress
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin duress\'' -a 'set' -d 'Set this device\'s duress word (asked without showing it; else one line of standard input).'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin duress\'' -a 'off' -d 'Remove this device\'s duress word (an alarm already raised still goes out).'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin duress\'' -a 'status' -d 'Show whether a word is set here, whom it tells, and what was sent (asks first).'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin duress\'' -a 'clear' -d 'Tell everyone the duress alarm reached that it is over.'
+complete -c lifesignal -n '__lifesignal_needs_command \'checkin duress\'' -a help -d 'Show help for a subcommand.'
+complete -c lifesignal -n '__lifesignal_helping \'checkin duress\'' -a 'set' -d 'Set this device\'s duress word (asked without showing it; else one line of standard input).'
+complete -c lifesignal -n '__lifesignal_helping \'checkin duress\'' -a 'off' -d 'Remove this device\'s duress word (an alarm already raised still goes out).'
+complete -c lifesignal -n '__lifesignal_helping \'checkin duress\'' -a 'status' -d 'Show whether a word is set here, whom it tells, and what was sent (asks first).'
+complete -c lifesignal -n '__lifesignal_helping \'checkin duress\'' -a 'clear' -d 'Tell everyone the duress alarm reached that it is over.'
+
+# lifesignal checkin duress status
+complete -c lifesignal -n '__lifesignal_at \'checkin duress status\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
+
+# lifesignal checkin duress clear
+complete -c lifesignal -n '__lifesignal_at \'checkin duress clear\'' -s 'y' -l 'yes' -d 'Do not ask for confirmation (for scripts).'
 
 # lifesignal alert
 complete -c lifesignal -n '__lifesignal_needs_command \'alert\'' -a 'activate' -d 'Raise an emergency alert and tell every responder at once.'
@@ -453,6 +484,7 @@ complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'email' -x -d '
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'phone' -x -d 'A phone number in international form, e.g. +44 20 7946 0958 (repeatable).'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'tier' -x -d 'A responder\'s tier: 1 (the default) is told when your grace ends, 2 and up later if nobody has acknowledged.'
 complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'button-topic' -x -d 'An ntfy topic only this responder subscribes to: \'new\' makes one with a random name (or give ntfy:https://HOST/LONG-RANDOM-NAME). Kept on this machine only: while you have an inbox, this device also sends the alarms about you there, each with an "I\'m on it" button. \'off\' removes it.'
+complete -c lifesignal -n '__lifesignal_at \'contacts edit\'' -l 'duress' -x -a 'on off' -d 'Whether a duress check-in made on this device tells this responder (on by default; kept on this device only).'
 complete -c lifesignal -n '__lifesignal_argument \'contacts edit\' 1' -a '(__lifesignal_callback contacts)' -d 'A name, an id, or the first characters of an id.'
 
 # lifesignal contacts confirm

@@ -23,7 +23,9 @@ extension ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd in Int32(0)...2 { posix_spawn_file_actions_adddup2(&actions, null, fd) }
         #if os(Linux)
-            for fd in numericEntries(of: "/proc/self/fd") where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+            for fd in numericEntries(of: "/proc/self/fd") where fd > 2 {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
         #endif
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -5,7 +5,7 @@
 public enum SyncIgnore {
     public static let patterns = [
         "*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "cache-circle.bin", "cache-linked.bin",
-        "health.json",
+        "health.json", "state.bin",
     ]
 
     static let header = "# lifesignal: never share backups, temporary files, locks or caches"

@@ -11,7 +11,9 @@ enum DuressCommand {
         discussion: """
             Someone forcing you to check in sees an ordinary check-in: 'lifesignal checkin --note WORD' with your duress word (compared without surrounding spaces, ignoring case) records and shows exactly what any check-in with a note does, and restarts your countdown. After its output, this device tells your external responders and the members who watch over you (those you confirmed) through their own channels — never through the circle folder, never by a desktop pop-up — and cron's 'notify deliver' runs retry each until it got through. Only 'lifesignal checkin duress clear' ends it.
 
-            The word is kept on this device only, as a salted PBKDF2-HMAC-SHA-512 hash: set it on each of your devices you might be made to check in on. Anyone who reads your screen while you set it learns it.
+            The word is kept on this device only, as a salted PBKDF2-HMAC-SHA-512 hash in state.bin: set it on each of your devices you might be made to check in on. 'lifesignal contacts edit NAME --duress off' leaves a responder out, on this device.
+
+            Its limits: the alarm leaves only from this device, which must reach a channel within a few minutes. The phone's "I'm OK" button cannot raise it (a tap carries no note): from a phone, tap nothing when forced and use the phone's own emergency features, or a phrase agreed with your responders. Anyone who reads your screen or your typing while you set the word learns it.
             """,
         subcommands: [setSpec, offSpec, statusSpec, clearSpec])
 

@@ -94,6 +94,14 @@ extension ManPage {
         and the topics it sends your external responders' alarms to with an "I'm on it" button
         .Pq Cm contacts edit --button-topic .
         Kept on this machine only, never in the circle.
+        .It Pa state.bin
+        This device's duress setting
+        .Pq Cm checkin duress :
+        a salt, a PBKDF2-HMAC-SHA-512 hash of the word and its rounds, the responders left
+        out, and the alarms and all-clears to send or sent, by contact id, time and a
+        fingerprint of each channel.
+        Binary, with no word, name or address in it; kept on this machine only, never in
+        the circle.
         .It Pa health.json
         How each channel, heartbeat URL and inbox has been doing on this machine, for
         .Cm status
