@@ -29,7 +29,11 @@ extension Store {
             case .newerVersion(let found):
                 throw .newerSchema(path: path, found: Int64(clamping: found), supported: 1)
             case .notOurs, .truncated:
-                throw .damaged(path: path, problem: "is not a state file this lifesignal can read", backup: nil)
+                throw .damaged(
+                    path: path,
+                    problem:
+                        "is not a state file this lifesignal can read (it holds only the duress setting: move it aside and set the word again with 'lifesignal checkin duress set')",
+                    backup: nil)
             }
         }
     }

@@ -189,4 +189,50 @@ import Testing
         #expect(sends.map { $0["kind"] as? String } == ["all-clear", "alarm", "all-clear"])
         #expect(sends.allSatisfy { $0["sent"] is String })
     }
+
+    /// A dry run with the word records and queues nothing; a damaged state file changes
+    /// nothing a check-in shows (only the duress commands say it is damaged).
+    @Test func aDryRunQueuesNothingAndADamagedStateFileIsNotShown() throws {
+        let folder = TempHome()
+        let sent = folder.path + "/sam.jsonl"
+        let home = Self.alice(sent: sent)
+        #expect(home.run(["checkin", "--note", Self.typed, "--dry-run"], now: "2026-03-01T09:00:00Z").code == 0)
+        home.run(["notify", "deliver"], now: "2026-03-01T09:05:00Z")
+        #expect(!FileManager.default.fileExists(atPath: sent), "a dry run sends nothing")
+        let plain = home.run(["checkin", "--note", Self.ordinary], now: "2026-03-01T10:00:00Z")
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: home.path + "/state.bin"))
+        let damaged = home.run(["checkin", "--note", Self.typed], now: "2026-03-01T11:00:00Z")
+        #expect(plain.code == 0 && damaged.code == 0 && damaged.stderr == plain.stderr)
+        #expect(
+            damaged.stdout
+                == "Checked in at 2026-03-01 11:00 UTC.\nNext deadline 2026-03-02 11:00 UTC (in 1d); reminder at 2026-03-02 10:30 UTC.\n"
+        )
+        let status = home.run(["checkin", "duress", "status", "--yes"])
+        #expect(status.code == 65)
+        #expect(status.stderr.contains("state.bin is damaged"), "\(status.stderr)")
+        #expect(status.stderr.contains("move it aside and set the word again"), "\(status.stderr)")
+    }
+
+    /// The README's "Under duress" commands, as a person types them (the word on standard
+    /// input; --yes where a terminal would ask).
+    @Test func theReadmesDuressCommandsWork() {
+        let lines = ReadmeWalkTests.commands(after: "## Under duress", prefix: "lifesignal ")
+        #expect(lines.count == 5, "\(lines)")
+        let home = TempHome()
+        home.run(["init", "--name", "Alice", "--quiet"])
+        home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:true", "--quiet"])
+        home.run(["contacts", "add", "Bo", "--responder", "--notify", "exec:true", "--quiet"])
+        for line in lines {
+            let asks = line.contains("duress clear") || line.contains("duress status")
+            let run = ReadmeWalkTests.sh(
+                (line.contains("duress set") ? "echo 'blue heron' | " : "")
+                    + "LIFESIGNAL_HOME='\(home.path)' LIFESIGNAL_TEST_DURESS_ROUNDS=50 " + line
+                    + (asks ? " --yes" : ""),
+                home: home.path)
+            #expect(run.code == 0, "\(line): \(run.stderr)")
+        }
+        let status = home.run(["checkin", "duress", "status", "--yes", "--json"])
+        #expect(jsonObject(status.stdout)["told"] as? [String] == ["Bo"])
+        #expect(jsonObject(status.stdout)["leftOut"] as? [String] == ["Sam"])
+    }
 }
