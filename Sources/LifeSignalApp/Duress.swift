@@ -71,21 +71,24 @@ extension App {
         }
     }
 
-    /// After a check-in with `note` at `at` was recorded: when the note is this device's duress
-    /// word, the alarm is queued for everyone it tells and `sendsAfterOutput` is set. Silent
-    /// whatever happens — it must not change what the check-in shows.
+    /// After a check-in with `note` at `at` was recorded, while a duress word is set: when the
+    /// note is the word, the alarm is queued for everyone it tells. Either way the same work is
+    /// done — the note hashed, `state.bin` written, a background `notify deliver` started after
+    /// the output (`sendsAfterOutput`) — so that neither the time a check-in takes, nor the
+    /// file's time, nor the processes running tell one note from another. Silent whatever
+    /// happens: it must not change what the check-in shows.
     func noticeDuress(note: String, at: Timestamp, me: String, device: String, circle: CircleState) {
-        guard let state = try? Store.privateState(dataDirectory: dataDirectory), let setting = state.setting,
-            Duress.matches(note, setting)
-        else { return }
-        let targets = Duress.targets(of: me, device: device, circle: circle, leftOut: state.leftOut)
-        guard !targets.isEmpty else { return }
-        do {
-            try updateDuress { $0.raise(at: at, device: device, targets: targets) }
-            sendsAfterOutput = true
-        } catch {
+        guard let state = try? Store.privateState(dataDirectory: dataDirectory), let setting = state.setting else {
             return
         }
+        let matched = Duress.matches(note, setting)
+        let targets = Duress.targets(of: me, device: device, circle: circle, leftOut: state.leftOut)
+        let directory = dataDirectory
+        _ = try? Store.updatePrivateState(dataDirectory: directory, lockTimeout: lockTimeout, rewrite: true) {
+            state throws(StoreError) in
+            if matched { state.raise(at: at, device: device, targets: targets) }
+        }
+        sendsAfterOutput = true
     }
 
     /// Starts a `notify deliver` of this lifesignal (`executable`) in the background, for what

@@ -39,16 +39,18 @@ extension Store {
     }
 
     /// Changes the state under the lock; `change` returns what the caller needs. With nothing
-    /// left, the file is removed.
+    /// left, the file is removed. With `rewrite`, a state that did not change is written
+    /// anyway (a check-in with a note writes it whether or not the note was the word).
     public static func updatePrivateState<T>(
-        dataDirectory: String, lockTimeout: Int, _ change: (inout DuressState) throws(StoreError) -> T
+        dataDirectory: String, lockTimeout: Int, rewrite: Bool = false,
+        _ change: (inout DuressState) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         let result = try holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
             Result { () throws(StoreError) -> T in
                 var state = try privateState(dataDirectory: dataDirectory)
                 let before = state
                 let answer = try change(&state)
-                guard state != before else { return answer }
+                guard rewrite || state != before else { return answer }
                 let path = privateStatePath(dataDirectory)
                 if state.isEmpty {
                     Posix.remove(path)

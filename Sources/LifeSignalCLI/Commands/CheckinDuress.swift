@@ -9,7 +9,7 @@ enum DuressCommand {
         name: "duress",
         abstract: "A duress word: a check-in with it as the note silently alerts your responders.",
         discussion: """
-            Someone forcing you to check in sees an ordinary check-in: 'lifesignal checkin --note WORD' with your duress word (compared without surrounding spaces, ignoring case) records and shows exactly what any check-in with a note does, and restarts your countdown. After its output, this device tells your external responders and the members who watch over you (those you confirmed) through their own channels — never through the circle folder, never by a desktop pop-up — and cron's 'notify deliver' runs retry each until it got through. Only 'lifesignal checkin duress clear' ends it.
+            Someone forcing you to check in sees an ordinary check-in: 'lifesignal checkin --note WORD' with your duress word (compared without surrounding spaces, ignoring case) records and shows exactly what any check-in with a note does, and restarts your countdown; while a word is set, every check-in with a note does the same work. After its output, this device tells your external responders and the members who watch over you (those you confirmed) through their own channels — never through the circle folder, never by a desktop pop-up — and cron's 'notify deliver' runs retry each until it got through. Only 'lifesignal checkin duress clear' ends it.
 
             The word is kept on this device only, as a salted PBKDF2-HMAC-SHA-512 hash in state.bin: set it on each of your devices you might be made to check in on. 'lifesignal contacts edit NAME --duress off' leaves a responder out, on this device.
 
