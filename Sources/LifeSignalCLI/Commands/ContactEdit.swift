@@ -193,7 +193,9 @@ enum ContactEditCommands {
                 try session.output.json(Edited(contact: contact, changes: []))
                 try session.output.line(
                     told
-                        ? "\(name) is told of a duress check-in made on this device."
+                        ? (contact.roles.responder && contact.confirmedByMe
+                            ? "\(name) is told of a duress check-in made on this device."
+                            : "\(name) will be told of a duress check-in made on this device once they are your confirmed responder.")
                         : "\(name) is left out of a duress check-in made on this device.")
                 return .ok
             }
