@@ -1,12 +1,9 @@
 /// The files a sync engine must never carry between machines: backups (one write behind, and
-/// a rollback if they ever replaced a log), temporary files caught mid-write, the lock, and
-/// private caches. Written into `.gitignore` or `.stignore` by `init --circle` and
+/// a rollback if they ever replaced a log), temporary files caught mid-write, and every private
+/// file of a data directory (`DataFile`): the lock, caches, memory and secrets. Written into `.gitignore` or `.stignore` by `init --circle` and
 /// `circle sync`, before anything else is shared.
 public enum SyncIgnore {
-    public static let patterns = [
-        "*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp", "lock", "cache.bin", "cache-circle.bin", "cache-linked.bin",
-        "health.json", "state.bin",
-    ]
+    public static let patterns = ["*.bak", "*.bak.tmp", ".*.tmp.*", "*.tmp"] + DataFile.neverShared
 
     static let header = "# lifesignal: never share backups, temporary files, locks or caches"
 

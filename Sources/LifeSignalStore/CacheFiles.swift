@@ -8,8 +8,8 @@ import LifeSignalCore
 /// that changed only this device's part, as a check-in in a circle of any size does, rewrites
 /// `cache.bin` alone.
 extension CircleCache {
-    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache.bin") }
-    static func circlePath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-circle.bin") }
+    static func path(_ dataDirectory: String) -> String { DataFile.cache.path(in: dataDirectory) }
+    static func circlePath(_ dataDirectory: String) -> String { DataFile.circleCache.path(in: dataDirectory) }
 
     static func load(_ store: Store) -> CircleCache? { decode(store, checking: nil, scope: .all)?.cache }
 

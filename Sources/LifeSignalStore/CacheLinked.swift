@@ -13,7 +13,7 @@ import LifeSignalCore
 /// of) reads the linked members from `cache-circle.bin` as before, then makes it from
 /// what it read: a read of the whole circle never pays for it.
 extension CircleCache {
-    static func linkedPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "cache-linked.bin") }
+    static func linkedPath(_ dataDirectory: String) -> String { DataFile.linkedCache.path(in: dataDirectory) }
 
     /// Whom a check-in of `member` looks at: `linked`, every member it keeps something of (their
     /// dashboard's members and those trust upkeep looks at); `full`, those whose whole state it

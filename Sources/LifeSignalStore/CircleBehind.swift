@@ -15,7 +15,7 @@ extension Store {
         public var reason: String?
     }
 
-    var circleBehindPath: String { Paths.join(ownDirectory, "circle-behind") }
+    var circleBehindPath: String { DataFile.circleBehind.path(in: dataDirectory) }
 
     public func circleBehind() -> CircleBehind? {
         var key = Posix.FileKey.missing

@@ -6,7 +6,7 @@ import LifeSignalCore
 /// publishes. A key that is gone or changed once the device has signed is an error, never a
 /// new key made in silence: records signed by a new key would count for nobody.
 extension Store {
-    var deviceKeyPath: String { Paths.join(dataDirectory, "device.key") }
+    var deviceKeyPath: String { DataFile.deviceKey.path(in: dataDirectory) }
 
     /// The fingerprint of this device's key (nil when it has none yet, or it cannot be read).
     public func deviceFingerprint() -> String? { (try? readDeviceKey())??.fingerprint }
@@ -94,7 +94,7 @@ public struct PendingEnrollment: Equatable, Sendable {
 }
 
 extension Store {
-    var pendingEnrollmentPath: String { Paths.join(dataDirectory, "enrollment.json") }
+    var pendingEnrollmentPath: String { DataFile.enrollment.path(in: dataDirectory) }
 
     /// Keeps `pending` as this device's one enrollment code (a new code replaces the last).
     public func savePendingEnrollment(_ pending: PendingEnrollment) throws(StoreError) {

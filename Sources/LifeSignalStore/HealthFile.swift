@@ -5,7 +5,7 @@ import LifeSignalCore
 /// is a history for warnings, never the only copy of anything, so a missing or damaged file
 /// reads as empty and the next run writes a good one.
 extension Store {
-    static func healthPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "health.json") }
+    static func healthPath(_ dataDirectory: String) -> String { DataFile.health.path(in: dataDirectory) }
 
     public static func health(dataDirectory: String) -> Health {
         guard case .contents(let bytes)? = try? Posix.read(healthPath(dataDirectory)),

@@ -82,7 +82,7 @@ public enum JoinProof: Sendable {
 }
 
 extension Store {
-    static func identityPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "identity.json") }
+    static func identityPath(_ dataDirectory: String) -> String { DataFile.identity.path(in: dataDirectory) }
 
     /// Whether `dataDirectory` has a profile (its identity file exists, readable or not).
     public static func hasProfile(_ dataDirectory: String) -> Bool { Posix.exists(identityPath(dataDirectory)) }

@@ -41,9 +41,9 @@ public struct OwnDamage: Equatable, Sendable {
 extension Store {
     /// The private folder of this device's records.
     public var ownDirectory: String { Paths.join(dataDirectory, "own") }
-    var ownLogPath: String { Paths.join(ownDirectory, "log.json") }
-    var ownFeedPath: String { Paths.join(ownDirectory, "feed.json") }
-    var ownArchiveDirectory: String { Paths.join(ownDirectory, "archive") }
+    var ownLogPath: String { DataFile.ownLog.path(in: dataDirectory) }
+    var ownFeedPath: String { DataFile.ownFeed.path(in: dataDirectory) }
+    var ownArchiveDirectory: String { DataFile.ownArchive.path(in: dataDirectory) }
     /// The folder this device publishes to in the circle.
     var publishedDirectory: String { deviceDirectory(member: identity.member, device: identity.device) }
     public var publishedLogPath: String { logPath(member: identity.member, device: identity.device) }

@@ -31,7 +31,7 @@ public struct PhoneTopics: Equatable, Sendable {
 
 extension Store {
     static let phoneSchemaVersion: Int64 = 1
-    var phoneTopicPath: String { Paths.join(dataDirectory, "phone.json") }
+    var phoneTopicPath: String { DataFile.phoneTopics.path(in: dataDirectory) }
 
     /// This device's button topics (none when it has no `phone.json`).
     public func phoneTopics() throws(StoreError) -> PhoneTopics {

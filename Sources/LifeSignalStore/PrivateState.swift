@@ -5,7 +5,9 @@ import LifeSignalCore
 /// Binary, with no word, name, address or message in it. Changed only under the data
 /// directory's lock; a missing file is the empty state.
 extension Store {
-    public static func privateStatePath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "state.bin") }
+    public static func privateStatePath(_ dataDirectory: String) -> String {
+        DataFile.privateState.path(in: dataDirectory)
+    }
 
     /// Whether there is anything kept: one `stat`, what every check-in with a note pays first.
     public static func hasPrivateState(dataDirectory: String) -> Bool {

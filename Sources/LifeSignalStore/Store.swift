@@ -22,7 +22,7 @@ public struct Store: Sendable {
     public var circleDirectory: String { identity.circle ?? Paths.join(dataDirectory, "circle") }
     public var identityPath: String { Store.identityPath(dataDirectory) }
 
-    static func lockPath(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "lock") }
+    static func lockPath(_ dataDirectory: String) -> String { DataFile.lock.path(in: dataDirectory) }
 
     public func memberDirectory(_ member: String) -> String { Paths.join(circleDirectory, "members", member) }
 

@@ -49,7 +49,7 @@ public struct SyncSettings: Equatable, Sendable {
 }
 
 extension Store {
-    var syncSettingsPath: String { Paths.join(dataDirectory, "sync.json") }
+    var syncSettingsPath: String { DataFile.syncSettings.path(in: dataDirectory) }
 
     /// This device's sync settings; the defaults when it has none.
     public func syncSettings() throws(StoreError) -> SyncSettings {

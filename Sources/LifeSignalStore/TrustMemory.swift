@@ -15,7 +15,7 @@ import LifeSignalCore
 struct TrustMemory: Equatable, Sendable {
     var members: [String: TrustSeen] = [:]
 
-    static func path(_ dataDirectory: String) -> String { Paths.join(dataDirectory, "verified.bin") }
+    static func path(_ dataDirectory: String) -> String { DataFile.verified.path(in: dataDirectory) }
 
     /// The file's own header: a magic, its version, and a checksum of what follows.
     static let magic: [UInt8] = Array("LSTRUST".utf8)

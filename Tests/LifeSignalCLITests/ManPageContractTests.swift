@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalCore
 import Testing
 
 // The man page describes what the code does: every LIFESIGNAL_* variable a channel really gets
@@ -64,6 +65,16 @@ import Testing
                     ? files.contains("archive/")
                     : files.contains(name)
             #expect(documented, "\(relative) is not in the man page's FILES")
+            // And in the one list of a data directory's files (the circle is the circle's).
+            let listed =
+                relative.hasPrefix("circle/")
+                || DataFile(rawValue: relative.replacingOccurrences(of: ".bak", with: "")) != nil
+                || relative.hasPrefix(DataFile.ownArchive.rawValue + "/")
+            #expect(listed, "\(relative) is not in DataFile")
+        }
+        for file in DataFile.allCases {
+            #expect(files.contains((file.rawValue as NSString).lastPathComponent), "\(file.rawValue) is not in FILES")
+            if !file.rawValue.contains("/") { #expect(SyncIgnore.patterns.contains(file.rawValue)) }
         }
         #expect(files.contains("may be deleted at any time"))
     }

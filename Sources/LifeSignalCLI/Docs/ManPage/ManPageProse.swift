@@ -76,11 +76,20 @@ extension ManPage {
         Since when, and why, this device's records could not be written into the circle
         (a full or read-only disk): every write publishes them all again until one
         succeeds, which removes it.
+        .It Pa enrollment.json
+        The secret of the enrollment code this device made
+        .Pq Cm circle enroll ,
+        until a new device uses it or it expires (mode 0600; never shown, never in the circle).
+        .It Pa sync.json
+        How this device keeps its circle folder in step
+        .Pq Cm circle sync :
+        the engine's settings on this machine.
         .It Pa verified.bin
         What this device verified of the people it is linked with: the key of each of their
         devices, the last of its records seen, and the keys it saw revoked.
         An older file put back in the circle cannot take those back.
-        Losing it forgets only that.
+        It is a record, not a cache: losing it forgets only that, and a damaged one is
+        believed in nothing, said once, and written anew after every log is verified again.
         .It Pa cache.bin , Pa cache-circle.bin , Pa cache-linked.bin
         The circle's folded state and a digest of the notification feed, each with the
         identity of every file it was made from, so that a run reads only what changed:
