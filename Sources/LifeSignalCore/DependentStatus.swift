@@ -44,9 +44,14 @@ public struct DependentStatus: Equatable, Sendable {
             text = "Sent out an alert \(DependentStatus.ago(alertSince, now))"
         } else if let unreadableSince {
             kind = .unreadable
-            since = unreadableSince
+            // (A time at or before 1970: a folder gone, whose last change this reader cannot know.)
+            let known = unreadableSince.seconds > 0
+            since = known ? unreadableSince : nil
             let span = now - unreadableSince
-            text = span.seconds < 60 ? "Records unreadable" : "Records unreadable for \(span.short)"
+            text =
+                !known
+                ? "Records unreadable (since an unknown time)"
+                : span.seconds < 60 ? "Records unreadable" : "Records unreadable for \(span.short)"
         } else if checkIn.phase == .overdue, let deadline = checkIn.deadline {
             kind = .nonResponsive
             since = deadline

@@ -76,6 +76,9 @@ extension Store {
             markUnreadable(member, since: key)
         }
 
+        /// Since when `member`'s records could not be read: the last change of the file that
+        /// could not be, or the epoch when that is unknown (a folder that is gone), which the
+        /// status says as unknown (see `DependentStatus`).
         mutating func markUnreadable(_ member: String, since key: Posix.FileKey) {
             let changed = Timestamp(seconds: key == .missing ? 0 : key.modified / 1_000_000_000)
             unreadable[member] = min(unreadable[member] ?? changed, changed)

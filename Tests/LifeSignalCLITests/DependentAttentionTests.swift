@@ -43,6 +43,24 @@ import Testing
         #expect(overdue.stdout.contains("Bea           Non-responsive 1h ago"), "\(overdue.stdout)")
     }
 
+    /// A dependent whose folder vanished from the circle: unreadable since a time this reader
+    /// cannot know, said so, never "for 20606d" counted from 1970 (#43 item 2).
+    @Test func aVanishedDependentIsUnreadableSinceAnUnknownTime() throws {
+        let h = household()
+        let folder = ((try beasLog(h)) as NSString).deletingLastPathComponent
+        try FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent)
+        let list = h.run("ana", ["contacts", "list"], now: "2026-03-01T12:00:00Z")
+        // (Her name was in her records: she is shown by id.)
+        let line = list.stdout.split(separator: "\n").first { $0.contains("Dependent") } ?? ""
+        #expect(line.contains("Records unreadable (since an unknown time)"), "\(list.stdout)")
+        #expect(!list.stdout.contains("20"), "no age counted from 1970: \(list.stdout)")
+        let json = jsonObject(h.run("ana", ["contacts", "list", "--json"], now: "2026-03-01T12:00:00Z").stdout)
+        let bea = (json["contacts"] as? [[String: Any]])?.first { $0["kind"] as? String == "member" }
+        let status = bea?["status"] as? [String: Any]
+        #expect(
+            status?["kind"] as? String == "unreadable" && status?["since"] is NSNull, "\(String(describing: status))")
+    }
+
     @Test func aDependentWhoseRecordsCannotBeReadNeedsAttention() throws {
         let h = household()
         let log = try beasLog(h)
