@@ -23,7 +23,8 @@ enum CacheCodec {
     /// left them as they were, and where the parts of its log's state lie in that file.
     /// 19: with the checksum of each part's text.
     /// 20: a pin says whether it came from a code; no member's taps of another's buttons.
-    static let format: UInt8 = 20
+    /// 21: no parts of the own log's state (the log is written whole).
+    static let format: UInt8 = 21
     /// Magic, format byte and checksum.
     static let headerSize = 16
 
