@@ -25,6 +25,15 @@ extension App {
         public var modesRestored = 0
         /// `.gitignore` or `.stignore` written.
         public var ignoreWritten: String?
+        /// The remote no longer held what this device last pushed: another machine's push
+        /// replaced it (a host that lets gcrypt's forced pushes through). Pushed again now.
+        public var lostPush = false
+        /// Keys of `remote.origin.gcrypt-participants` this machine's keyring lacks: what it
+        /// pushed is not encrypted to them, so their owners cannot read the remote.
+        public var notEncryptedTo: [String] = []
+        /// How many times it fetched, merged and pushed (more than once: another machine
+        /// pushed in between).
+        public var attempts = 0
     }
 
     public func syncCircle() throws(AppError) -> SyncReport {
@@ -67,19 +76,50 @@ extension App {
         guard let branch = git.lines(["symbolic-ref", "--short", "HEAD"])?.first else {
             throw .refused(.sync(.detachedHead(store.circleDirectory)))
         }
-        guard git.run(["remote", "get-url", "origin"]).succeeded else {
+        guard let url = git.lines(["remote", "get-url", "origin"])?.first else {
             throw .refused(.sync(.noRemote(store.circleDirectory)))
         }
-        for attempt in 1...3 {
+        if Gcrypt.encrypts(url) {
+            let mirror = GcryptMirror(url: url, clone: git)
+            let gcrypt = mirror.map { $0.redirect(git.forGcrypt()) } ?? git.forGcrypt()
+            try exchange(gcrypt, mirror: mirror, branch: branch, store: store, now: now, &report)
+        } else {
+            try exchange(git, mirror: nil, branch: branch, store: store, now: now, &report)
+        }
+        report.modesRestored = store.restoreModes()
+        return report
+    }
+
+    /// What this device last pushed, kept in its clone: a remote that no longer holds it lost a push.
+    static let pushedRef = "refs/lifesignal/pushed"
+
+    /// Fetches, merges and pushes, again when another device pushed in between. Through a
+    /// gcrypt `mirror`, the host's branch is taken first and published over what was taken.
+    private static func exchange(
+        _ git: Git, mirror: GcryptMirror?, branch: String, store: Store, now: Timestamp, _ report: inout SyncReport
+    ) throws(AppError) {
+        let own = store.ownRelativePath
+        let attempts = mirror == nil ? 3 : 6
+        for attempt in 1...attempts {
+            report.attempts = attempt
             // How each fetch went is kept in this machine's health record: the last one that
             // was fetched and merged is until when this copy is known current (Freshness.swift).
-            let fetch = git.run(["fetch", "-q", "origin"])
-            if !fetch.succeeded {
-                Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: fetch.problem, at: now) }
-                throw .unavailable(.git(fetch.problem))
+            let base = try mirror.map { mirror throws(AppError) in try fetched(mirror.take(), store: store, now: now) }
+            if case .some(.none) = base, !git.run(["rev-parse", "-q", "--verify", pushedRef]).succeeded {
+                // The host holds nothing and this clone never published: an id gcrypt kept
+                // from a first push that failed (a key it could not use) would refuse it.
+                _ = git.run(["config", "--unset", "remote.origin.gcrypt-id"])
             }
+            let fetch = git.run(["fetch", "-q", "origin"])
+            _ = try fetched(
+                fetch.succeeded ? .success(()) : .failure(Git.Failure(problem: fetch.problem)), store: store, now: now)
             let remote = "refs/remotes/origin/\(branch)"
             if git.run(["rev-parse", "-q", "--verify", remote]).succeeded {
+                if git.run(["rev-parse", "-q", "--verify", pushedRef]).succeeded,
+                    !git.run(["merge-base", "--is-ancestor", pushedRef, remote]).succeeded
+                {
+                    report.lostPush = true
+                }
                 let mine = git.lines(["rev-parse", "HEAD"])?.first ?? ""
                 try merge(git, remote, own: own)
                 report.pulled = true
@@ -89,15 +129,36 @@ extension App {
             }
             Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: nil, at: now) }
             let push = git.run(["push", "-q", "origin", "HEAD:refs/heads/\(branch)"])
+            if push.succeeded, let mirror, let base {
+                switch mirror.publish(over: base) {
+                case .success: break
+                case .failure(let failure) where failure.raced && attempt < attempts: continue
+                case .failure(let failure): throw .unavailable(.git(failure.problem))
+                }
+            }
             if push.succeeded {
                 report.pushed = true
-                break
+                report.notEncryptedTo = Gcrypt.skippedKeys(push.stderr)
+                _ = git.run(["update-ref", pushedRef, "HEAD"])
+                return
             }
             // Another device pushed in between: integrate theirs and try again.
-            if attempt == 3 { throw .unavailable(.git(push.problem)) }
+            let raced = ["fetch first", "non-fast-forward", "stale info", "cannot lock ref"].contains {
+                push.stderr.includes($0)
+            }
+            if attempt == attempts || !raced { throw .unavailable(.git(push.problem)) }
         }
-        report.modesRestored = store.restoreModes()
-        return report
+    }
+
+    /// What a fetch gave; a failure is kept in this machine's health record and thrown.
+    private static func fetched<T>(_ result: Result<T, Git.Failure>, store: Store, now: Timestamp) throws(AppError) -> T
+    {
+        switch result {
+        case .success(let value): return value
+        case .failure(let failure):
+            Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: failure.problem, at: now) }
+            throw .unavailable(.git(failure.problem))
+        }
     }
 
     /// Undoes what a killed run left: a merge or rebase in progress, a stale index lock (this

@@ -4,15 +4,20 @@ import LifeSignalCore
 /// tree: a clean environment, no prompts (a cron job must never wait for a password), a
 /// timeout, and a fixed identity for commits so a machine without `user.name` still syncs.
 public struct Git: Sendable {
-    public let directory: String
+    public internal(set) var directory: String
     let environment: [String: String]
+    /// `-c name=value` settings given to every command (see `forGcrypt`).
+    var settings: [String] = []
     /// Seconds one git command may take (network operations included).
     public static let timeout: Double = 60
 
     public init(directory: String, environment from: [String: String]) {
         self.directory = directory
         var env: [String: String] = [:]
-        for key in ["PATH", "HOME", "SSH_AUTH_SOCK", "GIT_SSH_COMMAND", "LANG", "LC_ALL", "TZ"] {
+        // gpg's keyring and agent, for a remote encrypted with git-remote-gcrypt.
+        for key in [
+            "PATH", "HOME", "SSH_AUTH_SOCK", "GIT_SSH_COMMAND", "LANG", "LC_ALL", "TZ", "GNUPGHOME", "GPG_AGENT_INFO",
+        ] {
             if let value = from[key], !value.isEmpty { env[key] = value }
         }
         if env["PATH"] == nil { env["PATH"] = "/usr/bin:/bin" }
@@ -29,20 +34,25 @@ public struct Git: Sendable {
         public var output: String
         /// Why it failed, in a line (the command, and git's own last words).
         public var problem: String
+        /// What git (and a remote helper) said on stderr.
+        public var stderr: String = ""
     }
 
     /// Runs `git -C directory <arguments>`.
     public func run(_ arguments: [String]) -> Outcome {
-        let line = ["git", "-C", directory, "-c", "user.name=lifesignal", "-c", "user.email=lifesignal@localhost"]
+        let line =
+            ["git", "-C", directory, "-c", "user.name=lifesignal", "-c", "user.email=lifesignal@localhost"]
+            + settings.flatMap { ["-c", $0] }
         do {
             let result = try ChildProcess.run(
                 line + arguments, environment: environment, timeout: Self.timeout, outputLimit: 1 << 20)
             let output = String(decoding: result.stdout, as: UTF8.self)
+            let stderr = String(decoding: result.stderr, as: UTF8.self)
             let problem =
                 result.timedOut
                 ? "git \(arguments.first ?? "") did not finish within \(Int(Self.timeout))s"
-                : Self.problem(arguments, stderr: String(decoding: result.stderr, as: UTF8.self), status: result.status)
-            return Outcome(succeeded: result.succeeded, output: output, problem: problem)
+                : Self.problem(arguments, stderr: stderr, status: result.status)
+            return Outcome(succeeded: result.succeeded, output: output, problem: problem, stderr: stderr)
         } catch {
             switch error {
             case .notFound(_, let path):
@@ -59,6 +69,7 @@ public struct Git: Sendable {
     static func problem(_ arguments: [String], stderr: String, status: Int32?) -> String {
         let command = "git \(arguments.joined(separator: " "))"
         let lines = stderr.split(separator: "\n").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        if let gcrypt = Gcrypt.problem(lines) { return "\(command) failed: \(gcrypt)" }
         if let line = lines.first(where: { $0.includes(".lock': File exists") }),
             let start = line.firstRange(ofText: "'"), let end = line.firstRange(ofText: ".lock'")
         {

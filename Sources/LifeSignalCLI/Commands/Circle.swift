@@ -80,6 +80,16 @@ enum CircleCommand {
             session.output.note("undid \(what) left in the circle's git work tree by an interrupted run.")
         }
         if !report.restoredOwn.isEmpty { session.output.warn(.ownRecordsRestored(report.restoredOwn)) }
+        if report.lostPush {
+            session.output.note(
+                "the remote no longer held what this device pushed last: another machine's push replaced it (git-remote-gcrypt always pushes with force). It was pushed again now. So that no push is ever replaced, make the remote refuse forced pushes: 'git config receive.denyNonFastForwards true' in a bare repository you host, or protect its branch (master, where gcrypt stores) on a hosting service."
+            )
+        }
+        if !report.notEncryptedTo.isEmpty {
+            session.output.note(
+                "remote.origin.gcrypt-participants names \(report.notEncryptedTo.joined(separator: ", ")), not in this machine's keyring: what this device pushed is not encrypted to them, so they cannot read the circle until you import their key (gpg --import THEIRS.asc) and sync again."
+            )
+        }
         try session.output.json(report)
         return .ok
     }
@@ -185,6 +195,8 @@ extension App.SyncReport: JSONRendered {
             "pushed": .bool(pushed), "bootstrapped": .bool(bootstrapped),
             "restoredOwn": .array(restoredOwn.map(JSON.string)), "recovered": .optional(recovered),
             "modesRestored": .int(Int64(modesRestored)), "ignoreWritten": .optional(ignoreWritten),
+            "lostPush": .bool(lostPush), "attempts": .int(Int64(attempts)),
+            "notEncryptedTo": .array(notEncryptedTo.map(JSON.string)),
         ]
     }
 }
