@@ -49,6 +49,8 @@ extension App {
         /// within the coming year (the zone file changed since, or has exceptions the rule
         /// cannot carry): from when.
         public var scheduleDrift: (schedule: DailySchedule, from: Timestamp)? = nil
+        /// Who besides the members' devices holds the records (see `CircleReader`).
+        public var readers: [CircleReader] = []
     }
 
     public struct Devices: Sendable {
@@ -151,7 +153,7 @@ extension App {
                     return nil
                 } catch { return error }
             }(),
-            scheduleDrift: scheduleDrift(state.schedule?.value))
+            scheduleDrift: scheduleDrift(state.schedule?.value), readers: circleReaders(store))
     }
 
     /// My daily schedule against its zone's file as this machine has it now: the rule stored

@@ -63,18 +63,9 @@ extension App {
     /// asked during the run, about the folder as it is then.
     private func askSyncthing(_ store: Store, settings: SyncSettings) -> (Timestamp?, String?) {
         let api: SyncthingAPI
-        if let base = settings.syncthingAPI, let keyFile = settings.syncthingKeyFile {
-            switch SyncthingAPI.given(base: base, keyFile: keyFile) {
-            case .success(let given): api = given
-            case .failure(let failure): return (nil, failure.message)
-            }
-        } else if let found = SyncthingAPI.fromConfiguration(environment: environment) {
-            api = found
-        } else {
-            return (
-                nil,
-                "Syncthing's API is not found in its configuration here; give it with 'lifesignal circle syncthing --api URL --key-file FILE'"
-            )
+        switch syncthingAPI(settings) {
+        case .success(let found): api = found
+        case .failure(let failure): return (nil, failure.problem)
         }
         let now = self.now
         let answer = api.folder(at: store.circleDirectory, environment: environment)
@@ -89,6 +80,21 @@ extension App {
         }
         Store.updateHealth(dataDirectory: dataDirectory) { $0.sync.record(error: problem, at: now) }
         return (currentAt, problem)
+    }
+
+    /// Syncthing's API on this machine: as given ('circle syncthing'), or from its configuration.
+    func syncthingAPI(_ settings: SyncSettings) -> Result<SyncthingAPI, Git.Failure> {
+        if let base = settings.syncthingAPI, let keyFile = settings.syncthingKeyFile {
+            return SyncthingAPI.given(base: base, keyFile: keyFile).mapError { Git.Failure(problem: $0.message) }
+        }
+        guard let found = SyncthingAPI.fromConfiguration(environment: environment) else {
+            return .failure(
+                Git.Failure(
+                    problem:
+                        "Syncthing's API is not found in its configuration here; give it with 'lifesignal circle syncthing --api URL --key-file FILE'"
+                ))
+        }
+        return .success(found)
     }
 
     /// The engine's view for a delivery run: Syncthing's API is asked only when a dependent of
@@ -125,6 +131,8 @@ extension App {
         /// Misses this copy cannot confirm, and members whose records look stale.
         public var warnings: [Warning]
         public var settings: SyncSettings
+        /// Who besides the members' devices holds the records (see `CircleReader`).
+        public var readers: [CircleReader] = []
     }
 
     /// One member as this copy shows them: when their devices were last heard from here (this
@@ -152,7 +160,7 @@ extension App {
             copyChanged: circle.lastChange(excludingDevice: device, asOf: now),
             members: members,
             warnings: Self.circleWarnings(of: me, in: circle, device: device, sync: sync, now: now),
-            settings: (try? store.syncSettings()) ?? SyncSettings())
+            settings: (try? store.syncSettings()) ?? SyncSettings(), readers: circleReaders(store))
     }
 
     /// A change of this device's sync settings; nil fields stay as they are.

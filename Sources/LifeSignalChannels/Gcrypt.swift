@@ -176,3 +176,26 @@ extension Git {
         return git
     }
 }
+
+extension Git {
+    /// Every remote's URLs (fetch and push), by remote name.
+    public func remoteURLs() -> [(name: String, url: String)] {
+        let pattern = "^remote\\..*\\.(url|pushurl)$"
+        return (lines(["config", "--get-regexp", pattern]) ?? []).compactMap { line in
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            let key = line[..<space].split(separator: ".")
+            guard key.count >= 3 else { return nil }
+            let name = key.dropFirst().dropLast().joined(separator: ".")
+            return (name, String(line[line.index(after: space)...]))
+        }
+    }
+
+    /// This machine's own names: its host name, with and without its domain.
+    public static func machineNames() -> [String] {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let short = String(name.prefix { $0 != "." })
+        return name.isEmpty ? [] : Array(Set([name, short]))
+    }
+}

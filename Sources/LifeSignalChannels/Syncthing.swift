@@ -78,9 +78,19 @@ public struct SyncthingAPI: Sendable {
         /// When each other device sharing the folder was last connected (RFC 3339 as
         /// Syncthing gives it), by device id.
         public var lastSeen: [String: String]
+        /// The other devices the folder is shared with, and whether each is untrusted (given
+        /// the folder encrypted with a password it does not have).
+        public var sharedWith: [SharedDevice] = []
 
         /// Up to date with every device it is connected to: nothing to fetch, nothing in flight.
         public var isUpToDate: Bool { state == "idle" && need == 0 }
+    }
+
+    /// A device a folder is shared with.
+    public struct SharedDevice: Equatable, Sendable {
+        public var id: String
+        public var name: String
+        public var untrusted: Bool
     }
 
     /// Asks about the Syncthing folder whose path is `path`.
@@ -111,11 +121,24 @@ public struct SyncthingAPI: Sendable {
         if case .int(let n)? = s["needTotalItems"] { need = n }
         var lastSeen: [String: String] = [:]
         var sharing: [String] = []
+        var shared: [SharedDevice] = []
         if case .array(let devices)? = entry["devices"] {
             for device in devices {
                 if case .object(let d) = device, case .string(let deviceID)? = d["deviceID"] {
                     sharing.append(deviceID)
+                    var password = ""
+                    if case .string(let given)? = d["encryptionPassword"] { password = given }
+                    shared.append(SharedDevice(id: deviceID, name: deviceID, untrusted: !password.isEmpty))
                 }
+            }
+        }
+        if case .success(.array(let known)) = request("config/devices", environment: environment) {
+            for case .object(let device) in known {
+                guard case .string(let id)? = device["deviceID"], case .string(let name)? = device["name"],
+                    !name.isEmpty,
+                    let index = shared.firstIndex(where: { $0.id == id })
+                else { continue }
+                shared[index].name = name
             }
         }
         if case .success(.object(let stats)) = request("stats/device", environment: environment) {
@@ -127,8 +150,10 @@ public struct SyncthingAPI: Sendable {
             case .string(let myID)? = me["myID"]
         {
             lastSeen[myID] = nil
+            shared.removeAll { $0.id == myID }
         }
-        return .success(FolderView(folder: id, state: state, need: need, lastSeen: lastSeen))
+        return .success(
+            FolderView(folder: id, state: state, need: need, lastSeen: lastSeen, sharedWith: shared))
     }
 
     /// One GET of the API, as JSON.

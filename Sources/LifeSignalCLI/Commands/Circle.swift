@@ -102,6 +102,7 @@ extension CircleCommand {
         try session.output.json(status)
         try session.output.line("Circle  \(status.circle)")
         try session.output.line("Engine  \(describe(sync, session: session))")
+        for reader in status.readers { try session.output.line("Host    \(reader.message)") }
         if let changed = status.copyChanged {
             try session.output.line("Copy    last changed by another device \(session.when(changed))")
         }
@@ -215,6 +216,7 @@ extension App.CircleStatus: JSONRendered {
             "currentAt": .optional(sync.currentAt?.rfc3339), "problem": .optional(sync.problem),
             "copyChanged": .optional(copyChanged?.rfc3339), "holdSeconds": .int(sync.hold.seconds),
             "members": .array(members), "warnings": .array(warnings.map(Render.warningJSON)),
+            "readers": .array(readers.map(\.json)),
         ]
     }
 }

@@ -71,7 +71,7 @@ struct DoctorFindings {
     var all: [Finding] {
         [profile, writable, countdown] + schedule + [devices] + responders + [ownChannels] + channels
             + commandsElsewhere
-            + heartbeats + inbox + phoneFile + [delivery, sync] + unconfirmed + members + [clock]
+            + heartbeats + inbox + phoneFile + [delivery, sync] + readers + unconfirmed + members + [clock]
     }
 
     /// This device's phone and button topics, when they cannot be read (without an inbox: with
@@ -125,6 +125,12 @@ struct DoctorFindings {
     }
 
     /// How this copy of the circle is kept current, and whether the engine says it is.
+    /// Who besides the members' devices can read the circle: said, never a failure (a host
+    /// the members trust may read it), with the way to change it.
+    var readers: [Finding] {
+        checkup.readers.map { Finding(check: "readers", ok: true, message: "circle: \($0.message)") }
+    }
+
     var sync: Finding {
         let view = checkup.sync
         let text = "circle sync: " + CircleCommand.describe(view, session: session)
