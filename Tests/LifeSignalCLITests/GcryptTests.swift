@@ -325,4 +325,70 @@ struct GcryptTests {
         let again = circle.run("ana", ["circle", "sync"])
         #expect(again.code == 0, "\(again.stderr)")
     }
+
+    /// The README's set-up for two people, command for command through /bin/sh in each one's
+    /// HOME (keys made there, in ~/.gnupg), with the host's URL pointing at a local bare
+    /// repository and the key files handed over by copying.
+    @Test func theReadmesEncryptedRecipeWorksAsWritten() throws {
+        let readme = ReadmeTests.readme
+        let section = try #require(
+            readme.components(separatedBy: "**git, encrypted for the host.**").dropFirst().first?.components(
+                separatedBy: "**Syncthing through a device"
+            ).first)
+        let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap {
+            $0.components(separatedBy: "\n```").first
+        }
+        #expect(blocks.count == 2, "\(blocks)")
+        let circle = GcryptCircle()
+        let bin = circle.root.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/lifesignal", withDestinationPath: Binary.path)
+        /// Ana's lines as Bea types them.
+        func swapped(_ text: String) -> String {
+            text.replacingOccurrences(of: "Ana", with: "\u{1}").replacingOccurrences(of: "ana", with: "\u{2}")
+                .replacingOccurrences(of: "Bea", with: "Ana").replacingOccurrences(of: "bea", with: "ana")
+                .replacingOccurrences(of: "\u{1}", with: "Bea").replacingOccurrences(of: "\u{2}", with: "bea")
+        }
+        func sh(_ person: String, _ block: String) -> Run {
+            let home = circle.root.path + "/" + person + "-home"
+            try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            let script = (person == "bea" ? swapped(block) : block).replacingOccurrences(
+                of: "git@example.org:family/circle.git", with: circle.storage)
+            return lifesignal(
+                ["-e", "-c", "cd ~ && " + script],
+                environment: [
+                    "HOME": home, "PATH": "\(bin):" + DeliveryTests.path(), "TZ": "UTC",
+                    "LIFESIGNAL_NOW": "2026-03-01T09:00:00Z",
+                ], executable: "/bin/sh")
+        }
+        defer {
+            for person in ["ana", "bea"] {
+                _ = lifesignal(
+                    ["--kill", "gpg-agent"],
+                    environment: ["HOME": circle.root.path + "/\(person)-home", "PATH": "/usr/bin:/bin"],
+                    executable: "/usr/bin/gpgconf")
+            }
+        }
+        for person in ["ana", "bea"] {
+            let keys = sh(person, blocks[0])
+            #expect(keys.code == 0, "\(person): \(keys.stderr)")
+        }
+        for (from, to) in [("ana", "bea"), ("bea", "ana")] {
+            try FileManager.default.copyItem(
+                atPath: circle.root.path + "/\(from)-home/\(from).asc",
+                toPath: circle.root.path + "/\(to)-home/\(from).asc")
+        }
+        for person in ["ana", "bea"] {
+            let setUp = sh(person, blocks[1])
+            #expect(setUp.code == 0, "\(person): \(setUp.stderr)")
+        }
+        let again = sh("ana", "lifesignal circle sync")
+        #expect(again.code == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        for person in ["ana", "bea"] {
+            let clone = circle.root.path + "/\(person)-home/family-circle"
+            let logs = GitCircle.run(["ls-files", "members"], in: clone).stdout.split(separator: "\n")
+            #expect(logs.filter { $0.hasSuffix("/log.json") }.count == 2, "\(person): \(logs)")
+        }
+        #expect(GcryptCircle.found(["\"Ana\"", "\"Bea\""], in: GcryptCircle.hostBytes(circle.storage)).isEmpty)
+    }
 }
