@@ -120,12 +120,30 @@ public struct SyncthingAPI: Sendable {
         var need: Int64 = 0
         if case .int(let n)? = s["needTotalItems"] { need = n }
         var lastSeen: [String: String] = [:]
-        var sharing: [String] = []
+        var shared = sharedDevices(entry["devices"], environment: environment)
+        let sharing = shared.map(\.id)
+        if case .success(.object(let stats)) = request("stats/device", environment: environment) {
+            for id in sharing {
+                if case .object(let d)? = stats[id], case .string(let seen)? = d["lastSeen"] { lastSeen[id] = seen }
+            }
+        }
+        if case .success(.object(let me)) = request("system/status", environment: environment),
+            case .string(let myID)? = me["myID"]
+        {
+            lastSeen[myID] = nil
+            shared.removeAll { $0.id == myID }
+        }
+        return .success(
+            FolderView(folder: id, state: state, need: need, lastSeen: lastSeen, sharedWith: shared))
+    }
+
+    /// The devices a folder's configuration shares it with, named as Syncthing knows them; one
+    /// given an encryption password is untrusted.
+    func sharedDevices(_ devices: JSON?, environment: [String: String]) -> [SharedDevice] {
         var shared: [SharedDevice] = []
-        if case .array(let devices)? = entry["devices"] {
+        if case .array(let devices)? = devices {
             for device in devices {
                 if case .object(let d) = device, case .string(let deviceID)? = d["deviceID"] {
-                    sharing.append(deviceID)
                     var password = ""
                     if case .string(let given)? = d["encryptionPassword"] { password = given }
                     shared.append(SharedDevice(id: deviceID, name: deviceID, untrusted: !password.isEmpty))
@@ -141,19 +159,7 @@ public struct SyncthingAPI: Sendable {
                 shared[index].name = name
             }
         }
-        if case .success(.object(let stats)) = request("stats/device", environment: environment) {
-            for id in sharing {
-                if case .object(let d)? = stats[id], case .string(let seen)? = d["lastSeen"] { lastSeen[id] = seen }
-            }
-        }
-        if case .success(.object(let me)) = request("system/status", environment: environment),
-            case .string(let myID)? = me["myID"]
-        {
-            lastSeen[myID] = nil
-            shared.removeAll { $0.id == myID }
-        }
-        return .success(
-            FolderView(folder: id, state: state, need: need, lastSeen: lastSeen, sharedWith: shared))
+        return shared
     }
 
     /// One GET of the API, as JSON.
