@@ -14,10 +14,15 @@ extension App {
             let git = Git(directory: store.circleDirectory, environment: environment)
             let names = Git.machineNames()
             var readers: [CircleReader] = []
+            let participants = git.lines(["config", "--get", "gcrypt.participants"])?.first
             for remote in git.remoteURLs() {
-                guard let reader = CircleReader.gitRemote(name: remote.name, url: remote.url, localNames: names),
-                    !readers.contains(reader)
+                guard var reader = CircleReader.gitRemote(name: remote.name, url: remote.url, localNames: names),
+                    !readers.contains(where: { $0.via == reader.via })
                 else { continue }
+                if reader.encrypted {
+                    let own = git.lines(["config", "--get", "remote.\(remote.name).gcrypt-participants"])?.first
+                    reader.toThisKeyOnly = (own ?? participants ?? "").trimmingWhitespace.isEmpty
+                }
                 readers.append(reader)
             }
             return readers

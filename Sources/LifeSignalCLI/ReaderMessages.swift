@@ -7,6 +7,10 @@ extension CircleReader {
     var message: String {
         switch via {
         case .gitRemote(let name, let url):
+            if encrypted, toThisKeyOnly {
+                return
+                    "encrypted for the host at \(host) (git remote \(name), \(url)), but to this machine's own key only: remote.\(name).gcrypt-participants is not set, so no other member can read what this device pushes. Set it in the circle folder to every member's key (git config remote.\(name).gcrypt-participants 'ana@example.org bea@example.org')"
+            }
             if encrypted {
                 return "encrypted for the host at \(host) (git remote \(name), \(url)): it holds only ciphertext"
             }
@@ -25,7 +29,7 @@ extension CircleReader {
         case .gitRemote(let name, let url):
             return [
                 "engine": "git", "host": .string(host), "remote": .string(name), "url": .string(url),
-                "encrypted": .bool(encrypted), "message": .string(message),
+                "encrypted": .bool(encrypted), "toThisKeyOnly": .bool(toThisKeyOnly), "message": .string(message),
             ]
         case .syncthingDevice(let id, let name):
             return [

@@ -16,6 +16,9 @@ public struct CircleReader: Equatable, Sendable {
     public var via: Via
     /// It stores the records encrypted to the members' keys (gcrypt) or password (Syncthing).
     public var encrypted: Bool
+    /// A gcrypt remote with no list of participants: gcrypt encrypts to this machine's own key
+    /// only, so no other member can read what it pushes.
+    public var toThisKeyOnly = false
 
     public init(host: String, via: Via, encrypted: Bool) {
         self.host = host

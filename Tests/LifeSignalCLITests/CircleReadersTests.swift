@@ -30,9 +30,15 @@ struct CircleReadersTests {
         let checks = jsonObject(circle.run("ana", ["doctor", "--json"]).stdout)["checks"] as? [[String: Any]] ?? []
         let finding = checks.first { $0["check"] as? String == "readers" }
         #expect((finding?["message"] as? String)?.contains("readable by the host at example.org") == true)
-        // The same host through gcrypt.
+        // The same host through gcrypt, with no participants: to this machine's key alone.
         GitCircle.run(["remote", "set-url", "origin", "gcrypt::git@example.org:family/circle.git"], in: clone)
         status = circle.run("ana", ["circle", "status"])
+        #expect(status.stdout.contains("but to this machine's own key only"), "\(status.stdout)")
+        #expect(status.stdout.contains("git config remote.origin.gcrypt-participants"), "\(status.stdout)")
+        // And with them.
+        GitCircle.run(["config", "remote.origin.gcrypt-participants", "ana@example.org bea@example.org"], in: clone)
+        status = circle.run("ana", ["circle", "status"])
+        #expect(!status.stdout.contains("own key only"), "\(status.stdout)")
         #expect(status.stdout.contains("Host    encrypted for the host at example.org"), "\(status.stdout)")
         #expect(!status.stdout.contains("readable by"))
         #expect(circle.run("ana", ["doctor"]).stdout.contains("circle: encrypted for the host at example.org"))
