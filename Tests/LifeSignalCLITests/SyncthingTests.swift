@@ -221,6 +221,13 @@ struct SyncthingTests {
         #expect(relays.count == 1, "\(relays)")
         #expect(relays.first?["confirmed"] as? Bool == true)
         #expect((relays.first?["text"] as? String)?.contains("Syncthing's word") == true)
+        // A is a trusted device of the folder: Bob's status and doctor say it can read it.
+        let status = pair.run("bob", ["circle", "status"], now: "2026-03-02T09:40:00Z")
+        #expect(status.stdout.contains("Host    readable by the host at "), "\(status.stdout)")
+        #expect(status.stdout.contains("shared with it as a trusted device"), "\(status.stdout)")
+        let doctor = pair.run("bob", ["doctor", "--json"], now: "2026-03-02T09:40:00Z")
+        let checks = jsonObject(doctor.stdout)["checks"] as? [[String: Any]] ?? []
+        #expect(checks.contains { $0["check"] as? String == "readers" }, "\(doctor.stdout)")
     }
 
     @Test func aMissedCheckInOnAReachesBobsDeliverOnB() throws {
