@@ -143,7 +143,10 @@ extension App {
                 return
             }
             // Another device pushed in between: integrate theirs and try again.
-            let raced = ["fetch first", "non-fast-forward", "stale info", "cannot lock ref"].contains {
+            let raced = [
+                "fetch first", "non-fast-forward", "stale info", "cannot lock ref", "failed to update ref",
+                "[rejected]",
+            ].contains {
                 push.stderr.includes($0)
             }
             if attempt == attempts || !raced { throw .unavailable(.git(push.problem)) }
