@@ -293,7 +293,7 @@ extension App {
             if edit.buttonTopic == .some(Self.newTopic) {
                 let beside =
                     (transaction.memberState.inbox?.value ?? nil)
-                    ?? updated?.external?.channels.first { $0.hasPrefix("ntfy:") }
+                    ?? updated?.external?.channels.first { ChannelKind(of: $0) == .ntfy }
                 edit.buttonTopic = .some(Self.privateTopic(beside: beside))
             }
             if let topic = edit.buttonTopic ?? nil,

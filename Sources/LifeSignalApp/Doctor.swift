@@ -174,7 +174,8 @@ extension App {
         var found: [ChannelHealth] = []
         func add(_ url: String, _ what: String, owner: String, key: String) {
             var channel = ChannelHealth(
-                channel: "ntfy:\(url) (\(what), this device only)", owner: owner, health: health.channels[key])
+                channel: "\(ChannelKind.ntfy.channel(url)) (\(what), this device only)", owner: owner,
+                health: health.channels[key])
             channel.readByTheCircle = known.contains(Address.comparableTopic(url))
             found.append(channel)
         }

@@ -18,7 +18,7 @@ extension App {
     public func setInbox(_ url: String?, phone asked: String?? = nil) throws(AppError) -> InboxSetting {
         let phone = asked.map { $0 == Self.newTopic ? Self.privateTopic(beside: url) : $0 }
         for topic in [url, phone ?? nil].compactMap({ $0 }) {
-            if let problem = Address.problem(withChannel: "ntfy:" + topic) {
+            if let problem = Address.problem(withChannel: ChannelKind.ntfy.channel(topic)) {
                 throw .refused(.setting(.notAnInbox(topic, problem: problem)))
             }
         }

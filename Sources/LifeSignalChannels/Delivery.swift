@@ -17,42 +17,32 @@ public enum Delivery {
         case exec(String)
 
         public init?(_ uri: String) {
-            guard Address.problem(withChannel: uri) == nil else { return nil }
-            if uri == "desktop:" {
-                self = .desktop
-            } else if uri.hasPrefix("mailto:") {
-                self = .mail(String(uri.dropFirst(7)))
-            } else if uri.hasPrefix("ntfy:") {
-                self = .ntfy(String(uri.dropFirst(5)))
-            } else if uri.hasPrefix("apprise:") {
-                self = .apprise(String(uri.dropFirst(8)))
-            } else if uri.hasPrefix("exec:") {
-                self = .exec(String(uri.dropFirst(5)))
-            } else {
-                self = .webhook(uri)
+            guard Address.problem(withChannel: uri) == nil, let kind = ChannelKind(of: uri) else { return nil }
+            let target = kind.target(of: uri)
+            switch kind {
+            case .desktop: self = .desktop
+            case .mail: self = .mail(target)
+            case .ntfy: self = .ntfy(target)
+            case .webhook: self = .webhook(target)
+            case .apprise: self = .apprise(target)
+            case .exec: self = .exec(target)
+            }
+        }
+
+        public var kind: ChannelKind {
+            switch self {
+            case .desktop: .desktop
+            case .mail: .mail
+            case .ntfy: .ntfy
+            case .webhook: .webhook
+            case .apprise: .apprise
+            case .exec: .exec
             }
         }
 
         /// The program it needs, for "not installed" messages.
-        public var program: String {
-            switch self {
-            case .desktop: return "notify-send"
-            case .mail: return "sendmail"
-            case .ntfy, .webhook: return "curl"
-            case .apprise: return "apprise"
-            case .exec: return "sh"
-            }
-        }
-
-        var package: String {
-            switch self {
-            case .desktop: return "libnotify-bin"
-            case .mail: return "msmtp-mta or another sendmail"
-            case .ntfy, .webhook: return "curl"
-            case .apprise: return "apprise (pip install apprise)"
-            case .exec: return "a POSIX shell"
-            }
-        }
+        public var program: String { kind.program }
+        var package: String { kind.package }
     }
 
     /// The variables a channel's program gets about the message, and what each holds (the

@@ -103,5 +103,5 @@ public struct PingView: Equatable, Sendable {
 
 extension ExternalContact {
     /// Where their notifications go: their channels and their e-mail addresses.
-    public var channels: [String] { notify + email.map { "mailto:\($0)" } }
+    public var channels: [String] { notify + email.map(ChannelKind.mail.channel) }
 }

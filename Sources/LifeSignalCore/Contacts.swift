@@ -79,7 +79,7 @@ public enum ContactLookup {
 public enum Address {
     /// An ntfy topic URL as a person gives it: with or without the channel's `ntfy:`.
     public static func ntfyTopic(_ text: String) -> String {
-        text.hasPrefix("ntfy:") ? String(text.dropFirst(5)) : text
+        ChannelKind(of: text) == .ntfy ? ChannelKind.ntfy.target(of: text) : text
     }
 
     /// What two spellings of one ntfy topic share: the host (lowercase, without a port, user
@@ -89,7 +89,7 @@ public enum Address {
     /// erring towards "same" is the safe side.
     public static func comparableTopic(_ url: String) -> String {
         var text = url.lowercased()
-        for prefix in ["ntfy:", "apprise:"] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        if let kind = ChannelKind(of: text) { text = kind.target(of: text) }
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         let parts = text.split(separator: "/")
         guard parts.count >= 3, parts[0].hasSuffix(":"), let topic = parts.last else { return text }
@@ -106,8 +106,7 @@ public enum Address {
     public static func ntfyTopics(in circle: CircleState) -> Set<String> {
         var found = Set<String>()
         func add(_ channels: [String]) {
-            for channel in channels
-            where ["ntfy:", "https://", "http://", "apprise:"].contains(where: channel.hasPrefix) {
+            for channel in channels where ChannelKind(of: channel)?.isNetworkURL == true {
                 found.insert(comparableTopic(channel))
             }
         }
@@ -127,7 +126,7 @@ public enum Address {
     /// `taken` are this device's other private topics: one topic for two purposes would let
     /// the one who reads it press the other's buttons.
     public static func problem(withPrivateTopic url: String, in circle: CircleState, taken: [String] = []) -> String? {
-        if let problem = problem(withChannel: "ntfy:" + url) { return problem }
+        if let problem = problem(withChannel: ChannelKind.ntfy.channel(url)) { return problem }
         if ntfyTopics(in: circle).contains(comparableTopic(url)) {
             return "it is already a channel or an inbox in your circle folder, which everyone in your circle can read"
         }
@@ -147,7 +146,7 @@ public enum Address {
     /// A new private topic on the ntfy server of `beside` (an https URL; ntfy.sh without one),
     /// named from `random` bytes: what nobody copies from an example or guesses.
     public static func newPrivateTopic(beside url: String?, random: [UInt8]) -> String {
-        var server = "https://ntfy.sh"
+        var server = ChannelKind.webURLScheme(secure: true) + "ntfy.sh"
         if let url, let parts = Optional(ntfyTopic(url).split(separator: "/")), parts.count >= 2,
             parts[0] == "https:" || parts[0] == "http:"
         {
@@ -164,15 +163,16 @@ public enum Address {
         if uri.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "it contains a control character such as a newline"
         }
-        if uri == "desktop:" { return nil }
-        if uri.hasPrefix("mailto:") {
-            let address = String(uri.dropFirst(7))
-            return problem(withEmail: address).map { "the address after mailto: is invalid: \($0)" }
+        guard let kind = ChannelKind(of: uri) else {
+            return "unknown kind of channel; use \(ChannelKind.forms)"
         }
-        if uri.hasPrefix("ntfy:") {
-            let url = String(uri.dropFirst(5))
-            if let problem = problem(withWebURL: url) { return "the ntfy topic URL is invalid: \(problem)" }
-            let topic = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
+        let target = kind.target(of: uri)
+        switch kind {
+        case .desktop: return nil
+        case .mail: return problem(withEmail: target).map { "the address after mailto: is invalid: \($0)" }
+        case .ntfy:
+            if let problem = problem(withWebURL: target) { return "the ntfy topic URL is invalid: \(problem)" }
+            let topic = target.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2)
             guard topic.count == 1, let name = topic.first, (1...64).contains(name.count),
                 name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" })
             else {
@@ -180,29 +180,23 @@ public enum Address {
                     "an ntfy URL ends in one topic name of letters, digits, - or _ (e.g. ntfy:https://ntfy.sh/my-topic)"
             }
             return nil
-        }
-        if uri.hasPrefix("https://") || uri.hasPrefix("http://") {
-            return problem(withWebURL: uri).map { "the webhook URL is invalid: \($0)" }
-        }
-        if uri.hasPrefix("apprise:") {
-            let url = uri.dropFirst(8)
-            guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://"), !url[..<colon].isEmpty,
-                url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
+        case .webhook: return problem(withWebURL: target).map { "the webhook URL is invalid: \($0)" }
+        case .apprise:
+            guard let colon = target.firstIndex(of: ":"), target[colon...].hasPrefix("://"), !target[..<colon].isEmpty,
+                target[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
             else { return "an Apprise URL looks like scheme://…, e.g. apprise:tgram://bottoken/chatid" }
             return nil
+        case .exec:
+            return target.trimmingWhitespace.isEmpty ? "exec: needs a command, e.g. exec:/usr/local/bin/page-me" : nil
         }
-        if uri.hasPrefix("exec:") {
-            return String(uri.dropFirst(5)).trimmingWhitespace.isEmpty
-                ? "exec: needs a command, e.g. exec:/usr/local/bin/page-me" : nil
-        }
-        return
-            "unknown kind of channel; use desktop:, mailto:ADDRESS, ntfy:https://HOST/TOPIC, https://… (webhook), apprise:URL or exec:COMMAND"
     }
 
     static func problem(withWebURL url: String) -> String? {
-        let secure = url.hasPrefix("https://")
-        guard secure || url.hasPrefix("http://") else { return "it must start with https://" }
-        let rest = url.dropFirst(secure ? 8 : 7)
+        let secure = url.hasPrefix(ChannelKind.webURLScheme(secure: true))
+        guard secure || url.hasPrefix(ChannelKind.webURLScheme(secure: false)) else {
+            return "it must start with https://"
+        }
+        let rest = url.dropFirst(ChannelKind.webURLScheme(secure: secure).count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if authority.isEmpty { return "it has no host" }
         if authority.contains(where: { $0 == " " || $0 == "\\" }) { return "the host contains a space or backslash" }

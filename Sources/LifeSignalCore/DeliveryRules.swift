@@ -39,7 +39,7 @@ public enum DeliveryRules {
     /// made: the network ones (e-mail, ntfy, webhooks, Apprise). A command or a desktop pop-up
     /// names programs of one machine, and runs only on the device that set it.
     public static func runsForOthers(_ channel: String) -> Bool {
-        ["mailto:", "ntfy:", "https://", "http://", "apprise:"].contains { channel.hasPrefix($0) }
+        ChannelKind(of: channel)?.runsForOthers ?? false
     }
 
     /// The channels of a setting (an external contact's, or the member's preferences) that

@@ -67,7 +67,9 @@ public enum Duress {
     public static func channels(
         to recipient: Notification.Recipient, me: String, device: String, circle: CircleState
     ) -> [String] {
-        DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle).filter { $0 != "desktop:" }
+        DeliveryRules.channels(to: recipient, me: me, device: device, circle: circle).filter {
+            ChannelKind(of: $0) != .desktop
+        }
     }
 
     /// Who `me`'s device `device` tells: every external responder (through their channels this

@@ -44,7 +44,7 @@ public struct Heartbeats: Equatable, Sendable {
     /// What is wrong with a heartbeat URL, or nil: an https URL (plain http only on this
     /// machine), like a webhook's.
     public static func problem(with url: String) -> String? {
-        guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+        guard ChannelKind.isWebURL(url) else {
             return "a heartbeat URL starts with https://, e.g. https://hc-ping.com/<uuid>"
         }
         return Address.problem(withChannel: url)

@@ -161,7 +161,8 @@ public struct InboxSet: MemberSetting {
     public mutating func code<C: FieldCoder>(_ c: inout C) throws(C.Failure) {
         try c.optionalString("url", &value, .null)
         try c.check(
-            value.map { Address.problem(withChannel: "ntfy:" + $0) == nil } ?? true, "url", "must be an ntfy topic URL")
+            value.map { Address.problem(withChannel: ChannelKind.ntfy.channel($0)) == nil } ?? true, "url",
+            "must be an ntfy topic URL")
     }
 }
 

@@ -24,8 +24,8 @@ public struct PhoneTopics: Equatable, Sendable {
 
     /// The address a channel of this device alone stands for.
     public func address(of channel: String) -> String? {
-        if channel == DeliveryRules.phoneChannel { return phone.map { "ntfy:" + $0 } }
-        return DeliveryRules.buttonContact(of: channel).flatMap { responders[$0] }.map { "ntfy:" + $0 }
+        if channel == DeliveryRules.phoneChannel { return phone.map(ChannelKind.ntfy.channel) }
+        return DeliveryRules.buttonContact(of: channel).flatMap { responders[$0] }.map(ChannelKind.ntfy.channel)
     }
 }
 
@@ -43,7 +43,7 @@ extension Store {
         ) { o throws(JSONShapeError) in
             func topic(_ cursor: JSONCursor) throws(JSONShapeError) -> String {
                 let url = try cursor.string()
-                guard Address.problem(withChannel: "ntfy:" + url) == nil else {
+                guard Address.problem(withChannel: ChannelKind.ntfy.channel(url)) == nil else {
                     throw cursor.fail("is not an ntfy topic URL")
                 }
                 return url

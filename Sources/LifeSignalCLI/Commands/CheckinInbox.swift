@@ -16,7 +16,7 @@ enum InboxCommand {
             The inbox (ntfy:https://ntfy.sh/alice-inbox-7f3k9q2m, a long secret name) is where taps arrive; every device of your circle reads it in its 'notify deliver' runs, and a tap counts as your check-in, at the time ntfy stamped it, even when all your machines are off. --phone names the topic your phone subscribes to: this device sends your reminders and missed check-in notices there with an "I'm OK" button that posts a one-time token to the inbox. The phone topic is kept on this machine only, never in the circle, so nobody who reads the circle folder can take a button's token; set it on each of your devices that should send buttons. A token is good once, for \(PhoneCheckIns.validity.short). The ntfy server of the phone topic sees each token before you tap it, so whoever runs it could check you in: use a server you trust, best your own. 'off' removes the inbox and this device's phone topic.
             """,
         arguments: [
-            ArgumentSpec(name: "inbox", kind: .text, optional: true, help: "ntfy:https://HOST/TOPIC, or off.")
+            ArgumentSpec(name: "inbox", kind: .text, optional: true, help: "\(ChannelKind.ntfy.form), or off.")
         ],
         options: [phone],
         run: inbox)
@@ -58,5 +58,10 @@ enum InboxCommand {
 
 /// The inbox and this device's phone topic, as `checkin inbox --json` gives them.
 extension App.InboxSetting: JSONRendered {
-    var json: JSON { ["inbox": .optional(inbox.map { "ntfy:" + $0 }), "phone": .optional(phone.map { "ntfy:" + $0 })] }
+    var json: JSON {
+        [
+            "inbox": .optional(inbox.map(ChannelKind.ntfy.channel)),
+            "phone": .optional(phone.map(ChannelKind.ntfy.channel)),
+        ]
+    }
 }

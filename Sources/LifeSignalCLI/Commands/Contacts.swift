@@ -117,7 +117,7 @@ enum ContactsCommand {
                     case .noInbox: "unused: you have no inbox for the button to post to"
                     case .readByTheCircle: "sent nothing: it is a channel or an inbox in your circle folder"
                     }
-                rows.append(("Button topic", "ntfy:\(TerminalText.safeLine(topic)) (\(use))"))
+                rows.append(("Button topic", "\(TerminalText.safeLine(ChannelKind.ntfy.channel(topic))) (\(use))"))
             }
         } else if let checkIn = view.checkIn {
             if contact.roles.dependent, let status = view.status {
@@ -169,7 +169,7 @@ extension App.ContactView: JSONRendered {
             object["phone"] = .optional(details.phone)
             object["emergencyNote"] = .optional(details.emergencyNote)
         }
-        if let buttonTopic { object["buttonTopic"] = .string("ntfy:" + buttonTopic) }
+        if let buttonTopic { object["buttonTopic"] = .string(ChannelKind.ntfy.channel(buttonTopic)) }
         return ["contact": .object(object)]
     }
 }

@@ -59,7 +59,7 @@ extension Completions {
         case .contact, .ping: return .callback(.contacts)
         case .weekdays: return .words(["weekdays", "weekends"] + DailySchedule.dayNames)
         // A channel starts with its scheme; the rest is the user's.
-        case .channel: return .prefixes(["desktop:", "mailto:", "ntfy:https://", "https://", "apprise:", "exec:"])
+        case .channel: return .prefixes(ChannelKind.allCases.map(\.completionPrefix))
         case .text, .prose, .code, .codeOrName, .time, .later, .count, .email, .phone, .url, .timeOfDay:
             return .none
         }
