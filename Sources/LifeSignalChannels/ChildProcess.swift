@@ -84,18 +84,8 @@ public enum ChildProcess {
             for fd in input + output + errors where fd >= 0 { close(fd) }
             throw .spawnFailed(program: program, reason: reason)
         }
-        var actions = fileActions(stdin: input[0], stdout: output[1], stderr: errors[1])
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = sessionAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let (pid, spawned) = spawnInSession(
+            executable, argv: arguments, environment: environment, stdio: (input[0], output[1], errors[1]))
         close(input[0])
         close(output[1])
         close(errors[1])
@@ -106,6 +96,27 @@ public enum ChildProcess {
             throw .spawnFailed(program: program, reason: String(cString: strerror(spawned)))
         }
         return Child(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0])
+    }
+
+    /// Starts `executable` with `argv` in a session of its own, its stdio on the descriptors
+    /// given and nothing else inherited: the pid, and 0 or the error posix_spawn returned.
+    static func spawnInSession(
+        _ executable: String, argv arguments: [String], environment: [String: String],
+        stdio: (Int32, Int32, Int32)
+    ) -> (pid: pid_t, error: Int32) {
+        var actions = fileActions(stdin: stdio.0, stdout: stdio.1, stderr: stdio.2)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = sessionAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        return (pid, error)
     }
 
     /// The child's stdio on the pipes' ends, and nothing else.

@@ -14,7 +14,7 @@ import Testing
 
 /// Machines A, B and relay C; each can be stopped and started again; all are ended (SIGKILL)
 /// when the object goes away.
-final class SyncthingRelay {
+final class SyncthingRelay: SyncthingMachines {
     static let password = "correct horse battery staple"
     let root = TempHome()
     func circle(_ name: String) -> String { root.path + "/\(name)/circle" }
@@ -54,33 +54,6 @@ final class SyncthingRelay {
         try? FileManager.default.removeItem(atPath: root.path + "/\(name)/pid")
         let port = UInt16(api(name).url.split(separator: ":").last.map(String.init) ?? "") ?? 0
         wait(10) { !SyncthingPair.listening(port) }
-    }
-
-    func api(_ name: String) -> (url: String, keyFile: String) {
-        let port =
-            (try? String(contentsOfFile: root.path + "/\(name)/gui", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
-        return ("http://127.0.0.1:\(port)", root.path + "/key")
-    }
-
-    @discardableResult
-    func wait(_ seconds: Double = 60, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(250_000)
-        }
-        return condition()
-    }
-
-    @discardableResult
-    func run(_ person: String, _ arguments: [String], now: String) -> Run {
-        lifesignal(
-            arguments,
-            environment: [
-                "LIFESIGNAL_HOME": root.path + "/" + person, "LIFESIGNAL_NOW": now, "TZ": "UTC",
-                "PATH": DeliveryTests.path(), "HOME": root.path + "/" + person,
-            ])
     }
 
     /// The log.json files under a machine's folder, relative to it.
@@ -176,13 +149,13 @@ struct SyncthingRelayTests {
         let (url, keyFile) = relay.api("a")
         #expect(relay.run("ana", ["circle", "syncthing", "--api", url, "--key-file", keyFile], now: t0).code == 0)
         // C has it all, encrypted.
-        #expect(relay.wait { SyncthingRelay.bytes(relay.circle("c")).count > 2000 }, "C never got Ana's records")
+        #expect(relay.wait(60) { SyncthingRelay.bytes(relay.circle("c")).count > 2000 }, "C never got Ana's records")
         let status = relay.run("ana", ["circle", "status"], now: t0)
         #expect(status.stdout.contains("Host    encrypted for the host at relay"), "\(status.stdout)")
         #expect(!status.stdout.contains("readable by"), "\(status.stdout)")
         relay.stop("a")
         try relay.start("b")
-        #expect(relay.wait { relay.logs("b").count == 1 }, "B never got Ana's log through C")
+        #expect(relay.wait(60) { relay.logs("b").count == 1 }, "B never got Ana's log through C")
         #expect(
             relay.run(
                 "bob", ["init", "--name", "Bartholomew Finch", "--circle", relay.circle("b"), "--quiet"], now: t0
@@ -197,11 +170,11 @@ struct SyncthingRelayTests {
         #expect(relay.run("bob", ["contacts", "show", "Anastasia Quill"], now: t0).stdout.contains("2026-03-01 09:00"))
         // Bob's records reach C before B goes off (C's copy grows by his log).
         let before = SyncthingRelay.bytes(relay.circle("c")).count
-        #expect(relay.wait { SyncthingRelay.bytes(relay.circle("c")).count > before + 1000 }, "C never got Bob's")
+        #expect(relay.wait(60) { SyncthingRelay.bytes(relay.circle("c")).count > before + 1000 }, "C never got Bob's")
         relay.wait(5) { false }
         relay.stop("b")
         try relay.start("a")
-        #expect(relay.wait { relay.logs("a").count == 2 }, "A never got Bob's log through C")
+        #expect(relay.wait(60) { relay.logs("a").count == 2 }, "A never got Bob's log through C")
         let members = relay.run("ana", ["circle", "status"], now: t0).stdout
         #expect(members.contains("Bartholomew Finch: last heard"), "\(members)")
         // Ana's machine goes dark; Bob's cron runs past her deadline and tells him.

@@ -13,7 +13,7 @@ import Testing
 
 /// Two Syncthing instances sharing `a/circle` and `b/circle` under one temporary folder,
 /// configured through their REST API; ended (SIGKILL) when the object goes away.
-final class SyncthingPair {
+final class SyncthingPair: SyncthingMachines {
     static let syncthing = DeliveryTools.which("syncthing")
     let root = TempHome()
     var a: String { root.path + "/a/circle" }
@@ -60,36 +60,6 @@ final class SyncthingPair {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-    }
-
-    /// The REST API of machine `name`'s Syncthing, and a file holding its key.
-    func api(_ name: String) -> (url: String, keyFile: String) {
-        let port =
-            (try? String(contentsOfFile: root.path + "/\(name)/gui", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
-        return ("http://127.0.0.1:\(port)", root.path + "/key")
-    }
-
-    /// Waits until `condition` holds (Syncthing's watcher reacts within a second or two).
-    @discardableResult
-    func wait(_ seconds: Double = 30, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(200_000)
-        }
-        return condition()
-    }
-
-    /// lifesignal as `person`, whose data directory is on their own machine.
-    @discardableResult
-    func run(_ person: String, _ arguments: [String], now: String) -> Run {
-        lifesignal(
-            arguments,
-            environment: [
-                "LIFESIGNAL_HOME": root.path + "/" + person, "LIFESIGNAL_NOW": now, "TZ": "UTC",
-                "PATH": DeliveryTests.path(), "HOME": root.path + "/" + person,
-            ])
     }
 
     static func files(_ folder: String) -> [String] {
@@ -298,5 +268,43 @@ struct SyncthingTests {
             $0.contains(".sync-conflict")
         }
         #expect(conflicts.isEmpty, "\(conflicts)")
+    }
+}
+
+/// What a test's Syncthing machines share: each one's API, waiting for the folder to settle,
+/// and lifesignal run as a person on their own machine.
+protocol SyncthingMachines {
+    var root: TempHome { get }
+}
+
+extension SyncthingMachines {
+    /// The REST API of machine `name`'s Syncthing, and a file holding its key.
+    func api(_ name: String) -> (url: String, keyFile: String) {
+        let port =
+            (try? String(contentsOfFile: root.path + "/\(name)/gui", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
+        return ("http://127.0.0.1:\(port)", root.path + "/key")
+    }
+
+    /// Waits until `condition` holds (Syncthing's watcher reacts within a second or two).
+    @discardableResult
+    func wait(_ seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(200_000)
+        }
+        return condition()
+    }
+
+    /// lifesignal as `person`, whose data directory is on their own machine.
+    @discardableResult
+    func run(_ person: String, _ arguments: [String], now: String) -> Run {
+        lifesignal(
+            arguments,
+            environment: [
+                "LIFESIGNAL_HOME": root.path + "/" + person, "LIFESIGNAL_NOW": now, "TZ": "UTC",
+                "PATH": DeliveryTests.path(), "HOME": root.path + "/" + person,
+            ])
     }
 }
