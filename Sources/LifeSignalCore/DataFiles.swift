@@ -1,5 +1,5 @@
 /// Every file of a data directory, named once: what each holds, and whether it is part of the
-/// truth (this device's signed records), derived from it (rebuilt when lost), this machine's own
+/// truth (this device's signed records), a cache of it (rebuilt when lost), this machine's own
 /// memory, or a secret. The store takes its paths from here, the sync engines' ignore patterns
 /// are made from it (`SyncIgnore`), and the tests hold a data directory to it.
 public enum DataFile: String, CaseIterable, Sendable {
@@ -23,8 +23,8 @@ public enum DataFile: String, CaseIterable, Sendable {
     public enum Kind: Sendable {
         /// This device's signed records (published copies of them lie in the circle).
         case truth
-        /// Made from the records, and made again when deleted.
-        case derived
+        /// Made from the records for speed, and made again when deleted.
+        case cache
         /// What this machine did or verified; lost, it only forgets.
         case memory
         /// Never shown, never shared.
@@ -34,8 +34,8 @@ public enum DataFile: String, CaseIterable, Sendable {
     public var kind: Kind {
         switch self {
         case .ownLog, .ownFeed, .ownArchive: .truth
-        case .cache, .circleCache, .linkedCache, .health: .derived
-        case .identity, .lock, .circleBehind, .verified, .privateState, .syncSettings: .memory
+        case .cache, .circleCache, .linkedCache: .cache
+        case .identity, .lock, .circleBehind, .health, .verified, .privateState, .syncSettings: .memory
         case .deviceKey, .phoneTopics, .enrollment: .secret
         }
     }

@@ -276,8 +276,7 @@ extension Store {
         for (member, error) in refused { read.skip(error, member: member, since: .missing) }
         // This reader's member first: what its devices state decides whose logs are checked.
         var basis = TrustBasis(me: "", device: "", state: CircleState())
-        let (memory, damaged) = TrustMemory.read(dataDirectory)
-        read.trustMemoryDamaged = damaged
+        let memory = TrustMemory.readForFullRead(dataDirectory, damaged: &read.trustMemoryDamaged)
         if !identity.member.isEmpty {
             try readOwn(into: &read)
             let own = read.logs.first

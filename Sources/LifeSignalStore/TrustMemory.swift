@@ -38,26 +38,34 @@ struct TrustMemory: Equatable, Sendable {
 
     static func load(_ dataDirectory: String) -> TrustMemory { read(dataDirectory).memory }
 
+    /// The memory for a full read of the circle. Nothing in a damaged file is believed: it is
+    /// written anew, empty, and that read's verifications fill it (said once, by that run).
+    static func readForFullRead(_ dataDirectory: String, damaged: inout Bool) -> TrustMemory {
+        let found = read(dataDirectory)
+        if found.damaged { found.memory.save(dataDirectory) }
+        damaged = found.damaged
+        return found.memory
+    }
+
     /// Whether the file is there but does not check out (its header and checksum alone): no
     /// cache is used then, as the cache holds whom the damaged memory vouched for.
     static func isDamaged(_ dataDirectory: String) -> Bool {
         guard case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else { return false }
-        if bytes.starts(with: CacheCodec.magic) { return (try? CacheCodec.reader(bytes)) == nil }
-        return bytes.count < headerSize || !bytes.starts(with: magic) || bytes[magic.count] != version
-            || CacheCodec.checksum(bytes[headerSize...]) != CacheCodec.storedChecksum(bytes)
+        return (try? reader(bytes)) == nil
+    }
+
+    /// A reader of the fields, once the header and checksum check out.
+    private static func reader(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> BinaryReader {
+        // (Written in the cache's form by lifesignal before it had a format of its own.)
+        if bytes.starts(with: CacheCodec.magic) { return try CacheCodec.reader(bytes) }
+        guard bytes.count >= headerSize, bytes.starts(with: magic), bytes[magic.count] == version,
+            CacheCodec.checksum(bytes[headerSize...]) == CacheCodec.storedChecksum(bytes)
+        else { throw CacheCodec.Damaged() }
+        return try BinaryReader(bytes, from: headerSize)
     }
 
     private static func decode(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> TrustMemory {
-        var r: BinaryReader
-        if bytes.starts(with: CacheCodec.magic) {
-            // (Written in the cache's form by lifesignal before it had a format of its own.)
-            r = try CacheCodec.reader(bytes)
-        } else {
-            guard bytes.count >= headerSize, bytes.starts(with: magic), bytes[magic.count] == version,
-                CacheCodec.checksum(bytes[headerSize...]) == CacheCodec.storedChecksum(bytes)
-            else { throw CacheCodec.Damaged() }
-            r = try BinaryReader(bytes, from: headerSize)
-        }
+        var r = try reader(bytes)
         var memory = TrustMemory()
         for _ in 0..<(try r.count()) {
             let member = try r.id()
@@ -134,12 +142,11 @@ struct TrustMemory: Equatable, Sendable {
         try? Posix.replace(Self.path(dataDirectory), with: file, durable: false)
     }
 
-    /// Loads the memory, adds `learned`, and saves it when that changed anything, or when the
-    /// file was damaged (the read that found it verified every log again).
+    /// Loads the memory, adds `learned`, and saves it when that changed anything.
     static func remember(_ learned: [String: TrustSeen], in dataDirectory: String) {
-        guard !dataDirectory.isEmpty else { return }
-        var (memory, damaged) = read(dataDirectory)
-        if memory.merge(learned) || damaged { memory.save(dataDirectory) }
+        guard !learned.isEmpty, !dataDirectory.isEmpty else { return }
+        var memory = load(dataDirectory)
+        if memory.merge(learned) { memory.save(dataDirectory) }
     }
 }
 

@@ -63,9 +63,7 @@ extension Store {
         // A device of mine enrolled or revoked: the next run reads the circle whole, and works
         // out again which of my devices count (a revoked one's later check-ins counted here).
         if transaction.rosterChanged {
-            Posix.remove(CircleCache.path(dataDirectory))
-            Posix.remove(CircleCache.circlePath(dataDirectory))
-            Posix.remove(CircleCache.linkedPath(dataDirectory))
+            for file in DataFile.allCases where file.kind == .cache { Posix.remove(file.path(in: dataDirectory)) }
             return
         }
         // (A cache loaded whole always has entries; one loaded for a linked write keeps

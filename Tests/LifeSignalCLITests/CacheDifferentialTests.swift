@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalCore
 import TestSupport
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
 /// One seeded sequence of a family's operations, with the reads compared after each step.
 struct CacheDifferential {
     static let people = ["ana", "bea", "carl"]
-    static let caches = ["cache.bin", "cache-circle.bin", "cache-linked.bin"]
+    static let caches = DataFile.allCases.filter { $0.kind == .cache }.map(\.rawValue)
     /// Every read a user has, in text and JSON; `NAME` is a contact picked at random.
     static let reads: [[String]] = [
         ["status"], ["contacts", "list"], ["contacts", "show", "NAME"], ["checkin", "history"], ["notify", "list"],

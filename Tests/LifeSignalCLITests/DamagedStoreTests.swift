@@ -61,6 +61,8 @@ import Testing
             }
             #expect(records.map { FileManager.default.contents(atPath: $0) } == before, "\(label) changed the records")
         }
+        let json = fixture.home.run(["status", "--json"])
+        #expect(json.stderr.contains(#""code":"own-records-damaged""#), "\(damage): \(json.stderr)")
         let checkin = fixture.home.run(["checkin", "--note", "after"], now: "2026-03-01T10:00:00Z")
         #expect(checkin.code == 0, "\(damage): \(checkin.stderr)")
         #expect(checkin.stderr.contains("kept the damaged file as \(fixture.log).damaged"), "\(checkin.stderr)")
