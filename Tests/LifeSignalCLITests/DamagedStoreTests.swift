@@ -792,11 +792,16 @@ final class SpawnedRun {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outHandle
         process.standardError = errHandle
+        // The end is stamped by Foundation's own thread when the child exits, so a test runner
+        // whose threads are all busy elsewhere does not add its own delay to the child's time.
+        let ended = ended
+        process.terminationHandler = { _ in ended.stamp() }
         started = Date()
         try process.run()
     }
 
     private var started: Date
+    private let ended = EndStamp()
 
     var pid: Int32 { process.processIdentifier }
 
@@ -829,7 +834,7 @@ final class SpawnedRun {
             usleep(2_000)
         }
         process.waitUntilExit()
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = ended.waitForStamp().timeIntervalSince(started)
         let stdout = (try? String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: scratch)
@@ -837,6 +842,24 @@ final class SpawnedRun {
         let code = signaled ? 128 + process.terminationStatus : process.terminationStatus
         return BoundedRun(
             stdout: stdout, stderr: stderr, code: code, timedOut: timedOut, signaled: signaled, seconds: seconds)
+    }
+}
+
+/// When a spawned child ended, as Foundation's termination handler saw it.
+private final class EndStamp: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date?
+
+    func stamp() { lock.withLock { date = Date() } }
+
+    /// The stamp, once the handler has run (it may run just after `waitUntilExit` returns);
+    /// the present moment if it has not run within a second.
+    func waitForStamp() -> Date {
+        for _ in 0..<500 {
+            if let date = lock.withLock({ date }) { return date }
+            usleep(2_000)
+        }
+        return Date()
     }
 }
 
