@@ -234,7 +234,9 @@ if let circleSize {
 do {
     for i in (shape.count - tailDays)..<shape.count {
         let run = checkInTime(i) - .minutes(20)
-        _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: run, feed: .whole) {
+        _ = try Store.update(
+            dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: run, needs: .circleAndFeed
+        ) {
             transaction in
             transaction.noticeDue(now: run)
         }
@@ -253,7 +255,9 @@ do {
 // over the feed's 30 days (10,000 in a month is a stress shape, not a likely one). Nine in ten
 // are read, as they would be. The pings themselves are not in the logs: only the feed grows.
 do {
-    _ = try Store.update(dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last, feed: .whole) {
+    _ = try Store.update(
+        dataDirectory: dataDirectory, lockTimeout: 5, creation: .never, now: last, needs: .circleAndFeed
+    ) {
         transaction in
         let me = transaction.member
         let circle = transaction.circle

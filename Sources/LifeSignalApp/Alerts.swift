@@ -32,7 +32,7 @@ extension App {
     public func raiseAlert(message: String?) throws(AppError) -> AlertChange {
         let now = self.now
         let id = newID()
-        var change = try write(feed: .whole) { transaction throws(AppError) in
+        var change = try write(needs: .circleAndFeed) { transaction throws(AppError) in
             let active = transaction.memberState.activeAlert
             // Only what stops responders from hearing of it; a missing check-in does not.
             let warnings = self.watchWarnings(for: transaction.member, in: transaction.circle).filter {
@@ -61,7 +61,7 @@ extension App {
     public func endAlert() throws(AppError) -> AlertChange? {
         let now = self.now
         var heartbeats: Heartbeats?
-        let ended = try write(feed: .whole) { transaction throws(AppError) -> AlertRecord? in
+        let ended = try write(needs: .circleAndFeed) { transaction throws(AppError) -> AlertRecord? in
             guard let active = transaction.memberState.activeAlert else { return nil }
             transaction.record(AlertEnded(id: active.id), at: now)
             transaction.record(CheckedIn(note: nil), at: now)

@@ -100,11 +100,10 @@ extension App {
         return try AppError.wrap { () throws(StoreError) in try Store.open(dataDirectory: directory) }
     }
 
-    /// The circle as this device sees it (from the private cache when nothing changed). With
-    /// `dashboardOnly`, possibly only the members the dashboard reads (see `Store.snapshot`).
-    func read(dashboardOnly: Bool = false) throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
+    /// The circle as this device sees it, as much of it as `reading` needs (see `Store.snapshot`).
+    func read(for reading: Store.Reading = .everything) throws(AppError) -> (store: Store, snapshot: Store.Snapshot) {
         let store = try openStore()
-        let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot(dashboardOnly: dashboardOnly) }
+        let snapshot = try AppError.wrap { () throws(StoreError) in try store.snapshot(for: reading) }
         notice(skipped: snapshot.skipped, unknown: snapshot.unknown, foreign: snapshot.foreign)
         for warning in trustWarnings(
             snapshot.speakers, rejected: snapshot.rejected, circle: snapshot.state, store: store)
@@ -147,7 +146,7 @@ extension App {
     /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
     /// is created first when there is none (and said so in `notices`).
     func write<T>(
-        creating creation: Creation = .never, feed: Store.FeedUse = .none, others: Store.OthersUse = .all,
+        creating creation: Creation = .never, needs need: Store.Need = .circle,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
         let profile = storeCreation(creation)
@@ -159,8 +158,8 @@ extension App {
         let (now, dryRun) = (self.now, self.dryRun)
         do {
             outcome = try Store.update(
-                dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, feed: feed,
-                dryRun: dryRun, others: others, unfinished: noteUnfinished
+                dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, needs: need,
+                dryRun: dryRun, unfinished: noteUnfinished
             ) { transaction in
                 skipped = transaction.skipped
                 unknown = transaction.unknown

@@ -24,7 +24,7 @@ extension App {
         let duress = note != nil && !dryRun && Store.hasPrivateState(dataDirectory: dataDirectory)
         var circle: (state: CircleState, me: String)?
         // A check-in records only about me and shows only what concerns those linked with me.
-        var receipt = try write(creating: .withDefaults, others: .linked) { transaction throws(AppError) in
+        var receipt = try write(creating: .withDefaults, needs: .checkIn) { transaction throws(AppError) in
             transaction.record(CheckedIn(note: note), at: now)
             heartbeats = transaction.memberState.heartbeats?.value
             if duress { circle = (transaction.circle, transaction.member) }

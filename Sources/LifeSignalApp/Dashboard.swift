@@ -25,7 +25,7 @@ extension App {
     }
 
     public func dashboard() throws(AppError) -> Dashboard {
-        let (store, snapshot) = try read(dashboardOnly: true)
+        let (store, snapshot) = try read(for: .dashboard)
         let me = store.identity.member
         let circle = snapshot.state
         let state = circle.members[me] ?? MemberState()

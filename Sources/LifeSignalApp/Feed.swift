@@ -29,7 +29,7 @@ extension App {
 
     public func notifications(_ filter: FeedFilter) throws(AppError) -> FeedPage {
         let now = self.now
-        let (feed, preferences, me) = try write(feed: .whole) { transaction throws(AppError) in
+        let (feed, preferences, me) = try write(needs: .circleAndFeed) { transaction throws(AppError) in
             transaction.noticeDue(now: now)
             return (transaction.feed, transaction.memberState.effectivePreferences, transaction.member)
         }
@@ -56,7 +56,7 @@ extension App {
     /// Marks the selected notifications read, or clears them from the feed; returns how many.
     public func mark(_ selection: FeedSelection, clear: Bool) throws(AppError) -> Int {
         let now = self.now
-        return try write(feed: .whole) { transaction throws(AppError) in
+        return try write(needs: .circleAndFeed) { transaction throws(AppError) in
             transaction.noticeDue(now: now)
             let visible = transaction.feed.entries(for: .member(transaction.member))
             let chosen: [Notification]
@@ -88,7 +88,8 @@ extension App {
         acknowledged: Notification, holdsUntil: Timestamp, delivery: DeliveryReport
     ) {
         let now = self.now
-        let (chosen, since) = try write(feed: .whole) { transaction throws(AppError) -> (Notification, Timestamp) in
+        let (chosen, since) = try write(needs: .circleAndFeed) {
+            transaction throws(AppError) -> (Notification, Timestamp) in
             transaction.noticeDue(now: now)
             let notification = try Self.notification(
                 text, in: transaction.feed.entries(for: .member(transaction.member)))

@@ -107,7 +107,7 @@ extension App {
         }
         let jobs: [DeliveryJob]
         do {
-            jobs = try write(feed: .digest(sync), pick)
+            jobs = try write(needs: .delivery(sync), pick)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
             report = DeliveryReport()
             try sendUnrecorded(error, pick: pick)
@@ -126,7 +126,7 @@ extension App {
         // run must send again (a duplicate the receiver can drop by id), never lose anything.
         crashAfterSend?()
         do {
-            try write(feed: .whole) { transaction throws(AppError) in
+            try write(needs: .circleAndFeed) { transaction throws(AppError) in
                 for (job, attempt) in attempts {
                     Self.record(attempt, of: job, in: &transaction, at: now, report: &report)
                 }
@@ -153,7 +153,7 @@ extension App {
     ) throws(AppError) {
         dryRun = true
         defer { dryRun = false }
-        let due = try write(feed: .whole, pick)
+        let due = try write(needs: .circleAndFeed, pick)
         dryRun = false
         try notRecorded(error, sent: send(due))
     }

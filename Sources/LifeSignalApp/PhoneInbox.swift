@@ -25,7 +25,7 @@ extension App {
         let now = self.now
         // Removing the inbox removes the phone topic too.
         let keptPhone: String?? = url == nil ? .some(nil) : phone
-        let (store, me) = try write(feed: .whole) { transaction throws(AppError) -> (Store, String) in
+        let (store, me) = try write(needs: .circleAndFeed) { transaction throws(AppError) -> (Store, String) in
             // A damaged phone.json (doctor says so) cannot be compared with: it holds nothing usable.
             let topics = (try? transaction.store.phoneTopics()) ?? PhoneTopics()
             if let url { try Self.refusePrivate([url], topics: topics, except: phone == nil ? nil : topics.phone) }

@@ -54,7 +54,7 @@ extension App {
         let now = self.now
         let all: Bool
         if case .all = answer { all = true } else { all = false }
-        return try write(feed: all ? .whole : .none) { transaction throws(AppError) in
+        return try write(needs: all ? .circleAndFeed : .circle) { transaction throws(AppError) in
             let me = transaction.member
             let circle = transaction.circle
             let pending = circle.pingViews(of: me).filter(\.isIncomingPending)

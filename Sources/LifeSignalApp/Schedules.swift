@@ -53,7 +53,7 @@ extension App {
     /// responders when it starts, never silently).
     private func scheduleChange(_ event: any EventBody) throws(AppError) -> ScheduleChange {
         let now = self.now
-        let status = try write(feed: .whole) { transaction throws(AppError) in
+        let status = try write(needs: .circleAndFeed) { transaction throws(AppError) in
             transaction.record(event, at: now)
             transaction.noticeDue(now: now)
             return CheckInStatus(member: transaction.memberState, now: now)

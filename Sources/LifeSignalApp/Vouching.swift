@@ -16,7 +16,7 @@ extension App {
     /// are fine" (see `Vouching`).
     public func vouch(for text: String, note: String?) throws(AppError) -> VouchResult {
         let now = self.now
-        let result = try write(feed: .whole) { transaction throws(AppError) -> VouchResult in
+        let result = try write(needs: .circleAndFeed) { transaction throws(AppError) -> VouchResult in
             let me = transaction.member
             let circle = transaction.circle
             let contact = try Self.find(text, in: circle.contacts(of: me))

@@ -3,7 +3,7 @@ import LifeSignalCore
 /// The part of everyone else a check-in reads: `cache-linked.bin`, beside the two cache files.
 ///
 /// A check-in records only about its member and shows only what concerns those linked with
-/// them (see `Store.OthersUse.linked`), yet `cache-circle.bin` holds everyone: in a circle of
+/// them (see `Store.Need.checkIn`), yet `cache-circle.bin` holds everyone: in a circle of
 /// a thousand, reading, checking and stepping through it was most of a check-in's time. This
 /// file holds only what a check-in needs — the circle's facts, the whole state of the member
 /// and of everyone who watches over them (or says so) and the keys of their files, whose logs

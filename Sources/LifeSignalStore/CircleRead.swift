@@ -165,9 +165,10 @@ extension Store {
     /// The circle's state for reading, from the private cache when no file changed since it
     /// was built, else from every log (and then the cache is rebuilt).
     ///
-    /// With `dashboardOnly`, a current cache is decoded only for the members `me`'s dashboard
+    /// For the `dashboard`, a current cache is decoded only for the members `me`'s dashboard
     /// reads (`CircleState.dashboardMembers`): a large circle's other members are skipped.
-    public func snapshot(dashboardOnly: Bool = false) throws(StoreError) -> Snapshot {
+    public func snapshot(for reading: Reading = .everything) throws(StoreError) -> Snapshot {
+        let dashboardOnly = reading == .dashboard
         var loaded = CircleCache.load(self, checkingExceptOwn: false, scope: dashboardOnly ? .dashboard : .all)
         let isCurrent = loaded?.isCurrent ?? false
         var cache = loaded.take()?.cache

@@ -55,7 +55,7 @@ public struct Transaction {
     /// The key this device signs its files with.
     public internal(set) var signer: SigningKey
     /// This member's feed, merged from all their devices, and this device's own part of it;
-    /// loaded only for transactions that asked for it (see `Store.FeedUse`). With `digest`
+    /// loaded only for transactions that asked for it (see `Store.Need`). With `digest`
     /// set, `feed` is only the digest's part (nothing in it is to be noticed or sent).
     public internal(set) var feed = Feed()
     public internal(set) var ownFeed = Feed()
@@ -168,25 +168,6 @@ extension Store {
         case never
     }
 
-    /// How much of the member's feed a transaction reads.
-    public enum FeedUse: Sendable {
-        case none
-        /// All of it: for a transaction that lists, marks, notices or records deliveries.
-        case whole
-        /// Its digest, when that is current and shows nothing to notice or send (a delivery
-        /// run with nothing to do, as `sync` lets this device relay); else all of it.
-        case digest(SyncView)
-    }
-
-    /// How much of everyone else a transaction reads.
-    public enum OthersUse: Sendable {
-        case all
-        /// The members linked with this one, while the cache holds everyone and their files
-        /// are unchanged: for a transaction that records only about this member and shows
-        /// only what concerns those linked with it (a check-in). See `CircleCache.Scope`.
-        case linked
-    }
-
     /// Runs `body` on this device's log under the lock and writes what it recorded
     /// crash-safely. Returns the body's value and whether a new profile was created.
     /// With `dryRun`, the body runs on what is there but nothing is locked, created or written:
@@ -196,8 +177,8 @@ extension Store {
     /// thrown: its value is returned, so a caller can still act on it (send what it made due)
     /// and say afterwards what is missing.
     public static func update<T>(
-        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, feed: FeedUse = .none,
-        dryRun: Bool = false, others use: OthersUse = .all, unfinished: ((StoreError) -> Void)? = nil,
+        dataDirectory: String, lockTimeout: Int, creation: Creation, now: Timestamp, needs need: Need = .circle,
+        dryRun: Bool = false, unfinished: ((StoreError) -> Void)? = nil,
         _ body: (inout Transaction) throws -> T
     ) throws -> (value: T, created: Bool) {
         // Nothing is created, not even the directory, for a command that needs a profile. (The
@@ -209,7 +190,7 @@ extension Store {
         let lock = dryRun ? nil : try lock(dataDirectory, timeout: lockTimeout)
         defer { lock?.release() }
         let (store, created, own, createdCircle, cache) = try openDevice(
-            dataDirectory, creation: creation, dryRun: dryRun, others: use)
+            dataDirectory, creation: creation, dryRun: dryRun, others: need.others)
         let signer = try store.signingKey(signedWith: own.log?.key, dryRun: dryRun)
         let others = try store.othersForWriting(cache)
         var transaction = Transaction(
@@ -229,7 +210,7 @@ extension Store {
         transaction.circleBehind = store.circleBehind()
         transaction.ownDamage = own.damage
         transaction.trustMemoryDamaged = others.snapshot.trustMemoryDamaged
-        switch feed {
+        switch need.feed {
         case .none: break
         case .whole: try transaction.loadFeed()
         case .digest(let sync):

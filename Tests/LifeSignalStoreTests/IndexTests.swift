@@ -15,7 +15,7 @@ import Testing
     /// A delivery run's first half: what it noticed, and whether the feed's digest sufficed.
     func notice(_ directory: String, at now: Timestamp) throws -> (noticed: [String], usedDigest: Bool) {
         try Store.update(
-            dataDirectory: directory, lockTimeout: 5, creation: .never, now: now, feed: .digest(.direct(now: now))
+            dataDirectory: directory, lockTimeout: 5, creation: .never, now: now, needs: .delivery(.direct(now: now))
         ) {
             transaction in
             let usedDigest = transaction.digest != nil
@@ -101,7 +101,7 @@ import Testing
         // Plant the next miss's id in the digest, as if it had been noticed already.
         let late = Self.t0 + .hours(51)
         let next = try Store.update(
-            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, feed: .whole, dryRun: true
+            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, needs: .circleAndFeed, dryRun: true
         ) { $0.noticeDue(now: late) }.value
         #expect(next.map(\.kind) == [.missedCheckIn])
         let store = try Store.open(dataDirectory: ana)
@@ -112,7 +112,7 @@ import Testing
         cache.save(ana)
         // While the feed's files keep their keys, the digest is trusted (so this test can fail)…
         let trusted = try Store.update(
-            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, feed: .digest(.direct(now: late)),
+            dataDirectory: ana, lockTimeout: 5, creation: .never, now: late, needs: .delivery(.direct(now: late)),
             dryRun: true
         ) { ($0.noticeDue(now: late).count, $0.digest != nil) }.value
         #expect(trusted == (0, true))
@@ -211,7 +211,7 @@ import Testing
         let loaded = try #require(CircleCache.load(store, checkingExceptOwn: false, scope: .dashboard))
         #expect(loaded.isCurrent)
         #expect(Set(loaded.cache.others.members.keys) == [beaId], "Carl's state is skipped, not decoded")
-        let dashboard = try store.snapshot(dashboardOnly: true).state
+        let dashboard = try store.snapshot(for: .dashboard).state
         #expect(dashboard.members[beaId] == whole.members[beaId])
         #expect(dashboard.members[store.identity.member] == whole.members[store.identity.member])
         #expect(dashboard.relations == whole.relations)

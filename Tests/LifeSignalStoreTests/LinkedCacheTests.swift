@@ -36,7 +36,7 @@ import Testing
 
     /// What a check-in of Ana sees of everyone else.
     func checkIn(at time: Timestamp, recording extra: (any EventBody)? = nil) throws -> CircleState {
-        try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, others: .linked) {
+        try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, needs: .checkIn) {
             transaction in
             transaction.record(CheckedIn(note: "linked"), at: time)
             if let extra { transaction.record(extra, at: time) }
@@ -145,7 +145,7 @@ extension LinkedCacheTests {
             transaction in transaction.record(claim, at: Self.t0 + .hours(1))
         }
         func responders(at time: Timestamp) throws -> [LifeSignalCore.Notification.Recipient] {
-            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, others: .linked) {
+            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, needs: .checkIn) {
                 transaction in
                 transaction.record(CheckedIn(note: "linked"), at: time)
                 return Notifications.responders(of: anaId, in: transaction.circle)

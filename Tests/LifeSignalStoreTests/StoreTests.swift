@@ -376,7 +376,7 @@ import Testing
         _ = try Store.update(
             dataDirectory: directory, lockTimeout: 5,
             creation: .ifMissing(NewProfile(name: "Ana", interval: .hours(24), reminder: nil, circle: nil)),
-            now: Self.t0, feed: .whole
+            now: Self.t0, needs: .circleAndFeed
         ) { transaction in
             for i in 0..<count {
                 transaction.notice(

@@ -17,7 +17,7 @@ import Testing
     func linkedCheckIn(_ directory: String, at time: Timestamp) throws -> (members: Set<String>, note: String?) {
         let beaId = try Store.open(dataDirectory: bea).identity.member
         return try Store.update(
-            dataDirectory: directory, lockTimeout: 5, creation: .never, now: time, others: .linked
+            dataDirectory: directory, lockTimeout: 5, creation: .never, now: time, needs: .checkIn
         ) { transaction in
             transaction.record(CheckedIn(note: "linked"), at: time)
             return (Set(transaction.others.members.keys), transaction.others.members[beaId]?.lastCheckIn?.note)
@@ -133,7 +133,7 @@ extension WriterShortcutTests {
         }
         for note in ["a2", "a3", "a4"] {
             let unknown = try Store.update(
-                dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0, others: .linked
+                dataDirectory: ana, lockTimeout: 5, creation: .never, now: Self.t0, needs: .checkIn
             ) { transaction in
                 transaction.record(CheckedIn(note: note), at: Self.t0)
                 return transaction.unknown
@@ -172,7 +172,7 @@ extension WriterShortcutTests {
             transaction in transaction.record(NameSet(name: "Carlos"), at: Self.t0 + .hours(2))
         }
         func carlsName(at time: Timestamp) throws -> String? {
-            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, others: .linked) {
+            try Store.update(dataDirectory: ana, lockTimeout: 5, creation: .never, now: time, needs: .checkIn) {
                 transaction in transaction.others.members[carlId]?.name?.value
             }.value
         }
@@ -199,7 +199,7 @@ extension WriterShortcutTests {
             transaction.record(RelationSet(member: beaId, roles: Roles(responder: false, dependent: true)), at: Self.t0)
         }
         let responders = try Store.update(
-            dataDirectory: bea, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(1), others: .linked
+            dataDirectory: bea, lockTimeout: 5, creation: .never, now: Self.t0 + .hours(1), needs: .checkIn
         ) { transaction in Notifications.responders(of: beaId, in: transaction.circle) }.value
         #expect(responders == [.member(anaId)])
     }
