@@ -5,28 +5,41 @@ import LifeSignalCore
 /// form (LifeSignalCore's BinaryRecord.swift) — the same description a log's JSON comes from,
 /// so the cache cannot drift from the logs; `CacheCodecTests` round-trips every field.
 ///
-/// Header: the magic `LSCACHE`, a format byte, a checksum of everything after it. A
-/// cache of another format, or one that does not check out, is simply not used: that only
-/// costs one full read of the circle, after which it is rebuilt.
+/// Header: the magic `LSCACHE`, a marker byte, the format's id, a checksum of everything
+/// after it. A cache of another format, or one that does not check out, is simply not used:
+/// that only costs one full read of the circle, after which it is rebuilt.
 enum CacheCodec {
     static let magic: [UInt8] = Array("LSCACHE".utf8)
-    /// 2: fields in the order of the record schema; 3: and the logs' unknown records; 5: a
-    /// word-wise checksum; 6: the feed's digest; 7: each other member's state a record of its own;
-    /// 8: the entries first, in a layout checked where it lies (`CacheEntries`); 9: everyone
-    /// else's state last, in a section of its own that a write copies when it is unchanged;
-    /// 10: records attributed to their folder's member (pings keyed with their members,
-    /// acknowledgements per member, deliveries with their recorder), and what logs claimed of others;
-    /// 14: two files, this device's part and everyone else's (see CacheFiles.swift).
-    /// 16: each member's own word on their links, with the roles they gave (`CircleState.sides`).
-    /// 17: `cache.bin` names `cache-linked.bin`, the part of everyone else a check-in reads.
-    /// 18: this device's facts are a record of their own in `cache.bin`, copied by a write that
-    /// left them as they were, and where the parts of its log's state lie in that file.
-    /// 19: with the checksum of each part's text.
-    /// 20: a pin says whether it came from a code; no member's taps of another's buttons.
-    /// 21: no parts of the own log's state (the log is written whole).
-    static let format: UInt8 = 21
-    /// Magic, format byte and checksum.
-    static let headerSize = 16
+    /// The byte after the magic: the format is named by the id that follows. (Before the id
+    /// was derived, this byte was a format number, at most 21: such a file is not used.)
+    static let marker: UInt8 = 0xFF
+
+    /// The format's id, derived from what the files hold: the shape of the circle's state as
+    /// the record schema describes it (`CircleState.shape`: every field's key, kind, bounds
+    /// and place) and the frames around it (`frames`). A field added, removed, renamed, moved
+    /// or bounded differently gives another id, so a cache written before is not used.
+    static let formatID: UInt64 = checksum(Array((CircleState.shape + frames).utf8)[...])
+
+    /// The frames the store writes around the state, in the order written (CacheFiles.swift,
+    /// CacheLinked.swift, CircleCache.swift, CachedFeed.swift, CacheTrust.swift): a change
+    /// to one of those writers is a change to this text, which changes `formatID`.
+    static let frames = [
+        "entries: count; path string, file key (device uint, inode uint, size int, modified int, changed int),",
+        "seq int, count int.",
+        "cache.bin: circle, member, device strings; circle file uint, linked file uint, linked-for uint;",
+        "own circle (members, facts nested); others clock int; unknown records (count; member, device,",
+        "writer?, events int, fields strings); foreign records (count; member, device, six counts);",
+        "unread? int; digest? (ids words, text string, basis count; recipient (member: true id |",
+        "external: false owner id), channels, relays bool; built at int); feed entries.",
+        "cache-circle.bin, cache-linked.bin: circle, member, device strings; speakers (count; member,",
+        "first sight bool, devices count; device, standing uint 0...7 with problem string or stamp);",
+        "section size count; circle by member (facts, count; id, member state nested).",
+    ].joined(separator: " ")
+
+    /// Magic, marker, format id.
+    static let idSize = 16
+    /// Magic, marker, format id and checksum.
+    static let headerSize = 24
 
     typealias Damaged = BinaryReader.Damaged
 
@@ -100,7 +113,7 @@ enum CacheCodec {
     static func parts(
         _ writer: BinaryWriter, entries: some Collection<CircleCache.Entry> = [], then tail: BinaryWriter? = nil
     ) -> [[UInt8]] {
-        var head = magic + [format] + [UInt8](repeating: 0, count: 8)
+        var head = magic + [marker] + bytes(of: formatID) + [UInt8](repeating: 0, count: 8)
         head.reserveCapacity(headerSize + CacheEntries.size(entries) + writer.writtenSize)
         CacheEntries.write(entries, to: &head)
         writer.write(to: &head)
@@ -108,25 +121,33 @@ enum CacheCodec {
         var sum = Checksum(count: parts.reduce(0) { $0 + $1.count } - headerSize)
         for (i, part) in parts.enumerated() { sum.add(i == 0 ? part[headerSize...] : part[...]) }
         var value = sum.value
-        for i in 8..<headerSize {
+        for i in idSize..<headerSize {
             parts[0][i] = UInt8(truncatingIfNeeded: value)
             value >>= 8
         }
         return parts
     }
 
-    /// The checksum a file of this format carries in its header (0 for one too short).
-    static func storedChecksum(_ bytes: [UInt8]) -> UInt64 {
-        guard bytes.count >= headerSize else { return 0 }
+    /// The checksum a file of this format carries in its header (0 for one too short); with
+    /// `at`, the 8 bytes there (a header of another layout).
+    static func storedChecksum(_ bytes: [UInt8], at start: Int = idSize) -> UInt64 {
+        guard bytes.count >= start + 8 else { return 0 }
         var stored: UInt64 = 0
-        for i in (8..<headerSize).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
+        for i in (start..<(start + 8)).reversed() { stored = stored << 8 | UInt64(bytes[i]) }
         return stored
+    }
+
+    /// `value`'s 8 bytes, least significant first.
+    static func bytes(of value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 
     /// The entries of a file of this format, found without checking its checksum (the caller
     /// checks it with `reader(_:after:)` before trusting anything else in the file).
     static func entries(_ bytes: [UInt8]) throws(Damaged) -> CacheEntries {
-        guard bytes.count >= headerSize, bytes[0..<7].elementsEqual(magic), bytes[7] == format else {
+        guard bytes.count >= headerSize, bytes.starts(with: magic + [marker]),
+            storedChecksum(bytes, at: magic.count + 1) == formatID
+        else {
             throw Damaged()
         }
         return try CacheEntries(bytes, from: headerSize)

@@ -56,12 +56,23 @@ struct TrustMemory: Equatable, Sendable {
 
     /// A reader of the fields, once the header and checksum check out.
     private static func reader(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> BinaryReader {
-        // (Written in the cache's form by lifesignal before it had a format of its own.)
-        if bytes.starts(with: CacheCodec.magic) { return try CacheCodec.reader(bytes) }
+        if bytes.starts(with: CacheCodec.magic) { return try legacyReader(bytes) }
         guard bytes.count >= headerSize, bytes.starts(with: magic), bytes[magic.count] == version,
-            CacheCodec.checksum(bytes[headerSize...]) == CacheCodec.storedChecksum(bytes)
+            CacheCodec.checksum(bytes[headerSize...]) == CacheCodec.storedChecksum(bytes, at: 8)
         else { throw CacheCodec.Damaged() }
         return try BinaryReader(bytes, from: headerSize)
+    }
+
+    /// A file lifesignal wrote in the cache's form, before the memory had a format of its own
+    /// (its fields were the same): the magic, the cache's format number then (any: the
+    /// cache's number moved while these fields did not), a checksum, the cache's empty
+    /// entries.
+    private static func legacyReader(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> BinaryReader {
+        let legacyHeader = 16
+        guard bytes.count >= legacyHeader,
+            CacheCodec.checksum(bytes[legacyHeader...]) == CacheCodec.storedChecksum(bytes, at: 8)
+        else { throw CacheCodec.Damaged() }
+        return try BinaryReader(bytes, from: try CacheEntries(bytes, from: legacyHeader).end)
     }
 
     private static func decode(_ bytes: [UInt8]) throws(CacheCodec.Damaged) -> TrustMemory {

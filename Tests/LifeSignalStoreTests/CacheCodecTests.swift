@@ -235,7 +235,7 @@ import Testing
         var b = bytes
         guard b.count >= CacheCodec.headerSize else { return b }
         var sum = CacheCodec.checksum(b[CacheCodec.headerSize...])
-        for i in 8..<CacheCodec.headerSize {
+        for i in CacheCodec.idSize..<CacheCodec.headerSize {
             b[i] = UInt8(truncatingIfNeeded: sum)
             sum >>= 8
         }

@@ -277,10 +277,18 @@ import Testing
             }
         ),
         (
-            "a newer format",
+            "another format (its id one bit off)",
             {
                 var b = $0
-                b[7] = CacheCodec.format + 1
+                b[CacheCodec.magic.count + 1] ^= 0x01
+                return b
+            }
+        ),
+        (
+            "a format number of the lifesignal before ids",
+            {
+                var b = $0
+                b[CacheCodec.magic.count] = 21
                 return b
             }
         ),
