@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What the binary may not use: each of these would be linked into the release binary and add
-/// thousands of relocations that every run pays for at start-up (see README, "How it works").
+/// thousands of relocations that every run pays for at start-up (see docs/ARCHITECTURE.md).
 /// The test build links the standard library dynamically, so a use shows as an undefined
 /// symbol of the built `lifesignal`.
 @Suite struct LinkageTests {
