@@ -174,7 +174,7 @@ extension App {
         let unreadable = snapshot.unreadable
         let sync = syncView(store, asking: Self.aDependentIsOverdue(of: me, in: circle, now: now))
         for warning in Self.circleWarnings(of: me, in: circle, device: store.identity.device, sync: sync, now: now)
-        where warning.code == "cannot-confirm-miss" {
+        where warning.isUnconfirmedMiss {
             notice(.warning(warning))
         }
         return circle.orderedContacts(circle.contacts(of: me), me: me, now: now, unreadable: unreadable).map {

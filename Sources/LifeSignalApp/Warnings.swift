@@ -121,6 +121,11 @@ public enum Warning: Equatable, Sendable {
         }
     }
 
+    /// A dependent's miss this copy cannot confirm.
+    public var isUnconfirmedMiss: Bool {
+        if case .cannotConfirm = self { true } else { false }
+    }
+
     /// The stable identifier of the kind of doubt.
     public var code: String {
         switch self {

@@ -224,6 +224,6 @@ import Testing
         let after = try box.app("ana", at: t0).circleStatus().sync
         #expect(after.currentAt == nil)
         #expect(after.problem?.contains("sync.json) cannot be read") == true, "\(after.problem ?? "")")
-        #expect(try box.app("ana", at: t0).checkup().syncFails == "sync-failing")
+        #expect(try box.app("ana", at: t0).checkup().syncFails == .syncFailing)
     }
 }

@@ -264,7 +264,7 @@ import Testing
         let app = box.app("ana", at: "2026-03-02T09:06:00Z")
         let checkup = try app.checkup()
         let topic = try #require(checkup.channels.first { $0.channel.hasSuffix("(button topic, this device only)") })
-        #expect(topic.readByTheCircle && topic.fails(now: app.now) == "topic-read-by-circle")
+        #expect(topic.readByTheCircle && topic.fails(now: app.now) == .topicReadByCircle)
         #expect(try app.contact("Sam").buttonTopicUse == .readByTheCircle)
     }
 
@@ -318,7 +318,7 @@ import Testing
         box.wire.fail(Self.inbox, saying: "could not connect to ntfy.example")
         let checkup = try box.app("ana", at: t0).checkup()
         #expect(checkup.inbox?.url == Self.inbox && checkup.inbox?.error == "could not connect to ntfy.example")
-        #expect(checkup.inboxFails == "inbox-unreadable")
+        #expect(checkup.inboxFails == .inboxUnreadable)
     }
 
     /// A damaged phone.json without an inbox is still a failed check, not "no buttons".
@@ -328,7 +328,7 @@ import Testing
         #expect(try box.app("ana", at: t0).checkup().phoneFileFails == nil)
         try "{ not json".write(toFile: box.directory("ana") + "/phone.json", atomically: true, encoding: .utf8)
         let checkup = try box.app("ana", at: t0).checkup()
-        #expect(checkup.phoneFileFails == "phone-topics-unreadable")
+        #expect(checkup.phoneFileFails == .phoneTopicsUnreadable)
         #expect(checkup.phoneFile != nil)
     }
 
@@ -337,7 +337,7 @@ import Testing
         let box = Sandbox()
         _ = try box.app("ana", at: t0).checkIn(note: nil)
         let alone = try box.app("ana", at: t0).checkup()
-        #expect(alone.respondersFail == "no-responders")
+        #expect(alone.respondersFail == .noResponders)
         #expect(alone.countdownFails == nil && alone.clockFails == nil && alone.writableFails == nil)
         #expect(alone.deliveryFails == nil, "nobody to deliver to yet")
         _ = try box.app("ana", at: t0).addExternal(
@@ -352,8 +352,8 @@ import Testing
         let later = box.app("ana", at: "2026-03-02T10:12:00Z")
         let late = try later.checkup()
         #expect(late.respondersFail == nil && late.deliveryFails == nil)
-        #expect(try box.app("ana", at: "2026-03-05T10:00:00Z").checkup().deliveryFails == "no-delivery-runs")
-        #expect(late.channels.first { $0.channel == Self.sam }?.fails(now: later.now) == "channel-failing")
+        #expect(try box.app("ana", at: "2026-03-05T10:00:00Z").checkup().deliveryFails == .noDeliveryRuns)
+        #expect(late.channels.first { $0.channel == Self.sam }?.fails(now: later.now) == .channelFailing)
     }
 
     @Test func anAlertReachesTheResponderAtOnceAndItsEndFollows() throws {

@@ -113,7 +113,7 @@ extension CircleCommand {
                 "  \(member.name)\(member.isMe ? " (you, other devices)" : ""): last heard \(heard)")
         }
         session.output.warn(listed: status.warnings)
-        return status.warnings.contains { $0.code == "cannot-confirm-miss" } ? .dependentNeedsAttention : .ok
+        return status.warnings.contains(where: \.isUnconfirmedMiss) ? .dependentNeedsAttention : .ok
     }
 
     /// What the engine says, as a person reads it.

@@ -19,12 +19,12 @@ enum DoctorCommand {
         var ok: Bool
         var message: String
         var fix: String?
-        var code: String?
+        var code: DoctorFailure?
 
         var json: JSON {
             [
                 "check": .string(check), "ok": .bool(ok), "message": .string(message), "fix": .optional(fix),
-                "code": .optional(code),
+                "code": .optional(code?.code),
             ]
         }
     }
@@ -49,7 +49,7 @@ enum DoctorCommand {
         } catch {
             findings.append(
                 Finding(
-                    check: "profile", ok: false, message: error.message, fix: nil, code: "unreadable"))
+                    check: "profile", ok: false, message: error.message, fix: nil, code: .unreadable))
         }
         try session.output.json(Report(findings: findings))
         let o = session.output
@@ -148,7 +148,8 @@ struct DoctorFindings {
     /// Misses of dependents that this copy cannot confirm.
     var unconfirmed: [Finding] {
         checkup.unconfirmedMisses.map {
-            Finding(check: "circle", ok: false, message: $0.message, fix: "lifesignal circle status", code: $0.code)
+            Finding(
+                check: "circle", ok: false, message: $0.message, fix: "lifesignal circle status", code: .warning($0))
         }
     }
 
@@ -161,7 +162,7 @@ struct DoctorFindings {
         if case .deviceKey = problem {
             return Finding(
                 check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
-                fix: "restore device.key, or set this machine up again as a new device", code: "device-key-unusable")
+                fix: "restore device.key, or set this machine up again as a new device", code: .deviceKeyUnusable)
         }
         return Finding(
             check: "writable", ok: false, message: "a check-in here would fail: \(problem.message)",
@@ -195,7 +196,8 @@ struct DoctorFindings {
         let devices = checkup.devices
         if let doubt = checkup.devicesDoubt {
             return Finding(
-                check: "devices", ok: false, message: doubt.message, fix: "lifesignal circle devices", code: doubt.code)
+                check: "devices", ok: false, message: doubt.message, fix: "lifesignal circle devices",
+                code: .warning(doubt))
         }
         // A key that cannot be used fails 'writable', with its way out.
         var key =
@@ -248,7 +250,7 @@ struct DoctorFindings {
                     "\(named.name) says they watch over you, but you never added or confirmed them: they are told of your alarms, and have no say over them",
                 fix:
                     "lifesignal contacts confirm \(TerminalText.argument(named.argument)) if you know them, else lifesignal contacts remove \(TerminalText.argument(named.argument))",
-                code: "watcher-not-confirmed")
+                code: .watcherNotConfirmed)
         }
         if let code = checkup.respondersFail {
             return [
