@@ -28,8 +28,6 @@ public final class App {
     var newID: () -> String
     /// Test failpoint: ends the process between sending a delivery and recording it.
     let crashAfterSend: (() -> Never)?
-    /// Work out what each use case would do, but lock, write and send nothing.
-    public var dryRun = false
     /// This run queued something to send once its output is shown (see `Duress.swift`).
     public internal(set) var sendsAfterOutput = false
 
@@ -146,7 +144,7 @@ extension App {
     /// Runs `body` on this device's log under the lock and writes what it recorded. A profile
     /// is created first when there is none (and said so in `notices`).
     func write<T>(
-        creating creation: Creation = .never, needs need: Store.Need = .circle,
+        creating creation: Creation = .never, needs need: Store.Need = .circle, dryRun: Bool = false,
         _ body: (inout Transaction) throws(AppError) -> T
     ) throws(AppError) -> T {
         let profile = storeCreation(creation)
@@ -155,7 +153,7 @@ extension App {
         var (trust, trustWarnings, store): (TrustKept, [Warning], Store?) = (TrustKept(), [], nil)
         var (ownDamage, trustMemoryDamaged): (OwnDamage?, Bool) = (nil, false)
         let outcome: (value: T, created: Bool)
-        let (now, dryRun) = (self.now, self.dryRun)
+        let now = self.now
         do {
             outcome = try Store.update(
                 dataDirectory: dataDirectory, lockTimeout: lockTimeout, creation: profile, now: now, needs: need,

@@ -16,15 +16,17 @@ extension App {
     }
 
     /// Records that I am OK now, with an optional note (checked against `Rules` by the caller's
-    /// parser); creates the profile with defaults on the first run.
-    public func checkIn(note: String?) throws(AppError) -> CheckInReceipt {
+    /// parser); creates the profile with defaults on the first run. With `dryRun`, what the
+    /// check-in would do, recording and sending nothing.
+    public func checkIn(note: String?, dryRun: Bool = false) throws(AppError) -> CheckInReceipt {
         let now = self.now
         var heartbeats: Heartbeats?
         // Whether the note may be a duress word (see `Duress.swift`): then the circle it tells.
         let duress = note != nil && !dryRun && Store.hasPrivateState(dataDirectory: dataDirectory)
         var circle: (state: CircleState, me: String)?
         // A check-in records only about me and shows only what concerns those linked with me.
-        var receipt = try write(creating: .withDefaults, needs: .checkIn) { transaction throws(AppError) in
+        var receipt = try write(creating: .withDefaults, needs: .checkIn, dryRun: dryRun) {
+            transaction throws(AppError) in
             transaction.record(CheckedIn(note: note), at: now)
             heartbeats = transaction.memberState.heartbeats?.value
             if duress { circle = (transaction.circle, transaction.member) }
@@ -34,7 +36,7 @@ extension App {
                 warnings: self.watchWarnings(for: transaction.member, in: transaction.circle))
         }
         // Recorded first; then the remote fail-safe hears of it (bounded by a short timeout).
-        let failing = pulse(.checkin, heartbeats: heartbeats)
+        let failing = dryRun ? [] : pulse(.checkin, heartbeats: heartbeats)
         receipt.warnings = receipt.warnings.filter { if case .heartbeatFailing = $0 { false } else { true } } + failing
         noticeCheckInAhead(at: receipt.at)
         noticeFutureCheckIn(receipt.status)

@@ -312,10 +312,8 @@ extension App {
             noticeIfToldOnlyHere(external)
         }
         if let topic = edit.buttonTopic {
-            if !dryRun {
-                try AppError.wrap { () throws(StoreError) in
-                    try store.updatePhoneTopics(lockTimeout: lockTimeout) { $0.responders[contact.id] = topic }
-                }
+            try AppError.wrap { () throws(StoreError) in
+                try store.updatePhoneTopics(lockTimeout: lockTimeout) { $0.responders[contact.id] = topic }
             }
             changes.append(.buttonTopic(topic, inbox: inbox))
         }
@@ -386,7 +384,7 @@ extension App {
             }
             return (transaction.store, (contact: contact, cancelledPings: cancelled))
         }
-        if removed.contact.kind == .external, !dryRun {
+        if removed.contact.kind == .external {
             // Her button topic on this device goes with her.
             try? store.updatePhoneTopics(lockTimeout: lockTimeout) { $0.responders[removed.contact.id] = nil }
         }

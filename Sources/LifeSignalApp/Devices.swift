@@ -154,12 +154,9 @@ extension App {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<Enrollment.secretLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let pending = PendingEnrollment(secret: secret, expires: now + Self.enrollmentValidity)
-        let dryRun = self.dryRun
         return try write { transaction throws(AppError) in
-            if !dryRun {
-                let store = transaction.store
-                try AppError.wrap { () throws(StoreError) in try store.savePendingEnrollment(pending) }
-            }
+            let store = transaction.store
+            try AppError.wrap { () throws(StoreError) in try store.savePendingEnrollment(pending) }
             let code = PassedCode.enrollment(
                 member: transaction.member, enroller: transaction.signer.fingerprint, secret: secret)
             return EnrollmentCode(code: code.text, expires: pending.expires)

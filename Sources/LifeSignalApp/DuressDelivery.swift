@@ -9,7 +9,7 @@ import LifeSignalStore
 /// the lock after; a claim a crashed run left runs out after `DuressState.claimSeconds`.
 extension App {
     func sendDuress() {
-        guard !dryRun, Store.hasPrivateState(dataDirectory: dataDirectory) else { return }
+        guard Store.hasPrivateState(dataDirectory: dataDirectory) else { return }
         let clock = self.clock()
         let claimed =
             (try? updateDuressState { state -> [DuressSend] in

@@ -50,7 +50,7 @@ extension App {
     /// Requests my heartbeat URLs for `trigger`, records how each did, and returns a warning
     /// for each that failed. Never throws: a heartbeat is a report, not part of the work.
     func pulse(_ trigger: Heartbeats.Trigger, heartbeats: Heartbeats?) -> [Warning] {
-        guard !dryRun, let urls = heartbeats?.urls(on: trigger), !urls.isEmpty else { return [] }
+        guard let urls = heartbeats?.urls(on: trigger), !urls.isEmpty else { return [] }
         let environment = self.environment
         let results = urls.map { ($0, channels.heartbeat($0, environment)) }
         let now = self.now

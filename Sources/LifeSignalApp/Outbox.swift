@@ -83,9 +83,10 @@ extension App {
     /// On a bad day (a full disk, an I/O error) what is already due is still sent — sending
     /// twice beats not sending — and then the error is reported with how many were sent.
     /// With `retryingNow`, channels that are failing are tried at once rather than after their
-    /// pause (`notify deliver --now`, once the person has fixed one).
-    public func deliver(retryingNow: Bool = false) throws(AppError) -> DeliveryReport {
-        sendDuress()
+    /// pause (`notify deliver --now`, once the person has fixed one). With `dryRun`, what is due
+    /// and would be attempted (`planned`), recording and sending nothing.
+    public func deliver(retryingNow: Bool = false, dryRun: Bool = false) throws(AppError) -> DeliveryReport {
+        if !dryRun { sendDuress() }
         let now = self.now
         var report = DeliveryReport()
         var heartbeats: Heartbeats?
@@ -102,12 +103,12 @@ extension App {
             // written (a dry run, or nothing can be recorded) hands out none, as a tap on it
             // would be ignored.
             return Self.dueJobs(
-                &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, buttons: !self.dryRun,
+                &transaction, now: now, zone: zone, retryingNow: retryingNow, sync: sync, buttons: !transaction.dryRun,
                 report: &report)
         }
         let jobs: [DeliveryJob]
         do {
-            jobs = try write(needs: .delivery(sync), pick)
+            jobs = try write(needs: .delivery(sync), dryRun: dryRun, pick)
         } catch .store(let error) where error.isDiskTrouble && !dryRun {
             report = DeliveryReport()
             try sendUnrecorded(error, pick: pick)
@@ -151,10 +152,7 @@ extension App {
     private func sendUnrecorded(
         _ error: StoreError, pick: (inout Transaction) throws(AppError) -> [DeliveryJob]
     ) throws(AppError) {
-        dryRun = true
-        defer { dryRun = false }
-        let due = try write(needs: .circleAndFeed, pick)
-        dryRun = false
+        let due = try write(needs: .circleAndFeed, dryRun: true, pick)
         try notRecorded(error, sent: send(due))
     }
 

@@ -42,11 +42,11 @@ extension App {
             }
             return (transaction.store, transaction.member)
         }
-        if !dryRun, let keptPhone {
+        if let keptPhone {
             try AppError.wrap { () throws(StoreError) in try store.setPhoneTopic(keptPhone, lockTimeout: lockTimeout) }
         }
         // Read from the next delivery run on (the runs learn the inboxes of dependents too).
-        if let url, !dryRun {
+        if let url {
             Store.updateHealth(dataDirectory: dataDirectory) {
                 $0.inboxes[url] = $0.inboxes[url] ?? InboxHealth(member: me)
             }

@@ -58,7 +58,7 @@ extension App {
             transaction.noticeDue(now: now)
             return CheckInStatus(member: transaction.memberState, now: now)
         }
-        return ScheduleChange(status: status, delivery: dryRun ? nil : try deliver())
+        return ScheduleChange(status: status, delivery: try deliver())
     }
 }
 

@@ -158,7 +158,6 @@ extension App {
     /// that no backup, temporary file, lock or cache is ever shared (`circle sync` commits the
     /// `.gitignore` before anything else).
     private func writeIgnoreFile() throws(AppError) {
-        guard !dryRun else { return }
         let store = try openStore()
         let circle = store.circleDirectory
         for (marker, file) in [(".git", ".gitignore"), (".stfolder", ".stignore")]
@@ -178,7 +177,7 @@ extension App {
 
     /// `init --circle DIR` on an existing profile whose records are elsewhere: moves them.
     private func moveIfAsked(_ circle: String?, joining: String?) throws(AppError) -> CircleMoved? {
-        guard let circle, joining == nil, Store.hasProfile(dataDirectory), !dryRun else { return nil }
+        guard let circle, joining == nil, Store.hasProfile(dataDirectory) else { return nil }
         let store = try openStore()
         guard store.circleDirectory != circle else { return nil }
         let directory = dataDirectory

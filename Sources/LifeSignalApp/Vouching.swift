@@ -43,7 +43,7 @@ extension App {
                 name: contact.name, missed: deadline, status: transaction.circle.status(of: contact.id, now: now))
         }
         var done = result
-        done.delivery = dryRun ? nil : try deliver()
+        done.delivery = try deliver()
         return done
     }
 }

@@ -52,6 +52,9 @@ public struct Transaction {
     /// What this device verified before was damaged, and every log was verified again.
     public internal(set) var trustMemoryDamaged = false
     var changed = false
+    /// Nothing of this transaction will be written (a dry run): it hands out nothing that
+    /// counts only once recorded, such as a button's token.
+    public internal(set) var dryRun = false
     /// The key this device signs its files with.
     public internal(set) var signer: SigningKey
     /// This member's feed, merged from all their devices, and this device's own part of it;
@@ -199,6 +202,7 @@ extension Store {
             others: others.snapshot.others, othersClock: others.snapshot.othersClock,
             skipped: others.snapshot.skipped, othersUnknown: others.snapshot.unknown, signer: signer)
         transaction.createdProfile = created
+        transaction.dryRun = dryRun
         transaction.createdCircle = createdCircle
         transaction.unreadable = others.snapshot.unreadable
         transaction.foreign = others.snapshot.foreign

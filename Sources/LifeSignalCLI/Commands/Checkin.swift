@@ -40,8 +40,7 @@ enum CheckinCommand {
         let note = line.text(Self.note)
         let dry = line.flag(dryRun)
         let done = try session.call(line.path) { app throws(AppError) in
-            app.dryRun = dry
-            return try app.checkIn(note: note)
+            try app.checkIn(note: note, dryRun: dry)
         }
         session.output.warn(listed: done.warnings)
         try session.output.json(CheckedIn(receipt: done, dryRun: dry))

@@ -74,8 +74,7 @@ enum DeliverCommand {
     static func deliver(_ line: Invocation, _ session: inout Session) throws(CLIError) -> ExitCode {
         let dry = line.flag(dryRun)
         let report = try session.call(line.path) { app throws(AppError) in
-            app.dryRun = dry
-            return try app.deliver(retryingNow: line.flag(retryNow))
+            try app.deliver(retryingNow: line.flag(retryNow), dryRun: dry)
         }
         if dry {
             try session.output.json(report)
