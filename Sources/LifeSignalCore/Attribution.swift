@@ -61,7 +61,7 @@ extension CircleState {
         }
         for (subject, list) in vouches {
             for vouch in list {
-                if vouch.by == member { state.vouch(vouch, for: subject) } else { foreign.acknowledgements += 1 }
+                if vouch.by == member { state.vouch(vouch, for: subject) } else { foreign.vouches += 1 }
             }
         }
         return (state, foreign.isEmpty ? nil : foreign)
@@ -118,12 +118,14 @@ public struct ForeignRecords: Equatable, Sendable {
     public var acknowledgements = 0
     /// Deliveries claimed by another member's devices.
     public var deliveries = 0
+    /// Vouches in another member's name.
+    public var vouches = 0
 
     public init() {}
 
     public var isEmpty: Bool { total == 0 }
 
-    public var total: Int { members + relations + externals + pings + acknowledgements + deliveries }
+    public var total: Int { members + relations + externals + pings + acknowledgements + deliveries + vouches }
 
     /// Each kind with its count, as words ("2 external contacts"), in a fixed order, leaving out
     /// the kinds with none.
@@ -132,6 +134,7 @@ public struct ForeignRecords: Equatable, Sendable {
             (members, "profile", "profiles"), (relations, "relation", "relations"),
             (externals, "external contact", "external contacts"), (pings, "ping", "pings"),
             (acknowledgements, "acknowledgement", "acknowledgements"), (deliveries, "delivery", "deliveries"),
+            (vouches, "vouch", "vouches"),
         ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
     }
 }

@@ -28,7 +28,7 @@ enum CacheCodec {
         "seq int, count int.",
         "cache.bin: circle, member, device strings; circle file uint, linked file uint, linked-for uint;",
         "own circle (members, facts nested); others clock int; unknown records (count; member, device,",
-        "writer?, events int, fields strings); foreign records (count; member, device, six counts);",
+        "writer?, events int, fields strings); foreign records (count; member, device, seven counts);",
         "unread? int; digest? (ids words, text string, basis count; recipient (member: true id |",
         "external: false owner id), channels, relays bool; built at int); feed entries.",
         "cache-circle.bin, cache-linked.bin: circle, member, device strings; speakers (count; member,",

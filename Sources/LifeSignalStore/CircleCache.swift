@@ -206,7 +206,7 @@ extension BinaryWriter {
             string(records.device)
             for n in [
                 records.members, records.relations, records.externals, records.pings, records.acknowledgements,
-                records.deliveries,
+                records.deliveries, records.vouches,
             ] {
                 int(Int64(n))
             }
@@ -258,6 +258,7 @@ extension BinaryReader {
             records.pings = Int(try int(in: 0...Limits.counter))
             records.acknowledgements = Int(try int(in: 0...Limits.counter))
             records.deliveries = Int(try int(in: 0...Limits.counter))
+            records.vouches = Int(try int(in: 0...Limits.counter))
             list.append(records)
         }
         return list

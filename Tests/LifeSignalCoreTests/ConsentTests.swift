@@ -119,6 +119,18 @@ import Testing
         #expect(others.beingTold.sorted() == ["Bob", "Emergency services (not confirmed by Alice)"])
     }
 
+    /// A vouch in another member's name is left out and counted as a vouch, not as an
+    /// acknowledgement: the warning says what the log claimed.
+    @Test func aVouchInAnotherMembersNameIsCountedAsAVouch() {
+        var forged = CircleState()
+        forged.vouch(
+            Vouch(by: "bob", deadline: Self.deadline, note: "saw her", stamp: Self.stamp("m", 1)), for: "alice")
+        let attributed = forged.attributed(to: "mal")
+        #expect(attributed.state.vouches.isEmpty)
+        #expect(attributed.foreign?.vouches == 1 && attributed.foreign?.acknowledgements == 0)
+        #expect(attributed.foreign?.kinds == ["1 vouch"])
+    }
+
     /// Each side comes from the member's own logs: a log cannot speak for the other side, and a
     /// merge keeps each member's latest word whichever copy comes first.
     @Test func sidesAreAttributedToTheLogsMemberAndMergeInAnyOrder() {
