@@ -35,10 +35,11 @@ import Testing
     /// The measuring works: a long function is found, a brace in a string is not counted.
     @Test func theMeasureSeesThroughStringsAndComments() {
         let body = (0..<70).map { "    let x\($0) = \"}\" // }" }.joined(separator: "\n")
-        let text = "func long() {\n\(body)\n}\nfunc short() {\n    let s = \"\"\"\n    }}}\n    \"\"\"\n}\n"
+        let text =
+            "func long() {\n\(body)\n}\nfunc short() {\n    let s = \"\"\"\n    }}} \\\n    {\n    \"\"\"\n}\n"
         let found = Self.functions(in: text)
         #expect(found.map(\.name) == ["func long(", "func short("])
-        #expect(found.map(\.lines) == [72, 5])
+        #expect(found.map(\.lines) == [72, 6])
     }
 
     struct Function {
@@ -122,7 +123,9 @@ import Testing
             if let string = inString {
                 let hashes = String(repeating: "#", count: string.hashes)
                 if string.hashes == 0, byte == UInt8(ascii: "\\") {
-                    i += 2
+                    // (A backslash that ends a line of a multi-line string joins the lines; the
+                    // line is still counted.)
+                    i += at(1, "\n") ? 1 : 2
                     continue
                 }
                 if string.multiline, at(0, "\"\"\"" + hashes) {
