@@ -1,3 +1,4 @@
+import LifeSignalChannels
 import LifeSignalCore
 import LifeSignalStore
 
@@ -18,6 +19,9 @@ public final class App {
     public let environment: [String: String]
     /// What sends, pings and polls (see `Channels`).
     let channels: Channels
+    /// The programs run for the circle and the terminal (git, curl for Syncthing's API,
+    /// qrencode): the system's, or a test's.
+    let programs: ProgramRunner
     /// This machine's clock, which `now` may stand in for (a test, `LIFESIGNAL_NOW`): a check-in
     /// written ahead of it does not count until then, and is said so.
     let clock: () -> Timestamp
@@ -41,8 +45,9 @@ public final class App {
     public init(
         dataDirectory: String, now: Timestamp, lockTimeout: Int, environment: [String: String],
         defaultName: @escaping () -> String, crashAfterSend: (() -> Never)? = nil, channels: Channels = .real,
-        clock: (() -> Timestamp)? = nil
+        programs: ProgramRunner = .system, clock: (() -> Timestamp)? = nil
     ) {
+        self.programs = programs
         self.clock = clock ?? { now }
         self.dataDirectory = dataDirectory
         self.now = now

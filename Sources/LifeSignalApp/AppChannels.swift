@@ -46,3 +46,21 @@ extension App {
             timeout: App.channelTimeout)
     }
 }
+
+extension App {
+    /// Everything outside the process a use case reaches besides the clock: the channels it
+    /// sends and polls through, and the programs it runs for the circle and the terminal. The
+    /// CLI's context carries one (`real`); a test gives fakes and runs the same use case
+    /// in-process.
+    public struct Outside: Sendable {
+        public var channels: Channels
+        public var programs: ProgramRunner
+
+        public init(channels: Channels, programs: ProgramRunner) {
+            self.channels = channels
+            self.programs = programs
+        }
+
+        public static let real = Outside(channels: .real, programs: .system)
+    }
+}

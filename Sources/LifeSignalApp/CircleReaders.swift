@@ -11,7 +11,7 @@ extension App {
         let settings = (try? store.syncSettings()) ?? SyncSettings()
         switch store.syncEngine(settings: settings) {
         case .git:
-            let git = Git(directory: store.circleDirectory, environment: environment)
+            let git = Git(directory: store.circleDirectory, environment: environment, runner: programs)
             let names = Git.machineNames()
             var readers: [CircleReader] = []
             let participants = git.lines(["config", "--get", "gcrypt.participants"])?.first

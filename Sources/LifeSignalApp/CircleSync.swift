@@ -49,7 +49,7 @@ extension App {
             return report
         }
         guard Posix.exists(Paths.join(circle, ".git")) else { throw .refused(.sync(.notARepository(circle))) }
-        let git = Git(directory: circle, environment: environment)
+        let git = Git(directory: circle, environment: environment, runner: programs)
         let now = self.now
         let result = try AppError.wrap { () throws(StoreError) in
             try Store.holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {

@@ -25,7 +25,7 @@ extension App {
     /// `text` as a QR code for the terminal.
     public func qrCode(_ text: String) throws(AppError) -> String {
         do {
-            return try QRCode.draw(text, path: environment["PATH"] ?? "/usr/bin:/bin")
+            return try QRCode.draw(text, path: environment["PATH"] ?? "/usr/bin:/bin", runner: programs)
         } catch {
             switch error {
             case .notInstalled: throw .unavailable(.qrencodeMissing)

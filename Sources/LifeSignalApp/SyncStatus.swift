@@ -85,9 +85,11 @@ extension App {
     /// Syncthing's API on this machine: as given ('circle syncthing'), or from its configuration.
     func syncthingAPI(_ settings: SyncSettings) -> Result<SyncthingAPI, Git.Failure> {
         if let base = settings.syncthingAPI, let keyFile = settings.syncthingKeyFile {
-            return SyncthingAPI.given(base: base, keyFile: keyFile).mapError { Git.Failure(problem: $0.message) }
+            return SyncthingAPI.given(base: base, keyFile: keyFile).map(askedThrough).mapError {
+                Git.Failure(problem: $0.message)
+            }
         }
-        guard let found = SyncthingAPI.fromConfiguration(environment: environment) else {
+        guard let found = SyncthingAPI.fromConfiguration(environment: environment).map(askedThrough) else {
             return .failure(
                 Git.Failure(
                     problem:
@@ -95,6 +97,13 @@ extension App {
                 ))
         }
         return .success(found)
+    }
+
+    /// `api`, asked through this run's programs.
+    func askedThrough(_ api: SyncthingAPI) -> SyncthingAPI {
+        var api = api
+        api.runner = programs
+        return api
     }
 
     /// The engine's view for a delivery run: Syncthing's API is asked only when a dependent of
@@ -184,7 +193,7 @@ extension App {
         if case .some(.some(let given)) = change.syncthing {
             let api: SyncthingAPI
             switch SyncthingAPI.given(base: given.api, keyFile: given.keyFile) {
-            case .success(let found): api = found
+            case .success(let found): api = askedThrough(found)
             case .failure(let failure): throw .refused(.sync(.syncthing(failure.message)))
             }
             if case .failure(let failure) = api.folder(at: store.circleDirectory, environment: environment) {

@@ -1,3 +1,4 @@
+import LifeSignalApp
 import LifeSignalCore
 
 #if canImport(Glibc)
@@ -48,6 +49,8 @@ public struct Context {
     /// Reads one line from the terminal without showing it (a duress word); nil where there is
     /// no way to hide it, and then `readLine` is used.
     public var readHiddenLine: (() -> String?)? = nil
+    /// The channels and programs the use cases reach (`App.Outside.real`, or a test's fakes).
+    public var outside = App.Outside.real
 
     public init(
         arguments: [String], environment: [String: String], clock: @escaping () -> Timestamp,

@@ -61,7 +61,7 @@ struct Session {
             dataDirectory: try dataDirectory(), now: now, lockTimeout: lockTimeout, environment: context.environment,
             defaultName: { Session.displayName(context) },
             crashAfterSend: context.environment["LIFESIGNAL_TEST_CRASH_AFTER_SEND"] == "1" ? context.crash : nil,
-            clock: context.clock)
+            channels: context.outside.channels, programs: context.outside.programs, clock: context.clock)
         madeApp = app
         return app
     }

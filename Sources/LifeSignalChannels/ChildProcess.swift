@@ -27,6 +27,14 @@ public enum ChildProcess {
         public var pid: Int32
 
         public var succeeded: Bool { status == 0 && !timedOut }
+
+        public init(
+            status: Int32?, signal: Int32? = nil, timedOut: Bool = false, stdout: [UInt8], stderr: [UInt8],
+            truncated: Bool = false, pid: Int32
+        ) {
+            (self.status, self.signal, self.timedOut) = (status, signal, timedOut)
+            (self.stdout, self.stderr, self.truncated, self.pid) = (stdout, stderr, truncated, pid)
+        }
     }
 
     public enum Failure: Error, Equatable, Sendable {

@@ -8,11 +8,14 @@ public struct Git: Sendable {
     let environment: [String: String]
     /// `-c name=value` settings given to every command (see `forGcrypt`).
     var settings: [String] = []
+    /// Runs git (`ProgramRunner.system`, or a test's).
+    let runner: ProgramRunner
     /// Seconds one git command may take (network operations included).
     public static let timeout: Double = 60
 
-    public init(directory: String, environment from: [String: String]) {
+    public init(directory: String, environment from: [String: String], runner: ProgramRunner = .system) {
         self.directory = directory
+        self.runner = runner
         var env: [String: String] = [:]
         // gpg's keyring and agent, for a remote encrypted with git-remote-gcrypt.
         for key in [
@@ -44,8 +47,7 @@ public struct Git: Sendable {
             ["git", "-C", directory, "-c", "user.name=lifesignal", "-c", "user.email=lifesignal@localhost"]
             + settings.flatMap { ["-c", $0] }
         do {
-            let result = try ChildProcess.run(
-                line + arguments, environment: environment, timeout: Self.timeout, outputLimit: 1 << 20)
+            let result = try runner.run(line + arguments, environment, [], Self.timeout, 1 << 20)
             let output = String(decoding: result.stdout, as: UTF8.self)
             let stderr = String(decoding: result.stderr, as: UTF8.self)
             let problem =

@@ -8,7 +8,7 @@ public enum HTTP {
     /// GETs `url` (with `headers`); the body, or what went wrong in a line.
     public static func get(
         _ url: String, headers: [(String, String)] = [], timeout: Double, environment: [String: String],
-        outputLimit: Int = 1 << 20
+        outputLimit: Int = 1 << 20, runner: ProgramRunner = .system
     ) -> Result<[UInt8], Failure> {
         var env: [String: String] = [:]
         for key in Delivery.passedThrough { if let value = environment[key], !value.isEmpty { env[key] = value } }
@@ -20,9 +20,8 @@ public enum HTTP {
         ]
         options += headers.map { ("header", "\($0.0): \($0.1)") }
         do {
-            let result = try ChildProcess.run(
-                ["curl", "--config", "-"], environment: env, stdin: Array(Curl.config(options).utf8), timeout: timeout,
-                outputLimit: outputLimit)
+            let result = try runner.run(
+                ["curl", "--config", "-"], env, Array(Curl.config(options).utf8), timeout, outputLimit)
             if let failure = Delivery.failure(of: result, program: "curl", timeout: timeout) {
                 return .failure(Failure(message: failure))
             }

@@ -13,12 +13,11 @@ public enum QRCode {
     }
 
     /// The code as lines of block characters.
-    public static func draw(_ text: String, path: String) throws(Failure) -> String {
+    public static func draw(_ text: String, path: String, runner: ProgramRunner = .system) throws(Failure) -> String {
         let environment = ["PATH": path, "LANG": "C.UTF-8"]
         let result: ChildProcess.Result
         do {
-            result = try ChildProcess.run(
-                ["qrencode", "-t", "UTF8", "-m", "2", text], environment: environment, timeout: 10)
+            result = try runner.run(["qrencode", "-t", "UTF8", "-m", "2", text], environment, [], 10, 64 * 1024)
         } catch {
             switch error {
             case .notFound: throw .notInstalled

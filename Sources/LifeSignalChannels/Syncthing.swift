@@ -16,6 +16,8 @@ import LifeSignalCore
 public struct SyncthingAPI: Sendable {
     public var base: String
     var key: String
+    /// Runs curl for each request (`ProgramRunner.system`, or a test's).
+    public var runner = ProgramRunner.system
 
     /// Seconds one request may take: a cron run never waits long on it.
     static let timeout: Double = 4
@@ -165,7 +167,8 @@ public struct SyncthingAPI: Sendable {
     /// One GET of the API, as JSON.
     func request(_ path: String, environment: [String: String]) -> Result<JSON, HTTP.Failure> {
         switch HTTP.get(
-            base + "/rest/" + path, headers: [("X-API-Key", key)], timeout: Self.timeout, environment: environment)
+            base + "/rest/" + path, headers: [("X-API-Key", key)], timeout: Self.timeout, environment: environment,
+            runner: runner)
         {
         case .failure(let failure):
             return .failure(HTTP.Failure(message: "Syncthing's API at \(base) does not answer (\(failure.message))"))

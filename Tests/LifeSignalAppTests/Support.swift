@@ -24,6 +24,10 @@ final class Sandbox {
     /// What every run of this sandbox sends through, pings and polls.
     let wire = Wire()
 
+    /// The programs every run of this sandbox runs (git, curl, qrencode): the system's unless
+    /// a test plays them.
+    var programs = ProgramRunner.system
+
     /// One run for `person` at `now` (RFC 3339), with `environment` for the channels.
     func app(_ person: String, at now: String, environment: [String: String] = [:]) -> App {
         let time = Timestamp(rfc3339: now) ?? Timestamp(seconds: 0)
@@ -31,7 +35,8 @@ final class Sandbox {
         for (key, value) in environment { env[key] = value }
         return App(
             dataDirectory: directory(person), now: time, lockTimeout: 5, environment: env,
-            defaultName: { person.prefix(1).uppercased() + person.dropFirst() }, channels: wire.channels)
+            defaultName: { person.prefix(1).uppercased() + person.dropFirst() }, channels: wire.channels,
+            programs: programs)
     }
 
     /// Sets `person` up in the shared circle, named after them.
