@@ -7,7 +7,7 @@ import LifeSignalStore
 /// environment channel programs start from, and how to name a profile nobody named.
 ///
 /// Each use case is one method, taking typed values and returning a typed result or throwing
-/// an `AppError` (the files `CheckIns.swift`, `Alerts.swift`, `Contacts.swift`, … group them).
+/// an `AppError` (the files `CheckIns.swift`, `Alerts.swift`, `ContactUseCases.swift`, … group them).
 /// What a use case has to say besides its result (another device's records left out, a profile
 /// created on the way) collects in `notices`, for the caller to show.
 public final class App {
@@ -32,7 +32,7 @@ public final class App {
     var newID: () -> String
     /// Test failpoint: ends the process between sending a delivery and recording it.
     let crashAfterSend: (() -> Never)?
-    /// This run queued something to send once its output is shown (see `Duress.swift`).
+    /// This run queued something to send once its output is shown (see `DuressCheckIns.swift`).
     public internal(set) var sendsAfterOutput = false
 
     public private(set) var notices: [Notice] = []

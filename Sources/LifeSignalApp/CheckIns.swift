@@ -21,7 +21,7 @@ extension App {
     public func checkIn(note: String?, dryRun: Bool = false) throws(AppError) -> CheckInReceipt {
         let now = self.now
         var heartbeats: Heartbeats?
-        // Whether the note may be a duress word (see `Duress.swift`): then the circle it tells.
+        // Whether the note may be a duress word (see `DuressCheckIns.swift`): then the circle it tells.
         let duress = note != nil && !dryRun && Store.hasPrivateState(dataDirectory: dataDirectory)
         var circle: (state: CircleState, me: String)?
         // A check-in records only about me and shows only what concerns those linked with me.

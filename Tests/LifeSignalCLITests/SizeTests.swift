@@ -32,6 +32,24 @@ import Testing
         }
     }
 
+    /// Folders a reader can take in: none holds more than 25 sources, Core is grouped by domain
+    /// in at least five folders, and no file name is used twice (a name says what is in it).
+    @Test func foldersAreSmallAndNamesAreTheirOwn() {
+        let root = Binary.packageRoot.appendingPathComponent("Sources").path
+        let files = Self.sources().map { String($0.path.dropFirst(root.count + 1)) }
+        let folders = Dictionary(grouping: files) { $0.split(separator: "/").dropLast().joined(separator: "/") }
+        for (folder, inside) in folders {
+            #expect(inside.count <= 25, "Sources/\(folder) holds \(inside.count) files")
+        }
+        let core = Set(files.filter { $0.hasPrefix("LifeSignalCore/") }.map { $0.split(separator: "/")[1] })
+            .filter { !$0.hasSuffix(".swift") }
+        #expect(core.count >= 5, "Core's folders: \(core.sorted())")
+        let names = Dictionary(grouping: files) { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        for (name, paths) in names where paths.count > 1 {
+            Issue.record("\(name) is the name of \(paths.count) files: \(paths.sorted())")
+        }
+    }
+
     /// The measuring works: a long function is found, a brace in a string is not counted.
     @Test func theMeasureSeesThroughStringsAndComments() {
         let body = (0..<70).map { "    let x\($0) = \"}\" // }" }.joined(separator: "\n")
