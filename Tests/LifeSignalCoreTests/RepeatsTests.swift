@@ -109,12 +109,37 @@ import Testing
         #expect(Repeats.due(circle: circle, feed: feed, now: held).isEmpty)
         #expect(Repeats.mayRepeat(first, circle: circle, now: held), "kept by the digest while held")
         let over = acked + Escalation.acknowledgementHold
-        #expect(Repeats.due(circle: circle, feed: feed, now: over).map(\.notice) == [3])
+        // Only the first notice went out before the hold (15m after the deadline, the hold from
+        // 30m): the one at its end is the second, whatever slots the hold covered (issue #43).
+        #expect(Repeats.due(circle: circle, feed: feed, now: over).map(\.notice) == [2])
         // The repeats count from the end of the hold: the next is an hour later, not at the next
         // hourly slot of the first notice, minutes away (campaign-diff F3).
-        #expect(Repeats.due(circle: circle, feed: feed, now: over + .minutes(50)).map(\.notice) == [3])
+        #expect(Repeats.due(circle: circle, feed: feed, now: over + .minutes(50)).map(\.notice) == [2])
         let next = try #require(Repeats.due(circle: circle, feed: feed, now: over + .hours(1)).first)
-        #expect(next.notice == 4 && next.message.hasPrefix("Fourth notice, 3h 15m after the first"), "\(next.message)")
+        #expect(next.notice == 3 && next.message.hasPrefix("Third notice, 3h 15m after the first"), "\(next.message)")
         #expect(circle.acknowledgement(of: try #require(Notification.Thread(key: first.thread ?? "")))?.by == "bob")
+    }
+
+    /// Slots a hold covered were told to nobody; holds that overlap are one; slots before the
+    /// first hold and between holds were told (issue #43).
+    @Test func noticesCountWhatWasToldNotTheSlotsAHoldCovered() {
+        let start = Self.deadline
+        let hold = Escalation.acknowledgementHold
+        func sent(_ holds: [(TimeSpan, TimeSpan)], at now: TimeSpan) -> Int? {
+            Repeats.sent(
+                from: start, every: .hours(1), holds: holds.map { (start + $0.0, start + $0.0 + $0.1) },
+                now: start + now
+            )?.count
+        }
+        #expect(sent([], at: .hours(5)) == 1)
+        // Told at 0 and 1h; held from 1h20m to 3h20m: the notice at its end is the third.
+        #expect(sent([(.minutes(80), hold)], at: .minutes(200)) == 3)
+        #expect(sent([(.minutes(80), hold)], at: .minutes(199)) == nil, "still held")
+        // A slot at the very instant of the acknowledgement was held.
+        #expect(sent([(.hours(1), hold)], at: .hours(3)) == 2)
+        // A second acknowledgement within the first's hold makes one longer hold.
+        #expect(sent([(.minutes(80), hold), (.minutes(120), hold)], at: .minutes(240)) == 3)
+        // Two holds apart: the end of each is a notice, and the slots told between them count.
+        #expect(sent([(.minutes(30), hold), (.minutes(340), hold)], at: .minutes(460)) == 6)
     }
 }

@@ -38,17 +38,52 @@ public enum Repeats {
             else { return nil }
             let every = min(max(chosen, shortest), longest)
             guard let start = delivered(first, feed: feed, circle: circle) else { return nil }
+            let holds = circle.acknowledgements(of: thread).map {
+                ($0.stamp.at, $0.stamp.at + Escalation.acknowledgementHold)
+            }
+            guard let (count, last, resumed) = sent(from: start, every: every, holds: holds, now: now) else {
+                return nil
+            }
             // After an acknowledgement's hold the alarm goes on at once, and the repeats count
             // from then: not the next hourly slot minutes later (campaign-diff F3).
-            let resumed = circle.acknowledgements(of: thread).map { $0.stamp.at + Escalation.acknowledgementHold }
-                .filter { $0 > start && $0 <= now }.max()
-            let base = resumed ?? start + every
-            guard now >= base else { return nil }
-            let since = min((now - base).seconds / every.seconds, 100_000)
-            let before = min(max((base - start).seconds / every.seconds, 1), 100_000)
-            let span = TimeSpan(seconds: (base - start).seconds + since * every.seconds)
-            return Notification(repeating: first, notice: Int(before + since) + 1, after: span)
+            let since = min((now - last).seconds / every.seconds, 100_000)
+            guard since > 0 || resumed else { return nil }
+            let span = TimeSpan(seconds: (last - start).seconds + since * every.seconds)
+            return Notification(repeating: first, notice: count + Int(since), after: span)
         }
+    }
+
+    /// The notices of an alarm first told at `start` that fell due by `now` once its
+    /// acknowledgements' `holds` (from, until) are over: how many (the first counted), when the
+    /// last one before the plain repeats fell due, and whether that one ended a hold. A slot inside
+    /// a hold was never told to anyone, so it is not counted: the notice after a hold is numbered
+    /// after what was told (issue #43), the same on every device (the holds are the circle's).
+    /// Nil while a hold that began by `now` has not ended.
+    static func sent(from start: Timestamp, every: TimeSpan, holds: [(Timestamp, Timestamp)], now: Timestamp)
+        -> (count: Int, last: Timestamp, resumed: Bool)?
+    {
+        // Holds that meet or overlap are one: nothing was told between them.
+        var merged: [(from: Timestamp, until: Timestamp)] = []
+        for (from, until) in holds.sorted(by: { $0.0 < $1.0 }) where from <= now {
+            if let end = merged.last?.until, from <= end {
+                merged[merged.count - 1].until = max(end, until)
+            } else {
+                merged.append((from, until))
+            }
+        }
+        var count = 1
+        var last = start
+        var resumed = false
+        for (from, until) in merged where until > last {
+            guard until <= now else { return nil }
+            // The slots told before the hold began (a slot at the instant of the acknowledgement
+            // is held), then the notice at its end.
+            let told = from > last ? (from - last).seconds - 1 : 0
+            count += Int(min(told / every.seconds, 100_000)) + 1
+            last = until
+            resumed = true
+        }
+        return (count, last, resumed)
     }
 
     /// Whether `n` is a first notice that repeats while time goes on and the circle stays as it
