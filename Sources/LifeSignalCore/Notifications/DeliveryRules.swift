@@ -193,7 +193,11 @@ public enum DeliveryRules {
         for n in ordered {
             var relay = RelayDecision.send(confirmed: true, evidence: nil)
             if case .external(let owner, _) = n.recipient, owner != me {
-                if now < n.at + relayDelay { continue }
+                if now < n.at + relayDelay,
+                    !answeredHere(n, me: me, device: device, circle: circle, feed: feed)
+                {
+                    continue
+                }
                 if n.kind == .dependentNonResponsive {
                     relay = Self.relay(
                         missOf: n.subject, deadline: n.at, me: me, device: device, circle: circle, sync: sync, now: now)
