@@ -99,10 +99,12 @@ public enum Warning: Equatable, Sendable {
     /// An external contact whose every channel runs only on the device that set it (`exec:`,
     /// `desktop:`): when that device is dark, they hear nothing.
     case toldOnlyByThisDevice(name: String)
-    /// Members who say they watch over me, a link I never made or confirmed.
-    case watchersNotConfirmed([App.Named])
-    /// Members I watch over who never confirmed it (by name), and my own name.
-    case notConfirmedBy([String], me: String)
+    /// Members who say they watch over me, a link I never made or confirmed; and my external
+    /// responders who may hear of each of my alarms twice meanwhile (`CircleState.toldTwice`).
+    case watchersNotConfirmed([App.Named], toldTwice: [String])
+    /// Members I watch over who never confirmed it (by name), and my own name; and their external
+    /// responders who may hear of each of their alarms twice meanwhile, from my device and theirs.
+    case notConfirmedBy([String], me: String, toldTwice: [String])
 
     /// Whether it says that records in the circle are ignored as not their member's: while it
     /// lasts, `status` exits 6.
@@ -238,7 +240,10 @@ extension App {
         }
         if !claims.isEmpty {
             let contacts = circle.contacts(of: me)
-            warnings.append(.watchersNotConfirmed(claims.map { Named($0, among: contacts, in: circle) }.sorted()))
+            warnings.append(
+                .watchersNotConfirmed(
+                    claims.map { Named($0, among: contacts, in: circle) }.sorted(), toldTwice: circle.toldTwice(of: me))
+            )
         }
         // Only once a profile has been around for a whole window: a new one has had no chance.
         let within = max(state.effectiveInterval, TimeSpan(seconds: DeliverRan.period.seconds * 2))
@@ -261,6 +266,14 @@ extension App {
             }
         }
         return warnings
+    }
+
+    /// The external responders of `contact`, a member I watch over, who may hear of each of their
+    /// alarms twice until they confirm me (see `CircleState.toldTwice(of:)`); none once they have.
+    public func toldTwice(whileUnconfirmed contact: String) throws(AppError) -> [String] {
+        let (store, snapshot) = try read()
+        guard !snapshot.state.confirmedWatcher(store.identity.member, by: contact) else { return [] }
+        return snapshot.state.toldTwice(of: contact)
     }
 
     /// The doubts about this copy of the circle: dependents whose miss it cannot confirm or who
@@ -295,7 +308,9 @@ extension App {
         }
         if !unconfirmedBy.isEmpty {
             warnings.append(
-                .notConfirmedBy(unconfirmedBy.map { name($0, in: circle) }.sorted(), me: name(me, in: circle)))
+                .notConfirmedBy(
+                    unconfirmedBy.map { name($0, in: circle) }.sorted(), me: name(me, in: circle),
+                    toldTwice: unconfirmedBy.flatMap { circle.toldTwice(of: $0) }.sorted()))
         }
         return warnings
             + staleMembers(of: me, in: circle, now: now).filter { warning in

@@ -7,17 +7,20 @@ extension Warning {
     /// The message of one of the trust warnings (the others are worded in AppMessages.swift).
     var trustMessage: String? {
         switch self {
-        case .watchersNotConfirmed(let named):
+        case .watchersNotConfirmed(let named, let twice):
             let list = named.map { TerminalText.safeLine($0.name) }.joined(separator: ", ")
             let one = named.count == 1
             let them = one ? (named.first.map { TerminalText.argument($0.argument) } ?? "them") : "NAME"
             return
                 "\(list) \(one ? "says" : "say") they watch over you, but you never added or confirmed \(one ? "them" : "any of them"): they are told of your missed check-ins and alerts, but their 'I'm on it' and vouches stop none of your alarms. Anyone who can write the circle folder can make such a link. If you know \(one ? "them" : "one") and want them, run 'lifesignal contacts confirm \(them)'; if not, 'lifesignal contacts remove \(them)'."
-        case .notConfirmedBy(let names, let me):
+                + Warning.toldTwice(
+                    twice, until: "you confirm or remove \(one ? "them" : "each")", from: "their device", "yours")
+        case .notConfirmedBy(let names, let me, let twice):
             let list = names.map(TerminalText.safeLine).joined(separator: ", ")
             let one = names.count == 1
             return
                 "\(list) \(one ? "has" : "have") not confirmed that you watch over \(one ? "them" : "each of them"): you are told of their missed check-ins and alerts, but your 'I'm on it' does not stop their escalation and you cannot vouch for them. Ask \(one ? "them" : "each") to run 'lifesignal contacts confirm \(TerminalText.argument(me))' on their device."
+                + Warning.toldTwice(twice, until: one ? "they do" : "they all do", from: "your device", "theirs")
         case .recordsNotSigned(let name, let device, let path, let standing, let kept):
             let ignored = kept ? "ignored; what was verified of it before stands" : "ignored"
             return
@@ -102,6 +105,22 @@ extension Warning {
             .toldOnlyByThisDevice:
             return nil
         }
+    }
+
+    /// " Until …, Sam may hear of each of their alarms twice: from X and from Y." (issue #43), or
+    /// nothing when no external responder would.
+    static func toldTwice(_ names: [String], until: String, from one: String, _ other: String) -> String {
+        guard !names.isEmpty else { return "" }
+        let list = names.map(TerminalText.safeLine).joined(separator: ", ")
+        return " Until \(until), \(list) may hear of each alarm twice: from \(one) and from \(other)."
+    }
+
+    /// The same, as the end of a `doctor` finding about a watcher the person never confirmed.
+    static func toldTwiceClause(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        let list = names.map(TerminalText.safeLine).joined(separator: ", ")
+        return
+            "; until you confirm or remove them, \(list) may hear of each alarm twice (from their device and from yours)"
     }
 }
 

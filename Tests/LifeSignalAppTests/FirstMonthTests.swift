@@ -89,4 +89,55 @@ import Testing
         let next = box.wire.sent(to: Self.sam).filter { $0.notification.kind == .dependentNonResponsive }.last
         #expect(next?.message.title == "Ana missed the 09:00 check-in (fourth notice)")
     }
+
+    /// Ana's laptop is dark: Bob's relay has no "I'm on it" button (its token could count only
+    /// from Ana's own device), so it says whom Sam can tell instead (issue #43 item 4).
+    @Test func aWatchersRelaySaysHowToAnswerWithoutAButton() throws {
+        let box = try Self.anaBobAndSam()
+        _ = try box.app("bob", at: "2026-03-02T09:15:00Z").deliver()
+        let relay = try #require(box.wire.sent(to: Self.sam).first?.message)
+        #expect(relay.buttons.isEmpty)
+        let text = relay.text()
+        #expect(
+            text.contains(
+                "- This alarm comes from Bob's lifesignal, without an \"I'm on it\" button: to tell the others you are on it, tell Bob, who can say so with 'lifesignal notify ack'; the repeats then wait 2h."
+            ), "\(text)")
+        #expect(!text.contains("not confirmed"))
+        // Her own device's message says nothing of the kind.
+        let alone = try DeliveryUseCaseTests.anaWithSam()
+        let own = try #require(alone.app("ana", at: "2026-03-02T09:05:00Z").deliver().delivered.first?.message)
+        #expect(!own.text().contains("This alarm comes from"), "\(own.text())")
+    }
+
+    /// Until Ana confirms Bob, his relay and her own device both tell Sam (his delivery record
+    /// stops nothing on her device): the relay says so, and Ana's status says so before it
+    /// happens (issue #43 item 5).
+    @Test func anUnconfirmedWatchersRelaySaysItIsNotConfirmedAndMayComeTwice() throws {
+        let box = try Self.anaBobAndSam(confirmed: false)
+        let warnings = try box.app("ana", at: t0).dashboard().warnings
+        #expect(
+            warnings.contains {
+                if case .watchersNotConfirmed(let named, let twice) = $0 {
+                    named.map(\.name) == ["Bob"] && twice == ["Sam"]
+                } else {
+                    false
+                }
+            }, "\(warnings)")
+        _ = try box.app("bob", at: "2026-03-02T09:15:00Z").deliver()
+        let relay = try #require(box.wire.sent(to: Self.sam).first?.message)
+        let text = relay.text()
+        #expect(text.contains("Sent by: Bob's lifesignal; Bob is not confirmed by Ana"), "\(text)")
+        #expect(
+            text.contains(
+                "- Ana has not confirmed Bob as someone who watches over them: this alarm may come twice (from Ana's own devices too), and an \"I'm on it\" through Bob stops nothing."
+            ), "\(text)")
+        #expect(!text.contains("tell Bob, who can say so"))
+        // The rule stays: Ana's device, awake again, tells Sam too.
+        _ = try box.app("ana", at: "2026-03-02T09:30:00Z").deliver()
+        let told = box.wire.sent(to: Self.sam)
+        #expect(told.count == 2 && told.first?.notification.id == told.last?.notification.id)
+        _ = try box.app("ana", at: "2026-03-02T09:31:00Z").confirmContact("Bob")
+        let after = try box.app("ana", at: "2026-03-02T09:31:00Z").dashboard().warnings
+        #expect(!after.contains { $0.code == "watcher-not-confirmed" })
+    }
 }

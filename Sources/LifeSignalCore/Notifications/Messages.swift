@@ -37,6 +37,7 @@ public enum Messages {
             actions: [], alsoTold: [], thread: n.thread, follows: follows(n, feed: feed), zone: zone)
         message.details = facts(n, state: state, person: person, sentAt: sentAt, zone: zone)
         message.actions = actions(n, person: person, circle: circle)
+        relayWords(&message, n, circle: circle, telling: telling)
         (message.alsoTold, message.beingTold) = others(n, circle: circle, feed: feed, sentAt: sentAt)
         if n.kind == .dependentNonResponsive || n.kind == .missedCheckIn {
             evidence(&message, n, state: state, circle: circle, telling: telling, zone: zone)

@@ -59,7 +59,7 @@ enum ContactEditCommands {
         name: "edit",
         abstract: "Change a contact's roles, or an external contact's name and addresses.",
         discussion:
-            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): a tap holds the repeats and the further tiers for \(Escalation.acknowledgementHold.short), as any acknowledgement does, and everyone told hears they are on it. Their channels are in the circle folder, where anyone in your circle could read a button's token, so the button comes as a message of its own on a topic kept on this machine only, which must be in no channel or inbox of your circle; their channels get every alarm as before, so a wrong button topic costs only the button. Set it on each of your devices that should send it; 'lifesignal notify test NAME' tries it.",
+            "Role changes are seen by both sides. Removing the dependent role cancels your pending ping to them. --notify, --email and --phone replace that list of an external contact.\n\n--button-topic gives an external responder an \"I'm on it\" button, when you have an inbox ('lifesignal checkin inbox'): a tap holds the repeats and the further tiers for \(Escalation.acknowledgementHold.short), as any acknowledgement does, and everyone told hears they are on it. Their channels are in the circle folder, where anyone in your circle could read a button's token, so the button comes as a message of its own on a topic kept on this machine only, which must be in no channel or inbox of your circle; their channels get every alarm as before, so a wrong button topic costs only the button. Set it on each of your devices that should send it; 'lifesignal notify test NAME' tries it. A watcher's device that tells them while yours are dark sends no button (the topic and the tokens are this machine's): its message says to tell that watcher instead, whose own 'I'm on it' counts.",
         arguments: [ContactsCommand.contactArgument],
         options: [
             responder, dependent, noResponder, noDependent, name, notify, email, phone, tier, buttonTopic, duress,
@@ -80,7 +80,7 @@ enum ContactEditCommands {
         name: "confirm",
         abstract: "Confirm a member who linked with you, so that their 'I'm on it' and vouches count.",
         discussion: """
-            A member who adds your code links you both, but on their word alone: your invite code lies in the circle, so anyone who can write the circle folder could claim to watch over you. Until you confirm them (or add them yourself), they are told of your missed check-ins and alerts, but their 'I'm on it' does not stop your escalation, they cannot vouch for you, and a message they relayed for you does not stop others from sending it too. 'lifesignal status' names whom you have not confirmed; remove a stranger with 'lifesignal contacts remove'.
+            A member who adds your code links you both, but on their word alone: your invite code lies in the circle, so anyone who can write the circle folder could claim to watch over you. Until you confirm them (or add them yourself), they are told of your missed check-ins and alerts, but their 'I'm on it' does not stop your escalation, they cannot vouch for you, and a message they relayed for you does not stop others from sending it too: your external responders may hear of each alarm twice, from their device and from yours. 'lifesignal status' and 'lifesignal doctor' name whom you have not confirmed, and who may hear twice; remove a stranger with 'lifesignal contacts remove'.
             """,
         arguments: [ContactsCommand.contactArgument],
         run: confirm)
@@ -126,9 +126,12 @@ enum ContactEditCommands {
         try session.output.line("\(contact.name) has been added to your contacts as \(roles.text.lowercased()).")
         try session.output.line(reciprocalSentence(contact.name, roles))
         if roles.dependent && !contact.confirmedByThem {
+            let twice = try session.call(line.path) { app throws(AppError) in
+                try app.toldTwice(whileUnconfirmed: contact.id)
+            }
             try session.output.line(
                 "Ask \(contact.name) to confirm you ('lifesignal contacts confirm' with your name, on their device): until then your 'I'm on it' and vouches do not count for them. You are told of their missed check-ins and alerts from now on."
-            )
+                    + Warning.toldTwice(twice, until: "they do", from: "your device", "theirs"))
         }
         return .ok
     }

@@ -57,13 +57,14 @@ extension DoctorFindings {
     var responders: [Finding] {
         // Those who only say they watch over you (a claim anyone who can write the folder can
         // make): each fails until you confirm or remove them.
-        let claims = checkup.warnings.flatMap { warning -> [App.Named] in
-            if case .watchersNotConfirmed(let named) = warning { named } else { [] }
-        }.map { named in
+        let claims = checkup.warnings.flatMap { warning -> [(App.Named, [String])] in
+            if case .watchersNotConfirmed(let named, let twice) = warning { named.map { ($0, twice) } } else { [] }
+        }.map { named, twice in
             Finding(
                 check: "responders", ok: false,
                 message:
-                    "\(named.name) says they watch over you, but you never added or confirmed them: they are told of your alarms, and have no say over them",
+                    "\(named.name) says they watch over you, but you never added or confirmed them: they are told of your alarms, and have no say over them"
+                    + Warning.toldTwiceClause(twice),
                 fix:
                     "lifesignal contacts confirm \(TerminalText.argument(named.argument)) if you know them, else lifesignal contacts remove \(TerminalText.argument(named.argument))",
                 code: .watcherNotConfirmed)
