@@ -53,7 +53,7 @@ enum CheckinSettingsCommand {
         name: "repeat",
         abstract: "Show or set how often an unanswered alarm is told again.",
         discussion: """
-            A missed check-in or an active alert is told again to everyone already told, at this interval, until you check in, the alert ends, or someone vouches for you; someone's acknowledgement ('lifesignal notify ack ID') holds the repeats for \(Escalation.acknowledgementHold.short). Each repeat is a new message that says which notice it is ("second notice, 1h after the first"), threaded to the first. Default \(Repeats.defaultEvery.short); from \(Repeats.shortest.short) to \(Repeats.longest.short), or 'off' to tell each alarm once.
+            A missed check-in or an active alert is told again to everyone already told, at this interval, until you check in, the alert ends, or someone vouches for you; someone's acknowledgement ('lifesignal notify ack ID') holds the repeats for \(Escalation.acknowledgementHold.short). Each repeat is a new message that says which notice it is ("second notice, 1h after the first"; those an acknowledgement held back were never sent, and are not counted), threaded to the first. Default \(Repeats.defaultEvery.short); from \(Repeats.shortest.short) to \(Repeats.longest.short), or 'off' to tell each alarm once.
             """,
         arguments: [
             ArgumentSpec(name: "duration", kind: .durationOrOff, optional: true, help: "e.g. 30m, 1h, 4h, or off.")
