@@ -132,6 +132,25 @@ import Testing
         #expect(shipped.map(limbs) == computed.map(limbs))
     }
 
+    /// The odd multiples of B that `verify` reads (B, 3B, …, 127B) ship as a constant
+    /// (BaseOddMultiples.swift); here they are computed from B as they used to be on the first
+    /// verification of every run, and every limb must be the same.
+    @Test func theShippedOddMultiplesAreTheComputedOnes() {
+        var points: [EdwardsPoint] = []
+        var multiple = EdwardsPoint.base
+        let twice = EdwardsPoint.base.doubled.extended.cached
+        for _ in 0..<64 {
+            points.append(multiple)
+            multiple = (multiple + twice).extended
+        }
+        let computed = AffineCachedPoint.normalizing(points)
+        func limbs(_ p: AffineCachedPoint) -> [UInt64] {
+            [p.yPlusX, p.yMinusX, p.xy2d].flatMap { [$0.l0, $0.l1, $0.l2, $0.l3, $0.l4] }
+        }
+        #expect(EdwardsPoint.baseOddMultiples.count == 64)
+        #expect(EdwardsPoint.baseOddMultiples.map(limbs) == computed.map(limbs))
+    }
+
     @Test func test1024MessageIsAsPrinted() {
         #expect(Self.test1024Message.count == 1023)
     }

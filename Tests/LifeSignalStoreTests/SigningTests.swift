@@ -183,4 +183,31 @@ import Testing
         let history = try store.checkIns(of: store.identity.member, in: read, limit: nil, since: nil)
         #expect(history.checkIns.count == DeviceLog.tailLimit + 2)
     }
+
+    /// Where the signed head ends: the first `,` newline `"events": [` at a line's start, found
+    /// wherever it lies (first byte, last place it fits, after near misses), and nothing when
+    /// it is not there or the file does not end as a log does. Checked against a plain search.
+    @Test func theHeadEndsAtTheFirstEventsLine() {
+        func plain(_ bytes: [UInt8]) -> Int? {
+            let marker = Array(",\n\"events\": [".utf8)
+            guard bytes.count > 64, bytes.suffix(4).elementsEqual(Array("]\n}\n".utf8)) else { return nil }
+            return (0...(bytes.count - marker.count)).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
+        }
+        let padding = String(repeating: "x", count: 70)
+        let cases = [
+            ",\n\"events\": [\n]\n}\n" + padding + "]\n}\n",
+            "{\n\"state\": {\"a\": \"\(padding)\"},\n\"events\": [\n]\n}\n",
+            "{\n\"a\": 1,\n\"event\": [,\n\"events\" [\n\n,\n\"events\": [\n  {}\n]\n}\n,\n\"events\": [\n]\n}\n\(padding)]\n}\n",
+            "{\n\(padding)\n\n\n,\n\"events\": []\n}\n",
+            "{\n\(padding),\n\"events\": ]\n}\n",
+            "{\n\(padding),\n\"events\": [\n]\n}",
+            "\(padding),\n\"events\": [",
+            "",
+        ]
+        for text in cases {
+            let bytes = Array(text.utf8)
+            #expect(DeviceLog.stateEnd(in: bytes) == plain(bytes), "\(text.debugDescription)")
+        }
+        #expect(DeviceLog.stateEnd(in: Array(cases[1].utf8)) == cases[1].utf8.count - 18)
+    }
 }

@@ -275,18 +275,6 @@ extension EdwardsPoint {
         return chosen.replaced(by: negated, mask: negative)
     }
 
-    /// B, 3B, 5B, …, 127B: the odd multiples a width-8 NAF of a scalar can ask for.
-    static let baseOddMultiples: [AffineCachedPoint] = {
-        var points: [EdwardsPoint] = []
-        var multiple = EdwardsPoint.base
-        let twice = EdwardsPoint.base.doubled.extended.cached
-        for _ in 0..<64 {
-            points.append(multiple)
-            multiple = (multiple + twice).extended
-        }
-        return AffineCachedPoint.normalizing(points)
-    }()
-
     /// The width-w non-adjacent form of a public 32-byte scalar: digits d_i, each 0 or odd
     /// with |d_i| < 2^(w−1), any nonzero one followed by at least w−1 zeros, and
     /// scalar = Σ d_i·2^i. Variable-time. 264 digits leave room for the carry out of bit 255.

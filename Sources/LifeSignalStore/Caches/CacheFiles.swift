@@ -241,7 +241,9 @@ extension CircleCache {
             guard (try? Posix.overwrite(Self.circlePath(dataDirectory), with: parts)) != nil else { return }
             reference = CacheCodec.storedChecksum(parts[0])
         }
-        let (linked, linkedFor) = linkedToName(dataDirectory)
+        // Whether this device's facts are as loaded, tested once for both uses below.
+        let sameFacts = ownFacts.map { $0.facts == own.facts } ?? false
+        let (linked, linkedFor) = linkedToName(dataDirectory, sameFacts: sameFacts)
         var w = BinaryWriter()
         w.string(circle)
         w.string(member)
@@ -249,8 +251,7 @@ extension CircleCache {
         w.uint(reference ?? 0)
         w.uint(linked ?? 0)
         w.uint(linkedFor)
-        // (Equal facts mostly share their storage with those loaded: the test costs nothing.)
-        w.circle(own, reusingFacts: ownFacts.flatMap { $0.facts == own.facts ? $0.record : nil })
+        w.circle(own, reusingFacts: sameFacts ? ownFacts?.record : nil)
         w.int(othersClock)
         w.unknownRecords(unknown)
         w.foreignRecords(foreign)

@@ -65,11 +65,12 @@ extension CircleCache {
     /// The file `cache.bin` names as the part a check-in reads, and whom it was made for: let go
     /// of when everyone else or the people a check-in looks at changed, and made by the
     /// check-in that did without it (a read of the whole circle need not pay for it).
-    func linkedToName(_ dataDirectory: String) -> (file: UInt64?, for: UInt64) {
+    /// `sameFacts`: whether this device's facts are those loaded (`ownFacts`).
+    func linkedToName(_ dataDirectory: String, sameFacts: Bool) -> (file: UInt64?, for: UInt64) {
         var (linked, linkedFor) = (circleFile == nil ? nil : linkedFile, self.linkedFor)
         // (Whom it covers changes with this device's facts and pins, and with everyone else's
         // facts, which a linked write holds as that file does.)
-        if linked != nil, !partial || !(ownFacts?.holds(own, member: member) ?? false),
+        if linked != nil, !partial || !(ownFacts?.holds(own, member: member, sameFacts: sameFacts) ?? false),
             Self.checkInView(of: member, own: own, others: others)?.digest != linkedFor
         {
             linked = nil

@@ -17,9 +17,12 @@ struct CircleCache: Sendable {
         /// The member's pins as loaded: with the facts, what decides whom a check-in looks at.
         var pins: [String: [String: Pin]]?
 
-        /// Whether `own` holds the facts and pins loaded (mostly their very storage: free).
-        func holds(_ own: CircleState, member: String) -> Bool {
-            facts == own.facts && pins == own.members[member]?.pins
+        /// Whether `own` holds the facts and pins loaded, given whether it holds the facts
+        /// (`sameFacts`, which the caller tests once: the own log is decoded from its text on
+        /// every run, so equal facts no longer share their storage, and a test is a comparison
+        /// of every relation and pin).
+        func holds(_ own: CircleState, member: String, sameFacts: Bool) -> Bool {
+            sameFacts && pins == own.members[member]?.pins
         }
     }
 

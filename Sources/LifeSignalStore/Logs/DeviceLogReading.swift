@@ -1,5 +1,13 @@
 import LifeSignalCore
 
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reading a device's log back (see DeviceLog.swift for its layout): the whole file or only
 /// its head, the checks of its header and sequence, and of its signature.
 extension DeviceLog {
@@ -82,21 +90,26 @@ extension DeviceLog {
     /// Where the text before `,\n"events": [` ends, when the file also ends as `encoded()`
     /// ends it. A newline cannot occur inside a JSON string, so the marker at a line's start is
     /// the top-level key.
+    ///
+    /// Only the line breaks are visited (memchr): the state is one line, tens of KiB in a large
+    /// circle, which a byte-by-byte search read through on every check of a signature.
     static func stateEnd(in bytes: [UInt8]) -> Int? {
         let ending = Array("]\n}\n".utf8)
         guard bytes.count > 64, bytes.suffix(ending.count).elementsEqual(ending) else { return nil }
         let marker = Array(",\n\"events\": [".utf8)
-        var i = 0
-        let last = bytes.count - marker.count
-        while i <= last {
-            if bytes[i] == UInt8(ascii: ","), bytes[i + 1] == UInt8(ascii: "\n"),
-                bytes[(i + 2)..<(i + marker.count)].elementsEqual(marker[2...])
-            {
-                return i
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            // Where the marker may start, from `i` to `last`: a line break one byte further on.
+            var i = 0
+            let last = buffer.count - marker.count
+            while i <= last {
+                guard let newline = memchr(base + i + 1, Int32(UInt8(ascii: "\n")), last - i + 1) else { return nil }
+                i = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) - 1
+                if memcmp(base + i, marker, marker.count) == 0 { return i }
+                i += 1
             }
-            i += 1
+            return nil
         }
-        return nil
     }
 
     /// The fields before the state, checked against the folder the file lies in.

@@ -58,7 +58,7 @@ extension Store {
                     }
                 },
                 decode: { published throws(StoreError) in
-                    published == bytes
+                    Self.same(published, bytes)
                         ? (nil, published)
                         : (
                             try DeviceLog.decode(
@@ -77,6 +77,18 @@ extension Store {
             return .older(publishedSeq: theirs.lastSeq, ownSeq: own.lastSeq)
         }
         return .notOurs(publishedSeq: theirs.lastSeq)
+    }
+
+    /// Whether `a` and `b` hold the same bytes: memcmp, which compares the tens of KiB of a log
+    /// many bytes at a time (Array's `==` went through them one by one).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count
+            && a.withUnsafeBytes { first in
+                b.withUnsafeBytes { second in
+                    guard let x = first.baseAddress, let y = second.baseAddress else { return true }
+                    return memcmp(x, y, first.count) == 0
+                }
+            }
     }
 
     /// Whether `older`'s last event is the one `own` has at that sequence number (true when
