@@ -58,9 +58,10 @@ import Testing
         writer.circle(CacheCodecTests.fullCircle)
         let file = CacheCodec.file(writer)
         #expect(CacheCodec.storedChecksum(file, at: CacheCodec.magic.count + 1) == CacheCodec.formatID)
+        let derived = CacheCodec.checksum(Array((CircleState.shape + CacheCodec.frames).utf8)[...])
         #expect(
-            CacheCodec.formatID
-                == CacheCodec.checksum(Array((CircleState.shape + CacheCodec.frames).utf8)[...]))
+            CacheCodec.formatID == derived,
+            "the cache's schema changed: set CacheCodec.formatID to 0x\(String(derived, radix: 16))")
         #expect((try? CacheCodec.reader(file)) != nil)
         var other = file
         other[CacheCodec.magic.count + 3] ^= 0x80
