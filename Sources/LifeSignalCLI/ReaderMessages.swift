@@ -15,12 +15,12 @@ extension CircleReader {
                 return "encrypted for the host at \(host) (git remote \(name), \(url)): it holds only ciphertext"
             }
             return
-                "readable by the host at \(host) (git remote \(name), \(url)): it holds the circle's names, notes, channels and check-in times as they are. To change it, move the circle to a remote encrypted with git-remote-gcrypt (gcrypt::\(url), see the README, 'git, encrypted for the host')"
+                "readable by the host at \(host) (git remote \(name), \(url)): it holds the circle's names, notes, channels and check-in times as they are. To change it, move the circle to a remote encrypted with git-remote-gcrypt (gcrypt::\(url), see 'git, encrypted for the host' in lifesignal's guide, docs/GUIDE.md)"
         case .syncthingDevice(let id, let name):
             let device = "Syncthing device \(name == id ? String(id.prefix(7)) : "\(name), \(id.prefix(7))")"
             if encrypted { return "encrypted for the host at \(host) (\(device), untrusted): it holds only ciphertext" }
             return
-                "readable by the host at \(host) (\(device)): the folder is shared with it as a trusted device, so it holds the circle's names, notes, channels and check-in times as they are. If it is not a member's device, change it: in Syncthing, share the folder with it with an encryption password (untrusted), and add it there as 'receive encrypted' (see the README, 'Syncthing through a device that cannot read')"
+                "readable by the host at \(host) (\(device)): the folder is shared with it as a trusted device, so it holds the circle's names, notes, channels and check-in times as they are. If it is not a member's device, change it: in Syncthing, share the folder with it with an encryption password (untrusted), and add it there as 'receive encrypted' (see 'Syncthing through a device that cannot read' in lifesignal's guide, docs/GUIDE.md)"
         }
     }
 

@@ -21,7 +21,7 @@ public enum Gcrypt {
     public static let gpgArguments = "--batch --no-tty --pinentry-mode=error"
 
     static let passphrase =
-        "gpg needs the passphrase of your key, and 'circle sync' never asks for one (cron has no terminal): give the circle a key without a passphrase (see the README, 'git, encrypted for the host'), or have gpg-agent hold the passphrase before cron runs (gpg-preset-passphrase)"
+        "gpg needs the passphrase of your key, and 'circle sync' never asks for one (cron has no terminal): give the circle a key without a passphrase (see 'git, encrypted for the host' in lifesignal's guide, docs/GUIDE.md), or have gpg-agent hold the passphrase before cron runs (gpg-preset-passphrase)"
 
     /// What gcrypt or gpg said went wrong, as what to do; nil when neither said anything known.
     static func problem(_ lines: [String]) -> String? {

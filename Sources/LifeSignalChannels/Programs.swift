@@ -50,7 +50,7 @@ public enum Programs {
         }
         if channel.program == "sendmail", isMSMTP(program), msmtpConfiguration(environment) == nil {
             return
-                "\(program) is msmtp, which has no configuration file (~/.msmtprc, ~/.config/msmtp/config or /etc/msmtprc), so no e-mail can leave; write one as the README's \"E-mail\" section shows"
+                "\(program) is msmtp, which has no configuration file (~/.msmtprc, ~/.config/msmtp/config or /etc/msmtprc), so no e-mail can leave; write one as the \"E-mail\" section of lifesignal's guide (docs/GUIDE.md) shows"
         }
         return nil
     }

@@ -8,7 +8,7 @@ import Testing
 
 /// Mail from cron with the README's crontabs, which set no PATH for mail: cron's PATH is
 /// /usr/bin:/bin, and the mailer (msmtp-mta, postfix, exim) lives in /usr/sbin. Real msmtp as
-/// /usr/sbin/sendmail against the harness's SMTP server, configured as the README's "E-mail"
+/// /usr/sbin/sendmail against the harness's SMTP server, configured as the guide's "E-mail"
 /// section shows (~/.msmtprc).
 @Suite(.integration) struct CronMailTests {
     /// msmtp installed as the system's sendmail (Debian's msmtp-mta; `.ci/run` installs it).
@@ -94,7 +94,9 @@ import Testing
                 "FAIL  channel of Sam mailto:sam@example.org: /usr/sbin/sendmail is msmtp, which has no configuration file"
             ),
             "\(doctor.stdout)")
-        #expect(doctor.stdout.contains("as the README's \"E-mail\" section shows"), "\(doctor.stdout)")
+        #expect(
+            doctor.stdout.contains("as the \"E-mail\" section of lifesignal's guide (docs/GUIDE.md) shows"),
+            "\(doctor.stdout)")
     }
 
     /// A channel whose program cron would not find fails the checkup, saying where it is (or

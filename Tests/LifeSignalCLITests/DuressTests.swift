@@ -213,10 +213,10 @@ import Testing
         #expect(status.stderr.contains("move it aside and set the word again"), "\(status.stderr)")
     }
 
-    /// The README's "Under duress" commands, as a person types them (the word on standard
+    /// The guide's "Under duress" commands, as a person types them (the word on standard
     /// input; --yes where a terminal would ask).
     @Test func theReadmesDuressCommandsWork() {
-        let lines = ReadmeWalkTests.commands(after: "## Under duress", prefix: "lifesignal ")
+        let lines = ReadmeWalkTests.commands(after: "## Under duress", prefix: "lifesignal ", in: ReadmeTests.guide)
         #expect(lines.count == 5, "\(lines)")
         let home = TempHome()
         home.run(["init", "--name", "Alice", "--quiet"])

@@ -326,15 +326,13 @@ struct GcryptTests {
         #expect(again.code == 0, "\(again.stderr)")
     }
 
-    /// The README's set-up for two people, command for command through /bin/sh in each one's
+    /// The guide's set-up for two people, command for command through /bin/sh in each one's
     /// HOME (keys made there, in ~/.gnupg), with the host's URL pointing at a local bare
     /// repository and the key files handed over by copying.
     @Test func theReadmesEncryptedRecipeWorksAsWritten() throws {
-        let readme = ReadmeTests.readme
         let section = try #require(
-            readme.components(separatedBy: "**git, encrypted for the host.**").dropFirst().first?.components(
-                separatedBy: "**Syncthing through a device"
-            ).first)
+            ReadmeTests.guide.components(separatedBy: "### git, encrypted for the host\n").dropFirst().first?
+                .components(separatedBy: "\n### ").first)
         let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap {
             $0.components(separatedBy: "\n```").first
         }

@@ -9,6 +9,9 @@ import Testing
 @Suite struct ReadmeTests {
     static let readme =
         (try? String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    /// The user's guide, where the README's topics are said in full.
+    static let guide =
+        (try? String(contentsOf: Binary.packageRoot.appendingPathComponent("docs/GUIDE.md"), encoding: .utf8)) ?? ""
 
     @Test func exitCodeTableMatchesTheCode() {
         var rows: [String] = []
@@ -118,7 +121,7 @@ import Testing
     /// LOGNAME, SHELL, PATH), whatever the phone asked to run in SSH_ORIGINAL_COMMAND.
     @Test func thePhonesForcedCommandChecksIn() throws {
         let line = try #require(
-            Self.readme.split(separator: "\n").first { $0.hasPrefix("command=\"/usr/local/bin/lifesignal checkin") })
+            Self.guide.split(separator: "\n").first { $0.hasPrefix("command=\"/usr/local/bin/lifesignal checkin") })
         let quoted = try #require(line.split(separator: "\"").dropFirst().first)
         let command = String(quoted).replacingOccurrences(of: "/usr/local/bin/lifesignal", with: Binary.path)
         let home = TempHome()

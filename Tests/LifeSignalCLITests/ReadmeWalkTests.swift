@@ -9,10 +9,10 @@ import Testing
 // profile into a shared folder. Building, installing and `swift test` itself are left out.
 
 @Suite struct ReadmeWalkTests {
-    /// The commands of the first ```sh block after `heading` that start with `prefix`.
-    static func commands(after heading: String, prefix: String, nth: Int = 0) -> [String] {
-        let readme = ReadmeTests.readme
-        guard let rest = readme.components(separatedBy: heading).dropFirst().first else { return [] }
+    /// The commands of the ```sh blocks of the section `heading` (of the README, or `text`) that
+    /// start with `prefix`.
+    static func commands(after heading: String, prefix: String, in text: String = ReadmeTests.readme) -> [String] {
+        guard let rest = text.components(separatedBy: heading).dropFirst().first else { return [] }
         let section = rest.components(separatedBy: "\n## ").first ?? rest
         let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap {
             $0.components(separatedBy: "\n```").first

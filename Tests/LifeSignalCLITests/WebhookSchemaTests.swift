@@ -96,7 +96,7 @@ import Testing
 }
 
 /// The README's example e-mail is a real one: the same profile, sent through msmtp to a real
-/// SMTP server in London's zone, gives the README's headers and body line for line.
+/// SMTP server in London's zone, gives the guide's headers and body line for line.
 @Suite(.integration) struct ReadmeMailTests {
     @Test(.enabled(if: DeliveryTests.hasMail, DeliveryTools.missing("msmtp or python3-aiosmtpd")))
     func theReadmesEmailIsWhatArrives() throws {
@@ -119,11 +119,11 @@ import Testing
         #expect(home.run(["notify", "deliver"], now: "2026-07-02T08:15:00Z", environment: env).code == 0)
         let mail = try #require(server.waitForMessages(1).first)
 
-        let readme = ReadmeTests.readme
         let block = try #require(
-            readme.components(separatedBy: "```text\nFrom: \"Bea (lifesignal)\"").dropFirst().first?.components(
-                separatedBy: "\n```"
-            ).first)
+            ReadmeTests.guide.components(separatedBy: "```text\nFrom: \"Bea (lifesignal)\"").dropFirst().first?
+                .components(
+                    separatedBy: "\n```"
+                ).first)
         let lines = ("From: \"Bea (lifesignal)\"" + block).split(separator: "\n", omittingEmptySubsequences: false)
         let blank = try #require(lines.firstIndex(of: ""))
         for header in lines[..<blank] {
@@ -131,7 +131,7 @@ import Testing
             #expect(mail.rawHeader(parts[0]) == parts[1].trimmingCharacters(in: .whitespaces), "\(header)")
         }
         let body = lines[(blank + 1)...].joined(separator: "\n")
-        #expect(mail.body.hasPrefix(body + "\n"), "README:\n\(body)\n\nsent:\n\(mail.body)")
+        #expect(mail.body.hasPrefix(body + "\n"), "guide:\n\(body)\n\nsent:\n\(mail.body)")
     }
 }
 
