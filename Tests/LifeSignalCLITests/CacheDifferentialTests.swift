@@ -12,7 +12,7 @@ import Testing
 /// are tested against the truth they are derived from.
 @Suite struct CacheDifferentialTests {
     /// The unit suite: a few sequences in a circle of three.
-    @Test(arguments: 1...3)
+    @Test(arguments: 1...2)
     func cachedReadsAnswerAsTheLogsDo(seed: Int) {
         CacheDifferential(seed: UInt64(seed), steps: 12).run()
     }
@@ -254,14 +254,26 @@ struct CacheDifferential {
 }
 
 /// A damaged or deleted cache (any byte, any length) changes no output and is rebuilt: each
-/// cache file cut at every 17th length and with a bit flipped at every 17th byte, then a
-/// read that uses it answers as a read with no cache at all.
+/// cache file cut short and with a bit flipped, then a read that uses it answers as a read
+/// with no cache at all. The unit suite cuts at every 61st length and flips every 61st byte;
+/// the integration suite every length and every byte.
 @Suite struct DamagedCacheTests {
-    @Test(arguments: [
+    static let caches: [(String, [String])] = [
         ("cache.bin", ["status", "--json"]), ("cache-circle.bin", ["contacts", "list", "--json"]),
         ("cache-linked.bin", ["checkin", "--dry-run", "--json", "--note", "x"]),
-    ])
+    ]
+
+    @Test(arguments: caches)
     func aDamagedCacheChangesNoOutputAndIsRebuilt(file: String, read: [String]) throws {
+        try Self.damage(file, read: read, every: 61)
+    }
+
+    @Test(.integration, arguments: caches)
+    func anyByteAndAnyLengthOfACacheChangesNoOutput(file: String, read: [String]) throws {
+        try Self.damage(file, read: read, every: 1)
+    }
+
+    static func damage(_ file: String, read: [String], every step: Int) throws {
         let family = Family()
         family.join("ana", "bea")
         family.run("bea", ["contacts", "add", family.code("ana"), "--dependent", "--quiet"])
@@ -276,8 +288,8 @@ struct CacheDifferential {
         for cache in caches { try? FileManager.default.removeItem(atPath: cache) }
         let truth = family.run("ana", read)
         var damaged: [Data] = [Data()]
-        for length in stride(from: 1, to: good.count, by: 17) { damaged.append(good.prefix(length)) }
-        for at in stride(from: 0, to: good.count, by: 17) {
+        for length in stride(from: 1, to: good.count, by: step) { damaged.append(good.prefix(length)) }
+        for at in stride(from: 0, to: good.count, by: step) {
             var flipped = good
             flipped[at] ^= UInt8(1) << UInt8(at % 8)
             damaged.append(flipped)

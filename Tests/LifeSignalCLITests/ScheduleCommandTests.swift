@@ -21,10 +21,11 @@ import Testing
         return (home, received)
     }
 
-    /// Runs deliver every hour from `from` for `hours` hours, as cron would (less often).
-    static func cron(_ home: TempHome, from start: String, hours: Int) {
+    /// Runs deliver every `every` hours from `from` for `hours` hours, as cron would (less
+    /// often).
+    static func cron(_ home: TempHome, from start: String, hours: Int, every: Int = 1) {
         guard let t0 = Timestamp(rfc3339: start) else { return }
-        for hour in 0..<hours {
+        for hour in stride(from: 0, to: hours, by: every) {
             let now = Timestamp(seconds: t0.seconds + Int64(hour) * 3600).rfc3339
             let run = home.run(["notify", "deliver", "--quiet"], now: now)
             #expect(run.code == 0, "deliver at \(now): \(run.stderr)")
@@ -55,8 +56,9 @@ import Testing
         let upcoming = checkIn?["next"] as? [String: Any]
         #expect(upcoming?["event"] as? String == "resume")
         #expect(upcoming?["at"] as? String == "2026-03-15T20:00:00Z")
-        // Two weeks of cron: no reminder, no missed check-in; the end is told.
-        Self.cron(home, from: "2026-03-02T00:00:00Z", hours: 14 * 24 + 12)
+        // Two weeks of cron, every 4 hours (what is due stays due until a run): no reminder, no
+        // missed check-in; the end is told.
+        Self.cron(home, from: "2026-03-02T00:00:00Z", hours: 14 * 24 + 12, every: 4)
         #expect(
             received().map { $0.split(separator: " ").first.map(String.init) ?? "" } == [
                 "receive_dependent_check_ins_paused", "receive_dependent_check_ins_resumed",

@@ -116,9 +116,12 @@ import Testing
         var inString: (multiline: Bool, hashes: Int)? = nil
         var inBlockComment = false
         func at(_ offset: Int, _ text: String) -> Bool {
-            let needle = Array(text.utf8)
-            return i + offset + needle.count <= bytes.count
-                && Array(bytes[(i + offset)..<(i + offset + needle.count)]) == needle
+            var position = i + offset
+            for byte in text.utf8 {
+                guard position < bytes.count, bytes[position] == byte else { return false }
+                position += 1
+            }
+            return true
         }
         while i < bytes.count {
             let byte = bytes[i]
