@@ -63,6 +63,25 @@ import Testing
         #expect(try box.app("ana", at: Self.later).checkInStatus().lastCheckIn?.at == seen.last)
     }
 
+    /// Ana revokes her stolen laptop; the thief checks in from it, then puts back her first
+    /// device's log from before the revocation (validly signed). Bea keeps the revocation, through
+    /// her cache and, without it, from what she verified before; and is told.
+    @Test func aRollbackCannotUndoARevocation() throws {
+        let (box, _) = try Families.anaWithALaptop()
+        let before = try box.read(box.publishedLog("ana"))
+        _ = try box.app("ana", at: "2026-03-01T13:00:00Z").revoke(box.identity("laptop").device)
+        _ = try box.app("bea", at: "2026-03-01T13:30:00Z").dashboard()
+        _ = try box.app("laptop", at: "2026-03-02T08:00:00Z").checkIn(note: nil)
+        try box.write(before, to: box.publishedLog("ana"))
+        for cache in [true, false] {
+            if !cache { box.remove(box.directory("bea") + "/cache.bin") }
+            #expect(try box.seen(by: "bea", at: Self.later).last != at("2026-03-02T08:00:00Z"), "cache \(cache)")
+            let bea = box.app("bea", at: Self.later)
+            #expect(try bea.dashboard().recordsIgnored, "cache \(cache)")
+            #expect(bea.warningCodes.contains("records-rolled-back"), "cache \(cache): \(bea.warnings)")
+        }
+    }
+
     @Test func revokingNeedsOneKnownDeviceNotThisOneAndOnlyOnce() throws {
         let (box, _) = try Families.anaWithALaptop()
         let ana = box.app("ana", at: "2026-03-01T13:00:00Z")

@@ -152,20 +152,6 @@ extension EscalationCommandTests {
         Self.expectEditConfirms(h, ["contacts", "edit", "Ana", "--responder"], said: "Updated Ana: ")
     }
 
-    /// Ana's responder, Bea, has not run 'notify deliver' for days; Mal, who only says he
-    /// watches over Ana, has. His claim must not hide that nobody Ana chose can be reached.
-    @Test func aClaimantDoesNotHideThatNobodyYouChoseCanBeReached() {
-        let h = Household()
-        h.join(["Ana", "Bea", "Mal"], now: Self.now)
-        #expect(h.run("ana", ["contacts", "add", h.code("bea"), "--responder", "--quiet"], now: Self.now).code == 0)
-        #expect(h.run("mal", ["contacts", "add", h.code("ana"), "--dependent", "--quiet"], now: Self.now).code == 0)
-        #expect(h.run("ana", ["checkin", "--quiet"], now: Self.now).code == 0)
-        let later = "2026-03-04T09:00:00Z"
-        #expect(h.run("mal", ["notify", "deliver", "--quiet"], now: later).code == 0)
-        let codes = EscalationCommandTests.statusCodes(h, "ana", at: later)
-        #expect(codes.contains("responders-unreachable") && codes.contains("watcher-not-confirmed"), "\(codes)")
-    }
-
     /// Campaign-e 1, 2, 5: a name with a space is quoted in the commands the feed suggests; the
     /// watcher is told the confirmation is the other side's to give; a link made again after
     /// Bea removed it is said as such.

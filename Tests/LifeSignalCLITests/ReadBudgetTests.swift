@@ -31,15 +31,6 @@ import Testing
             "\"at\": \"2026-03-01T09:00:00Z\"")
     }
 
-    @Test func aLogOverTheLimitIsNotRead() throws {
-        anaWatchedByBea()
-        try fakeLog(1, size: 40 << 20)
-        let status = family.run("bea", ["status"], now: "2026-03-01T10:00:00Z")
-        #expect(
-            status.stderr.contains("it is 40 MiB, over the 8 MiB such a lifesignal file may hold"), "\(status.stderr)")
-        #expect(anasCheckInAsBeaSees())
-    }
-
     @Test func aRunReadsAtMostItsBudgetOfOthersLinkedFirst() throws {
         anaWatchedByBea()
         // 168 MiB: over the budget by more than the one log each of the two reading threads may

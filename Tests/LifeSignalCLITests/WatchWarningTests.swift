@@ -23,15 +23,4 @@ import Testing
         #expect(home.run(["status", "--quiet"]).stderr == "", "--quiet says nothing; the document still does")
     }
 
-    @Test func aWatchedArmedProfileSaysNothing() {
-        let home = TempHome()
-        home.run(["checkin", "--quiet"])
-        home.addResponder()
-        let checkin = home.run(["checkin"], now: "2026-03-01T10:00:00Z")
-        #expect(checkin.stderr == "")
-        #expect(codes(home.run(["checkin", "--json"], now: "2026-03-01T10:01:00Z")) == [])
-        let status = home.run(["status"], now: "2026-03-01T10:02:00Z")
-        #expect(status.stderr == "")
-        #expect(codes(home.run(["status", "--json"], now: "2026-03-01T10:02:00Z")) == [])
-    }
 }
