@@ -282,4 +282,38 @@ import Testing
         _ = try next.dashboard()
         #expect(!next.warningCodes.contains("verified-memory-damaged"), "\(next.warnings)")
     }
+
+    /// verified.bin that cannot be read (here too large to read, or a folder; EACCES and EIO alike)
+    /// is not "nothing verified yet": it is said as damage, and never written over, since what it
+    /// holds is unknown.
+    @Test(arguments: ["too large", "a folder"])
+    func anUnreadableTrustMemoryIsSaidAndNotWrittenOver(_ kind: String) throws {
+        let box = try Families.anaWatchedByBea()
+        let memory = box.directory("bea") + "/verified.bin"
+        box.remove(memory)
+        if kind == "a folder" {
+            try FileManager.default.createDirectory(atPath: memory, withIntermediateDirectories: false)
+        } else {
+            #expect(FileManager.default.createFile(atPath: memory, contents: Data("LSTRUST".utf8)))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: memory))
+            try handle.truncate(atOffset: 65 << 20)
+            try handle.close()
+        }
+        box.remove(box.directory("bea") + "/cache.bin")
+        let before = try FileManager.default.attributesOfItem(atPath: memory)
+        for now in ["2026-03-01T10:00:00Z", "2026-03-01T10:05:00Z"] {
+            let bea = box.app("bea", at: now)
+            #expect(try bea.dashboard().needsAttention.isEmpty)
+            #expect(bea.warnings == [.trustMemoryDamaged(path: memory)], "\(kind) \(now): \(bea.warnings)")
+        }
+        _ = try box.app("ana", at: "2026-03-01T10:10:00Z").checkIn(note: nil)
+        _ = try box.app("bea", at: "2026-03-01T10:15:00Z").checkIn(note: nil)
+        _ = try box.app("bea", at: "2026-03-01T10:20:00Z").deliver()
+        let after = try FileManager.default.attributesOfItem(atPath: memory)
+        #expect(
+            after[.size] as? Int == before[.size] as? Int
+                && after[.type] as? FileAttributeType == before[.type] as? FileAttributeType)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int, "\(kind): written over")
+        #expect(try box.seen(by: "bea", at: "2026-03-01T10:30:00Z").last == at("2026-03-01T10:10:00Z"))
+    }
 }

@@ -25,9 +25,17 @@ struct TrustMemory: Equatable, Sendable {
     /// The memory of `dataDirectory` (empty when there is none). A file that does not check out
     /// is `damaged`: nothing in it is believed, and the next full read verifies every log again
     /// and writes it anew (see `Store.readCircle`).
+    ///
+    /// A file there that cannot be read at all (no permission, an I/O error, not a file, too
+    /// large) is damaged too, never "nothing verified yet"; and since what it holds is unknown,
+    /// it is never written over (see `save`).
     static func read(_ dataDirectory: String) -> (memory: TrustMemory, damaged: Bool) {
-        guard !dataDirectory.isEmpty, case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else {
-            return (TrustMemory(), false)
+        guard !dataDirectory.isEmpty else { return (TrustMemory(), false) }
+        let bytes: [UInt8]
+        switch contents(dataDirectory) {
+        case .missing: return (TrustMemory(), false)
+        case .unreadable: return (TrustMemory(), true)
+        case .bytes(let found): bytes = found
         }
         do throws(CacheCodec.Damaged) {
             return (try decode(bytes), false)
@@ -50,8 +58,28 @@ struct TrustMemory: Equatable, Sendable {
     /// Whether the file is there but does not check out (its header and checksum alone): no
     /// cache is used then, as the cache holds whom the damaged memory vouched for.
     static func isDamaged(_ dataDirectory: String) -> Bool {
-        guard case .contents(let bytes)? = try? Posix.read(path(dataDirectory)) else { return false }
-        return (try? reader(bytes)) == nil
+        switch contents(dataDirectory) {
+        case .missing: return false
+        case .unreadable: return true
+        case .bytes(let bytes): return (try? reader(bytes)) == nil
+        }
+    }
+
+    /// What lies at the memory's path: nothing, a file that cannot be read, or its bytes.
+    private enum Contents {
+        case missing, unreadable
+        case bytes([UInt8])
+    }
+
+    private static func contents(_ dataDirectory: String) -> Contents {
+        do throws(SystemError) {
+            switch try Posix.read(path(dataDirectory)) {
+            case .missing: return .missing
+            case .contents(let bytes): return .bytes(bytes)
+            }
+        } catch {
+            return .unreadable
+        }
     }
 
     /// A reader of the fields, once the header and checksum check out.
@@ -150,6 +178,8 @@ struct TrustMemory: Equatable, Sendable {
             file[i] = UInt8(truncatingIfNeeded: sum)
             sum >>= 8
         }
+        // A file that cannot be read holds what is unknown here: it is said, and left alone.
+        if case .unreadable = Self.contents(dataDirectory) { return }
         try? Posix.replace(Self.path(dataDirectory), with: file, durable: false)
     }
 
