@@ -186,3 +186,117 @@ import Testing
         #expect(standing == .notEnrolled)
     }
 }
+
+/// Ana added Bea, so Bea never scanned Ana's code and has no key of hers to compare with: Mal,
+/// who can write the circle folder, puts a clone of Ana's log signed with his own key there. Two
+/// keys claiming Ana never resolve silently to either: Bea is told, the set that checked in
+/// least recently counts (Mal cannot make a silent Ana look fine), and Ana's code settles it.
+@Suite struct ForgedKeyRuleTests {
+    static let fake = "0f0f0f0f-0000-4000-8000-00000000f00d"
+
+    /// Ana, Bea and Mal; Ana adds Bea as her responder and checks in at t0.
+    static func anaAddsBea() throws -> Sandbox {
+        let box = Sandbox()
+        for person in ["ana", "bea", "mal"] { try box.join(person, at: t0) }
+        let code = try box.app("bea", at: t0).inviteCode(reset: false).code
+        _ = try box.app("ana", at: t0).addMember(invite: code, roles: Roles(responder: true, dependent: false))
+        _ = try box.app("ana", at: t0).checkIn(note: nil)
+        return box
+    }
+
+    /// Mal's clone of Ana's log, signed with his key, as the log of `device` in Ana's folder, with
+    /// her check-ins moved to `checkedIn` (nil: as they were).
+    static func malClonesAna(_ box: Sandbox, as device: String, checkedIn: String? = nil) throws {
+        let folder = box.circle + "/members/\(box.identity("ana").member)/\(device)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if folder != box.deviceFolder("ana") {
+            try FileManager.default.copyItem(atPath: box.publishedLog("ana"), toPath: folder + "/log.json")
+        }
+        try box.editLog(at: folder + "/log.json", signedBy: "mal") { log in
+            log["device"] = device
+            guard let checkedIn else { return }
+            var state = log["state"] as? [String: Any] ?? [:]
+            var last = state["lastCheckIn"] as? [String: Any] ?? [:]
+            last["at"] = checkedIn
+            state["lastCheckIn"] = last
+            state["recentCheckIns"] = (state["recentCheckIns"] as? [[String: Any]] ?? []).map {
+                $0.merging(["at": checkedIn]) { _, new in new }
+            }
+            log["state"] = state
+        }
+    }
+
+    static func contested(_ app: App) -> Bool {
+        app.warnings.contains { if case .devicesContested("Ana", _, _) = $0 { true } else { false } }
+    }
+
+    @Test func aCloneBesideTheRealLogNeverMakesASilentAnaLookFine() throws {
+        let box = try Self.anaAddsBea()
+        try Self.malClonesAna(box, as: Self.fake, checkedIn: "2026-03-02T08:00:00Z")
+        let first = box.app("bea", at: "2026-03-02T09:30:00Z")
+        #expect(try first.dashboard().recordsIgnored)
+        #expect(Self.contested(first), "\(first.warnings)")
+        let seen = try box.seen(by: "bea", at: "2026-03-02T09:30:00Z")
+        #expect(seen.last == at(t0) && seen.kind == .nonResponsive, "\(seen)")
+        _ = try box.app("bea", at: "2026-03-02T09:40:00Z").checkIn(note: nil)
+        let again = box.app("bea", at: "2026-03-02T09:50:00Z")
+        _ = try again.dashboard()
+        #expect(Self.contested(again), "a write pinned neither set: \(again.warnings)")
+        box.remove(box.directory("bea") + "/cache.bin")
+        #expect(try box.seen(by: "bea", at: "2026-03-02T09:55:00Z").last == at(t0), "without the cache too")
+        // Bea scans Ana's code: settled; the clone counts for nothing, and is said.
+        let code = try box.app("ana", at: t0).inviteCode(reset: false).code
+        let scanned = try box.app("bea", at: "2026-03-02T10:00:00Z").addMember(
+            invite: code, roles: Roles(responder: false, dependent: true))
+        #expect(scanned.keyOnly)
+        let after = box.app("bea", at: "2026-03-02T10:00:00Z")
+        _ = try after.dashboard()
+        #expect(!Self.contested(after))
+        #expect(
+            after.warnings.contains {
+                if case .recordsNotSigned("Ana", Self.fake, _, _, _) = $0 { true } else { false }
+            }, "\(after.warnings)")
+        _ = try box.app("ana", at: "2026-03-02T10:05:00Z").checkIn(note: nil)
+        #expect(try box.seen(by: "bea", at: "2026-03-02T10:10:00Z").last == at("2026-03-02T10:05:00Z"))
+    }
+
+    /// The clone is the stale one (Ana keeps checking in): it counts while the contest lasts, so
+    /// Bea is told of a miss; never the reverse.
+    @Test func whileAContestLastsTheStaleSetCounts() throws {
+        let box = try Self.anaAddsBea()
+        try Self.malClonesAna(box, as: Self.fake)
+        _ = try box.app("ana", at: "2026-03-01T20:00:00Z").checkIn(note: nil)
+        #expect(try box.seen(by: "bea", at: "2026-03-01T21:00:00Z").last == at(t0))
+        let bea = box.app("bea", at: "2026-03-01T21:00:00Z")
+        _ = try bea.dashboard()
+        #expect(Self.contested(bea), "\(bea.warnings)")
+    }
+
+    /// Bea took the clone's key on first sight; Ana's real log is put back: not believed, said,
+    /// until her code settles it.
+    @Test func aKeyTakenFromACloneIsSettledByTheMembersCode() throws {
+        let box = try Self.anaAddsBea()
+        let real = box.identity("ana").device
+        let original = try box.read(box.publishedLog("ana"))
+        try Self.malClonesAna(box, as: real)
+        let taken = box.app("bea", at: "2026-03-01T09:30:00Z")
+        _ = try taken.checkIn(note: nil)
+        #expect(taken.warnings.contains(.keysPinnedOnFirstSight(["Ana"])), "\(taken.warnings)")
+        try box.write(original, to: box.publishedLog("ana"))
+        let told = box.app("bea", at: "2026-03-01T10:00:00Z")
+        #expect(try told.dashboard().recordsIgnored)
+        #expect(told.warningCodes.contains("records-not-signed"), "\(told.warnings)")
+        let code = try box.app("ana", at: t0).inviteCode(reset: false).code
+        let roles = Roles(responder: false, dependent: true)
+        #expect(try box.app("bea", at: "2026-03-01T10:30:00Z").addMember(invite: code, roles: roles).keyOnly)
+        _ = try box.app("ana", at: "2026-03-01T11:00:00Z").checkIn(note: nil)
+        let after = box.app("bea", at: "2026-03-01T11:30:00Z")
+        #expect(try !after.dashboard().recordsIgnored, "\(after.warnings)")
+        #expect(try box.seen(by: "bea", at: "2026-03-01T11:30:00Z").last == at("2026-03-01T11:00:00Z"))
+        #expect(
+            refusal { () throws(AppError) in
+                try box.app("bea", at: "2026-03-01T11:40:00Z").addMember(invite: code, roles: roles)
+            }
+                == .refused(.contact(.alreadyLinked(name: "Ana", unconfirmed: false))))
+    }
+}

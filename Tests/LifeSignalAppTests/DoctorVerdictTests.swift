@@ -158,3 +158,88 @@ import Testing
         #expect(status.sync.problem == nil)
     }
 }
+
+/// Two machines whose circles are two separate folders, kept in step only by copying files as a
+/// sync tool does (`cp -r -u -p`: missing or newer files, times kept): whatever either side does
+/// appears on the other after a copy, whichever way the copies go, and a stale copy never rolls
+/// a machine's own newer log back.
+@Suite struct CircleSyncRuleTests {
+    static func circle(_ box: Sandbox, _ machine: String) -> String { box.root.path + "/\(machine)-circle" }
+
+    static func sync(_ box: Sandbox, from source: String, to destination: String) throws {
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = ["-r", "-u", "-p", circle(box, source) + "/.", circle(box, destination)]
+        try copy.run()
+        copy.waitUntilExit()
+        #expect(copy.terminationStatus == 0)
+    }
+
+    /// Ana on m1, Bea on m2; after a copy each way, Bea asks Ana to watch over her.
+    static func setUp() throws -> Sandbox {
+        let box = Sandbox()
+        for (machine, name) in [("m1", "Ana"), ("m2", "Bea")] {
+            _ = try box.app(machine, at: "2026-03-01T08:00:00Z").setUp(
+                App.SetUp(name: name, circle: circle(box, machine)))
+        }
+        let code = try box.app("m1", at: t0).inviteCode(reset: false).code
+        let roles = Roles(responder: true, dependent: false)
+        #expect(
+            refusal { () throws(AppError) in
+                try box.app("m2", at: "2026-03-01T08:30:00Z").addMember(invite: code, roles: roles)
+            }
+                == .refused(.contact(.unknownCode(code))), "not copied yet")
+        try sync(box, from: "m1", to: "m2")
+        try sync(box, from: "m2", to: "m1")
+        _ = try box.app("m2", at: t0).addMember(invite: code, roles: roles)
+        #expect(try box.app("m1", at: "2026-03-01T09:01:00Z").contacts().isEmpty, "not copied yet")
+        try sync(box, from: "m2", to: "m1")
+        #expect(try box.app("m1", at: "2026-03-01T09:01:00Z").contacts().map(\.contact.name) == ["Bea"])
+        try sync(box, from: "m1", to: "m2")
+        return box
+    }
+
+    @Test(arguments: [true, false])
+    func concurrentEditsMergeWhicheverWayTheCopiesGo(m1First: Bool) throws {
+        let box = try Self.setUp()
+        let ten = "2026-03-01T10:00:00Z"
+        _ = try box.app("m1", at: ten).sendPing(to: "Bea")
+        _ = try box.app("m1", at: ten).checkIn(note: "on m1")
+        _ = try box.app("m1", at: ten).addExternal(
+            ExternalContact(name: "Sam", notify: [], email: ["sam@example.org"], phone: []))
+        _ = try box.app("m2", at: ten).checkIn(note: "on m2")
+        var edit = App.ContactEdit()
+        edit.dependent = true
+        _ = try box.app("m2", at: ten).editContact("Ana", edit)
+        _ = try box.app("m2", at: ten).setInterval(.hours(16))
+        let order = m1First ? [("m1", "m2"), ("m2", "m1")] : [("m2", "m1"), ("m1", "m2")]
+        for (source, destination) in order { try Self.sync(box, from: source, to: destination) }
+        let now = "2026-03-01T11:00:00Z"
+        let bea = try box.app("m1", at: now).contact("Bea")
+        #expect(bea.contact.roles == Roles(responder: true, dependent: true))
+        #expect(bea.status?.kind == .pinged && bea.checkIn?.interval == .hours(16))
+        let incoming = try box.app("m2", at: now).pings().filter(\.incoming)
+        #expect(incoming.map(\.otherName) == ["Ana"] && incoming.map(\.state) == [.pending])
+        #expect(try box.app("m2", at: now).contact("Ana").checkIn?.deadline == at("2026-03-02T10:00:00Z"))
+        #expect(!(try box.app("m2", at: now).contacts().map(\.contact.name).contains("Sam")))
+        for machine in ["m1", "m2"] {
+            let app = box.app(machine, at: now)
+            _ = try app.dashboard()
+            #expect(!app.warningCodes.contains("records-left-out"), "\(machine): \(app.warnings)")
+        }
+        // Bea answers on m2; after a copy Ana sees it answered, and Bea's check-in.
+        _ = try box.app("m2", at: "2026-03-01T11:30:00Z").respond(.all)
+        try Self.sync(box, from: "m2", to: "m1")
+        let later = "2026-03-01T12:00:00Z"
+        #expect(try box.app("m1", at: later).pings().filter { !$0.incoming }.map(\.state) == [.answered])
+        #expect(try box.app("m1", at: later).contact("Bea").checkIn?.deadline == at("2026-03-02T03:30:00Z"))
+    }
+
+    @Test func aStaleCopyNeverOverwritesAMachinesOwnNewerLog() throws {
+        let box = try Self.setUp()
+        _ = try box.app("m1", at: "2026-03-01T12:00:00Z").checkIn(note: "newer")
+        try Self.sync(box, from: "m2", to: "m1")
+        let history = try box.app("m1", at: "2026-03-01T12:00:00Z").history(limit: 10, since: nil)
+        #expect(history.total == 1 && history.checkIns.map(\.note) == ["newer"])
+    }
+}
