@@ -97,7 +97,7 @@ extension Warning {
                 "this device's own records (\(damage.path)) are damaged: \(damage.problem). They were not believed; the copy this device signed, \(damage.copy) (through record \(damage.seq)), was read in their place, and \(after). Anything recorded after that copy is lost; check the disk (a flipped bit) or who edited the file."
         case .trustMemoryDamaged(let path):
             return
-                "what this device verified before (\(path)) was damaged, so none of it was believed: every log was verified again from the circle and the file written anew. Only a rollback of someone's records made before now could go unseen this once; if it happens again, check the disk."
+                "what this device verified before (\(path)) was damaged or could not be read, so none of it was believed: every log was verified again from the circle, and the file is written anew if it can be read (one that cannot, for its permissions or the disk, is left as it is and said again until that is fixed). Only a rollback of someone's records made before now could go unseen meanwhile; if it happens again, check the disk."
         case .recordsLeftOut, .moreLeftOut, .cannotSign, .newerRecords, .foreignRecords, .publishedCopy,
             .historyIncomplete,
             .neverCheckedIn, .noResponders, .respondersUnreachable, .noDelivery, .channelFailing, .heartbeatFailing,

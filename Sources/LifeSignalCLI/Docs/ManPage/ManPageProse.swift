@@ -89,7 +89,8 @@ extension ManPage {
         devices, the last of its records seen, and the keys it saw revoked.
         An older file put back in the circle cannot take those back.
         It is a record, not a cache: losing it forgets only that, and a damaged one is
-        believed in nothing, said once, and written anew after every log is verified again.
+        believed in nothing, said once, and written anew after every log is verified again;
+        one that cannot be read (its permissions, the disk) is said on every run and left as it is.
         .It Pa cache.bin , Pa cache-circle.bin , Pa cache-linked.bin
         The circle's folded state and a digest of the notification feed, each with the
         identity of every file it was made from, so that a run reads only what changed:
