@@ -22,7 +22,7 @@ extension App {
         let now = self.now
         var heartbeats: Heartbeats?
         // Whether the note may be a duress word (see `DuressCheckIns.swift`): then the circle it tells.
-        let duress = note != nil && !dryRun && Store.hasPrivateState(dataDirectory: dataDirectory)
+        let duress = note != nil && !dryRun && DuressStateFile.exists(dataDirectory: dataDirectory)
         var circle: (state: CircleState, me: String)?
         // A check-in records only about me and shows only what concerns those linked with me.
         var receipt = try write(creating: .withDefaults, needs: .checkIn, dryRun: dryRun) {

@@ -102,7 +102,7 @@ extension App {
         let me = store.identity.member
         let circle = snapshot.state
         let state = circle.members[me] ?? MemberState()
-        let health = Store.health(dataDirectory: dataDirectory)
+        let health = HealthFile.read(dataDirectory: dataDirectory)
         let sync = syncView(store, asking: true)
         // The responders I set: one who only says they watch over me is in the warnings.
         let responders = Notifications.confirmedResponders(of: me, in: circle).compactMap {

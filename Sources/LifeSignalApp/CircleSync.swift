@@ -127,7 +127,7 @@ extension App {
             } else {
                 report.bootstrapped = true
             }
-            Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: nil, at: now) }
+            HealthFile.update(dataDirectory: store.dataDirectory) { $0.sync.record(error: nil, at: now) }
             let push = git.run(["push", "-q", "origin", "HEAD:refs/heads/\(branch)"])
             if push.succeeded, let mirror, let base {
                 switch mirror.publish(over: base) {
@@ -159,7 +159,7 @@ extension App {
         switch result {
         case .success(let value): return value
         case .failure(let failure):
-            Store.updateHealth(dataDirectory: store.dataDirectory) { $0.sync.record(error: failure.problem, at: now) }
+            HealthFile.update(dataDirectory: store.dataDirectory) { $0.sync.record(error: failure.problem, at: now) }
             throw .unavailable(.git(failure.problem))
         }
     }

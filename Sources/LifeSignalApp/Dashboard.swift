@@ -40,7 +40,7 @@ extension App {
         let attention = circle.dependents(among: contacts, me: me, now: now, unreadable: unreadable).filter {
             $0.status.needsAttention || $0.status.kind == .pinged
         }
-        let health = Store.health(dataDirectory: dataDirectory)
+        let health = HealthFile.read(dataDirectory: dataDirectory)
         let overdue = Self.aDependentIsOverdue(of: me, in: circle, now: now)
         var board = Dashboard(
             member: me, name: state.name?.value ?? defaultName(), device: store.identity.device,

@@ -8,7 +8,7 @@ import LifeSignalStore
 ///
 /// Nothing here adds a notice, a warning or a record to the circle: a duress check-in must
 /// look, to whoever watches the screen or reads the circle, like any check-in with a note.
-/// What is to be sent goes to this device's private state first (`Store.updatePrivateState`);
+/// What is to be sent goes to this device's private state first (`DuressStateFile.update`);
 /// a `notify deliver` of this lifesignal, started in the background once the check-in has
 /// shown its output, sends it, and cron's runs retry it until each channel took it.
 extension App {
@@ -65,7 +65,7 @@ extension App {
         let directory = dataDirectory
         let timeout = lockTimeout
         return try AppError.wrap { () throws(StoreError) in
-            try Store.updatePrivateState(dataDirectory: directory, lockTimeout: timeout) { state throws(StoreError) in
+            try DuressStateFile.update(dataDirectory: directory, lockTimeout: timeout) { state throws(StoreError) in
                 change(&state)
             }
         }
@@ -78,13 +78,13 @@ extension App {
     /// file's time, nor the processes running tell one note from another. Silent whatever
     /// happens: it must not change what the check-in shows.
     func noticeDuress(note: String, at: Timestamp, me: String, device: String, circle: CircleState) {
-        guard let state = try? Store.privateState(dataDirectory: dataDirectory), let setting = state.setting else {
+        guard let state = try? DuressStateFile.read(dataDirectory: dataDirectory), let setting = state.setting else {
             return
         }
         let matched = Duress.matches(note, setting)
         let targets = Duress.targets(of: me, device: device, circle: circle, leftOut: state.leftOut)
         let directory = dataDirectory
-        _ = try? Store.updatePrivateState(dataDirectory: directory, lockTimeout: lockTimeout, rewrite: true) {
+        _ = try? DuressStateFile.update(dataDirectory: directory, lockTimeout: lockTimeout, rewrite: true) {
             state throws(StoreError) in
             if matched { state.raise(at: at, device: device, targets: targets) }
         }
@@ -156,7 +156,7 @@ extension App {
     public func duressStatus() throws(AppError) -> DuressView {
         let (store, snapshot) = try read()
         let state = try AppError.wrap { () throws(StoreError) in
-            try Store.privateState(dataDirectory: store.dataDirectory)
+            try DuressStateFile.read(dataDirectory: store.dataDirectory)
         }
         let names = Dictionary(
             snapshot.state.contacts(of: store.identity.member).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }

@@ -9,7 +9,7 @@ import LifeSignalStore
 /// the lock after; a claim a crashed run left runs out after `DuressState.claimSeconds`.
 extension App {
     func sendDuress() {
-        guard Store.hasPrivateState(dataDirectory: dataDirectory) else { return }
+        guard DuressStateFile.exists(dataDirectory: dataDirectory) else { return }
         let clock = self.clock()
         let claimed =
             (try? updateDuressState { state -> [DuressSend] in
@@ -25,7 +25,7 @@ extension App {
         let device = store.identity.device
         let mail = circle.members[me]?.mail?.value
         let zone = displayZone
-        let state = try? Store.privateState(dataDirectory: dataDirectory)
+        let state = try? DuressStateFile.read(dataDirectory: dataDirectory)
         let alarms = Set((state?.sends ?? []).map(\.alarmAt))
         let setting = state?.setting
         let wasDuress = { (checkIn: MemberState.CheckIn) -> Bool in
@@ -67,7 +67,7 @@ extension App {
     }
 
     private func updateDuressState<T>(_ change: (inout DuressState) -> T) throws(StoreError) -> T {
-        try Store.updatePrivateState(dataDirectory: dataDirectory, lockTimeout: lockTimeout) {
+        try DuressStateFile.update(dataDirectory: dataDirectory, lockTimeout: lockTimeout) {
             state throws(StoreError) in change(&state)
         }
     }

@@ -17,7 +17,7 @@ extension App {
 
     public func heartbeats() throws(AppError) -> [HeartbeatEntry] {
         let mine = try readMine().heartbeats?.value ?? Heartbeats()
-        let health = Store.health(dataDirectory: dataDirectory).heartbeats
+        let health = HealthFile.read(dataDirectory: dataDirectory).heartbeats
         return mine.all.map { HeartbeatEntry(url: $0.url, on: $0.on, health: health[$0.url]) }
     }
 
@@ -55,7 +55,7 @@ extension App {
         let results = urls.map { ($0, channels.heartbeat($0, environment)) }
         let now = self.now
         var warnings: [Warning] = []
-        Store.updateHealth(dataDirectory: dataDirectory) { health in
+        HealthFile.update(dataDirectory: dataDirectory) { health in
             for (url, error) in results {
                 health.heartbeats[url, default: LinkHealth()].record(error: error, at: now)
                 if let error, let since = health.heartbeats[url]?.failingSince {

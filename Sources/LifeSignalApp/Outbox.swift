@@ -186,7 +186,7 @@ extension App {
         var waiting: [String: Int] = [:]
         for problem in report.failures + report.waiting { waiting[problem.job.channel, default: 0] += 1 }
         let inboxes = report.inboxes
-        Store.updateHealth(dataDirectory: dataDirectory) { health in
+        HealthFile.update(dataDirectory: dataDirectory) { health in
             health.lastDeliver = now
             if let inboxes { health.inboxes = inboxes }
             for channel in Set(attempts.map(\.0) + waiting.keys) {

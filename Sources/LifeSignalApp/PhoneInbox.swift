@@ -47,7 +47,7 @@ extension App {
         }
         // Read from the next delivery run on (the runs learn the inboxes of dependents too).
         if let url {
-            Store.updateHealth(dataDirectory: dataDirectory) {
+            HealthFile.update(dataDirectory: dataDirectory) {
                 $0.inboxes[url] = $0.inboxes[url] ?? InboxHealth(member: me)
             }
         }
@@ -94,7 +94,7 @@ extension App {
     /// all without an inbox). A dry run reads them too: reading records nothing, and a
     /// dependent's miss is confirmed only by a read after it.
     func readInboxes() -> [InboxRead] {
-        Store.health(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in
+        HealthFile.read(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in
             InboxRead(url: url, before: inbox, result: channels.poll(url, inbox.lastSeen, environment))
         }
     }

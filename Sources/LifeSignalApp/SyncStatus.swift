@@ -13,7 +13,7 @@ extension App {
     /// engine cannot vouch for it, and a relayed miss says it could not confirm.
     /// `health` is this data directory's (read here when not given).
     func syncView(_ store: Store, asking: Bool, health: Health? = nil) -> SyncView {
-        let health = health ?? Store.health(dataDirectory: dataDirectory)
+        let health = health ?? HealthFile.read(dataDirectory: dataDirectory)
         // And when each phone inbox was last read here (see `DeliveryRules.inboxBehind`).
         guard let settings = try? store.syncSettings() else {
             var view = engineView(store, settings: SyncSettings(), asking: false, health: health)
@@ -78,7 +78,7 @@ extension App {
             )
         case .failure(let failure): (currentAt, problem) = (nil, failure.message)
         }
-        Store.updateHealth(dataDirectory: dataDirectory) { $0.sync.record(error: problem, at: now) }
+        HealthFile.update(dataDirectory: dataDirectory) { $0.sync.record(error: problem, at: now) }
         return (currentAt, problem)
     }
 

@@ -217,7 +217,7 @@ extension App {
     /// What could stop my responders from hearing about me, in the circle as `circle` shows it
     /// and with this machine's record of its channels and heartbeats.
     func watchWarnings(for me: String, in circle: CircleState) -> [Warning] {
-        Self.watchWarnings(for: me, in: circle, now: now, health: Store.health(dataDirectory: dataDirectory))
+        Self.watchWarnings(for: me, in: circle, now: now, health: HealthFile.read(dataDirectory: dataDirectory))
     }
 
     static func watchWarnings(for me: String, in circle: CircleState, now: Timestamp, health: Health) -> [Warning] {

@@ -4,11 +4,11 @@ import LifeSignalCore
 /// heartbeat URLs have been doing (see `Health`). Written without fsync and read leniently: it
 /// is a history for warnings, never the only copy of anything, so a missing or damaged file
 /// reads as empty and the next run writes a good one.
-extension Store {
-    static func healthPath(_ dataDirectory: String) -> String { DataFile.health.path(in: dataDirectory) }
+public enum HealthFile {
+    static func path(_ dataDirectory: String) -> String { DataFile.health.path(in: dataDirectory) }
 
-    public static func health(dataDirectory: String) -> Health {
-        guard case .contents(let bytes)? = try? Posix.read(healthPath(dataDirectory)),
+    public static func read(dataDirectory: String) -> Health {
+        guard case .contents(let bytes)? = try? Posix.read(path(dataDirectory)),
             let root = try? JSONParser.parse(bytes)
         else { return Health() }
         var health = Health()
@@ -30,8 +30,8 @@ extension Store {
 
     /// Changes the health record under `body` (a lost race with another run loses one entry
     /// of history, nothing more).
-    public static func updateHealth(dataDirectory: String, _ body: (inout Health) -> Void) {
-        var health = health(dataDirectory: dataDirectory)
+    public static func update(dataDirectory: String, _ body: (inout Health) -> Void) {
+        var health = read(dataDirectory: dataDirectory)
         body(&health)
         func entries(_ links: [String: LinkHealth], key: String, extra: [String: [(String, JSON)]] = [:]) -> JSON {
             .array(
@@ -61,7 +61,7 @@ extension Store {
                         })
                 ),
             ]))
-        try? Posix.replace(healthPath(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
+        try? Posix.replace(path(dataDirectory), with: json.serializedBytes() + [0x0A], durable: false)
     }
 
     private static func links(_ cursor: JSONCursor?, key: String) -> [String: LinkHealth] {

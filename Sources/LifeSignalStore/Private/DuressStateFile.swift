@@ -4,19 +4,19 @@ import LifeSignalCore
 /// and alarms (see `DuressState`), 0600, never in the circle and never in a backup beside it.
 /// Binary, with no word, name, address or message in it. Changed only under the data
 /// directory's lock; a missing file is the empty state.
-extension Store {
-    public static func privateStatePath(_ dataDirectory: String) -> String {
+public enum DuressStateFile {
+    public static func path(_ dataDirectory: String) -> String {
         DataFile.privateState.path(in: dataDirectory)
     }
 
     /// Whether there is anything kept: one `stat`, what every check-in with a note pays first.
-    public static func hasPrivateState(dataDirectory: String) -> Bool {
-        Posix.exists(privateStatePath(dataDirectory))
+    public static func exists(dataDirectory: String) -> Bool {
+        Posix.exists(path(dataDirectory))
     }
 
     /// The state kept (empty when there is no file).
-    public static func privateState(dataDirectory: String) throws(StoreError) -> DuressState {
-        let path = privateStatePath(dataDirectory)
+    public static func read(dataDirectory: String) throws(StoreError) -> DuressState {
+        let path = Self.path(dataDirectory)
         let result: Posix.ReadResult
         do {
             result = try Posix.read(path)
@@ -43,21 +43,21 @@ extension Store {
     /// Changes the state under the lock; `change` returns what the caller needs. With nothing
     /// left, the file is removed. With `rewrite`, a state that did not change is written
     /// anyway (a check-in with a note writes it whether or not the note was the word).
-    public static func updatePrivateState<T>(
+    public static func update<T>(
         dataDirectory: String, lockTimeout: Int, rewrite: Bool = false,
         _ change: (inout DuressState) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        let result = try holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
+        let result = try Store.holdingLock(dataDirectory: dataDirectory, timeout: lockTimeout) {
             Result { () throws(StoreError) -> T in
-                var state = try privateState(dataDirectory: dataDirectory)
+                var state = try read(dataDirectory: dataDirectory)
                 let before = state
                 let answer = try change(&state)
                 guard rewrite || state != before else { return answer }
-                let path = privateStatePath(dataDirectory)
+                let path = Self.path(dataDirectory)
                 if state.isEmpty {
                     Posix.remove(path)
                 } else {
-                    try write(state.encoded(), to: path, backup: false, mode: 0o600)
+                    try Store.write(state.encoded(), to: path, backup: false, mode: 0o600)
                 }
                 return answer
             }
