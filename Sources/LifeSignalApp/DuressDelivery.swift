@@ -8,7 +8,7 @@ import LifeSignalStore
 /// (so a cron run and the check-in's background run never both send it) and marked sent under
 /// the lock after; a claim a crashed run left runs out after `DuressState.claimSeconds`.
 extension App {
-    func sendDuress() {
+    func sendDuress(followingChanges: Bool = true) {
         guard DuressStateFile.exists(dataDirectory: dataDirectory) else { return }
         let clock = self.clock()
         let claimed =
@@ -34,14 +34,23 @@ extension App {
             return Duress.matches(note, setting)
         }
         var outcomes: [(DuressSend, Bool)] = []
+        var moved: [(DuressSend, [UInt64])] = []
         for send in claimed {
             let recipient: Notification.Recipient =
                 send.member ? .member(send.contact) : .external(owner: me, id: send.contact)
+            guard let contact = circle.contacts(of: me).first(where: { $0.id == send.contact }) else {
+                moved.append((send, []))
+                continue
+            }
             let channels = Duress.channels(to: recipient, me: me, device: device, circle: circle)
-            guard let channel = channels.first(where: { Duress.fingerprint($0) == send.channel }),
-                let contact = circle.contacts(of: me).first(where: { $0.id == send.contact })
-            else {
-                outcomes.append((send, false))
+            guard let channel = channels.first(where: { Duress.fingerprint($0) == send.channel }) else {
+                // A recipient with no channel just now (their records unreadable here, say) is
+                // tried again later, never given up.
+                if channels.isEmpty {
+                    outcomes.append((send, false))
+                } else {
+                    moved.append((send, channels.map(Duress.fingerprint)))
+                }
                 continue
             }
             let target = Duress.Target(
@@ -57,7 +66,10 @@ extension App {
                 state.sends[index].claimedUntil = nil
                 if succeeded { state.sends[index].sent = now } else { state.sends[index].tries += 1 }
             }
+            for (send, channels) in moved { state.follow(send, to: channels) }
         }
+        // What moved to a recipient's new channels goes now, not a cron run later.
+        if followingChanges, !moved.isEmpty { sendDuress(followingChanges: false) }
     }
 
     private func attempt(_ notification: Notification, _ message: Message, _ channel: String, _ mail: MailSettings?)
@@ -70,13 +82,5 @@ extension App {
         try DuressStateFile.update(dataDirectory: dataDirectory, lockTimeout: lockTimeout) {
             state throws(StoreError) in change(&state)
         }
-    }
-}
-
-extension DuressSend {
-    /// The same message to the same channel (whatever its progress).
-    func isSame(as other: DuressSend) -> Bool {
-        kind == other.kind && alarmAt == other.alarmAt && device == other.device && contact == other.contact
-            && channel == other.channel && cause == other.cause
     }
 }

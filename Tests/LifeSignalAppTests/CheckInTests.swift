@@ -174,4 +174,34 @@ import Testing
                 }
             }, "\(reader.notices)")
     }
+
+    /// Sam's topic failed, and Ana gave him another: the duress alarm goes to the new one in the
+    /// next run, once, and the old one is not tried again. A contact removed since is given up.
+    @Test func aDuressAlarmFollowsTheRecipientsNewChannel() throws {
+        let box = try DeliveryUseCaseTests.anaWithSam()
+        let sam = DeliveryUseCaseTests.sam
+        let tom = CircleRuleTests.tom
+        _ = try box.app("ana", at: t0).addExternal(ExternalContact(name: "Tom", notify: [tom], email: [], phone: []))
+        _ = try box.app("ana", at: t0).setDuressWord("bluebird", rounds: 1)
+        box.wire.fail(sam, saying: "HTTP 410 Gone")
+        box.wire.fail(tom, saying: "HTTP 503")
+        _ = try box.app("ana", at: "2026-03-01T20:00:00Z").checkIn(note: "bluebird")
+        _ = try box.app("ana", at: "2026-03-01T20:00:05Z").deliver()
+        #expect(box.wire.sent(to: sam).count == 1 && box.wire.sent(to: tom).count == 1)
+        let moved = "ntfy:https://ntfy.example/sam-new"
+        var edit = App.ContactEdit()
+        edit.notify = [moved]
+        _ = try box.app("ana", at: "2026-03-01T20:02:00Z").editContact("Sam", edit)
+        _ = try box.app("ana", at: "2026-03-01T20:03:00Z").removeContact("Tom")
+        for now in ["2026-03-01T20:05:00Z", "2026-03-01T20:10:00Z", "2026-03-01T20:15:00Z"] {
+            _ = try box.app("ana", at: now).deliver()
+        }
+        #expect(box.wire.sent(to: sam).count == 1, "the old topic is not tried again")
+        #expect(box.wire.sent(to: tom).count == 1, "nor is a contact removed")
+        let told = box.wire.sent(to: moved)
+        #expect(told.count == 1)
+        #expect(told.first?.message.title == "Ana checked in under duress: they may be in danger")
+        let sends = try box.app("ana", at: "2026-03-01T20:16:00Z").duressStatus().sends
+        #expect(sends.count == 1 && sends.first?.sent == Timestamp(rfc3339: "2026-03-01T20:05:00Z"), "\(sends)")
+    }
 }

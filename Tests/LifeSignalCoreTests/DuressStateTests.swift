@@ -88,6 +88,30 @@ import Testing
         #expect(state.clear(at: Timestamp(seconds: 3_000), device: "dev-2").isEmpty, "nothing is cleared twice")
     }
 
+    /// Sam's ntfy topic failed and Sam now has another: the alarm to it moves to his channels
+    /// of now, each once (his e-mail already has one), tried from the start; a sent one stays
+    /// as it is, and with no channel left nothing is tried.
+    @Test func aSendFollowsItsRecipientsNewChannels() throws {
+        var state = try Self.state()
+        state.sends[0].sent = Timestamp(seconds: 1_010)
+        state.sends[1].tries = 4
+        state.sends[1].claimedUntil = Timestamp(seconds: 1_200)
+        let old = state.sends[1]
+        let mail = Duress.fingerprint("mailto:sam@example.org")
+        let topic = Duress.fingerprint("ntfy:https://n/sam-new")
+        state.follow(old, to: [mail, topic])
+        let sam = state.sends.filter { $0.contact == "sam-id" }
+        #expect(sam.map(\.channel) == [mail, topic])
+        #expect(sam.last?.tries == 0 && sam.last?.claimedUntil == nil && sam.last?.sent == nil)
+        #expect(sam.last?.alarmAt == old.alarmAt && sam.last?.kind == .alarm)
+        #expect(state.due(clock: Timestamp(seconds: 1_100)).map { state.sends[$0].channel }.contains(topic))
+        state.follow(state.sends[0], to: [])
+        #expect(state.sends.contains { $0.channel == mail }, "a sent message is not taken back")
+        let ana = try #require(state.sends.first { $0.contact == "ana-id" })
+        state.follow(ana, to: [])
+        #expect(!state.sends.contains { $0.contact == "ana-id" })
+    }
+
     @Test func fingerprintsTellChannelsApart() {
         #expect(Duress.fingerprint("mailto:a@example.org") == Duress.fingerprint("mailto:a@example.org"))
         #expect(Duress.fingerprint("mailto:a@example.org") != Duress.fingerprint("mailto:b@example.org"))

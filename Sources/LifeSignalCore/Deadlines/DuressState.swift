@@ -69,6 +69,22 @@ public struct DuressState: Equatable, Sendable {
 
     /// Whether an alarm is in force: raised and not cleared.
     public var alarmInForce: Bool { sends.contains { $0.kind == .alarm && !$0.cleared } }
+
+    /// `send`'s channel is no longer one of its recipient's (they changed it, or are gone): the
+    /// message goes to the channels they have now, `channels` (fingerprints), each once, as a
+    /// send of its own tried from the start; with none, nothing is left to try. A send retried
+    /// for ever to an address its recipient gave up would tell nobody.
+    public mutating func follow(_ send: DuressSend, to channels: [UInt64]) {
+        guard let index = sends.firstIndex(where: { $0.isSame(as: send) }), sends[index].sent == nil else { return }
+        sends.remove(at: index)
+        for channel in channels where !sends.contains(where: { $0.isSame(as: send, but: channel) }) {
+            var moved = send
+            moved.channel = channel
+            moved.tries = 0
+            moved.claimedUntil = nil
+            sends.append(moved)
+        }
+    }
 }
 
 /// One message of a duress alarm or its all-clear to one channel of one recipient.
@@ -108,6 +124,17 @@ public struct DuressSend: Equatable, Sendable {
         self.contact = contact
         self.member = member
         self.channel = channel
+    }
+}
+
+extension DuressSend {
+    /// The same message to the same channel (whatever its progress).
+    public func isSame(as other: DuressSend) -> Bool { isSame(as: other, but: other.channel) }
+
+    /// The same message as `other`, to `channel`.
+    func isSame(as other: DuressSend, but channel: UInt64) -> Bool {
+        kind == other.kind && alarmAt == other.alarmAt && device == other.device && contact == other.contact
+            && self.channel == channel && cause == other.cause
     }
 }
 
