@@ -10,15 +10,7 @@ import LifeSignalStore
 extension App {
     func sendDuress(followingChanges: Bool = true) {
         guard DuressStateFile.exists(dataDirectory: dataDirectory) else { return }
-        let clock = self.clock()
-        let claimed =
-            (try? updateDuressState { state -> [DuressSend] in
-                let due = state.due(clock: clock)
-                for index in due {
-                    state.sends[index].claimedUntil = clock + TimeSpan(seconds: DuressState.claimSeconds)
-                }
-                return due.map { state.sends[$0] }
-            }) ?? []
+        let claimed = claimDue()
         guard !claimed.isEmpty, let store = try? openStore(), let snapshot = try? store.snapshot() else { return }
         let circle = snapshot.state
         let me = store.identity.member
@@ -70,6 +62,19 @@ extension App {
         }
         // What moved to a recipient's new channels goes now, not a cron run later.
         if followingChanges, !moved.isEmpty { sendDuress(followingChanges: false) }
+    }
+
+    /// The sends due now, each claimed under the lock so that no other run sends it meanwhile.
+    private func claimDue() -> [DuressSend] {
+        let clock = self.clock()
+        return
+            (try? updateDuressState { state -> [DuressSend] in
+                let due = state.due(clock: clock)
+                for index in due {
+                    state.sends[index].claimedUntil = clock + TimeSpan(seconds: DuressState.claimSeconds)
+                }
+                return due.map { state.sends[$0] }
+            }) ?? []
     }
 
     private func attempt(_ notification: Notification, _ message: Message, _ channel: String, _ mail: MailSettings?)
