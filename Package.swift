@@ -44,13 +44,13 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "TestSupport"], exclude: ["Vectors"]),
-        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore"]),
+        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore", "TestSupport"]),
         .testTarget(
             name: "LifeSignalChannelsTests", dependencies: ["LifeSignalChannels", "LifeSignalCore", "TestSupport"]),
         // The rules of each use case, in-process against a temporary directory and a fixed clock.
         .testTarget(
             name: "LifeSignalAppTests",
-            dependencies: ["LifeSignalApp", "LifeSignalCore", "LifeSignalChannels", "LifeSignalStore"]),
+            dependencies: ["LifeSignalApp", "LifeSignalCore", "LifeSignalChannels", "LifeSignalStore", "TestSupport"]),
         // Each test target names every module it imports: a change to a module imported only
         // transitively did not rebuild the tests, which then ran against a stale layout.
         // Golden/ holds expected help pages, read through #filePath, not bundled resources.

@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalApp
 import LifeSignalChannels
 import LifeSignalCore
+import TestSupport
 
 /// A temporary folder holding data directories (one per person or device) and, when asked, a
 /// circle folder they share; removed when the test ends. `app` gives the use cases as one run
@@ -10,7 +11,7 @@ final class Sandbox {
     let root: URL
 
     init() {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-app-\(UUID().uuidString)")
+        root = Scratch.root.appendingPathComponent("lifesignal-app-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 

@@ -774,7 +774,7 @@ final class SpawnedRun {
     private let scratch: URL
 
     init(_ arguments: [String], environment: [String: String], executable: String = Binary.path) throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-spawn-\(UUID().uuidString)")
+        scratch = Scratch.root.appendingPathComponent("lifesignal-spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let out = scratch.appendingPathComponent("stdout")
         let err = scratch.appendingPathComponent("stderr")

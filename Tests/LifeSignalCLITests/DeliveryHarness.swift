@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -80,7 +81,7 @@ enum DeliveryTools {
         String]
     {
         var environment = ["PATH": path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"]
-        environment["HOME"] = home ?? FileManager.default.temporaryDirectory.path
+        environment["HOME"] = home ?? Scratch.root.path
         for (key, value) in extra { environment[key] = value }
         return environment
     }
@@ -101,7 +102,7 @@ struct ToolRun {
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data = Data(),
         timeout: TimeInterval = 60, directory: String? = nil
     ) -> ToolRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let scratch = Scratch.root.appendingPathComponent(
             "lifesignal-tool-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -264,7 +265,7 @@ final class HarnessFolder {
     let url: URL
     var path: String { url.path }
     init(_ prefix: String) {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-\(prefix)-\(UUID().uuidString)")
+        url = Scratch.root.appendingPathComponent("lifesignal-\(prefix)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -17,7 +17,7 @@ enum CircleKeys {
     /// The folder holding `<person>/` keyrings and `<person>.fpr` fingerprints.
     static let folder: String? = {
         guard available else { return nil }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-keys-\(UUID())").path
+        let root = Scratch.root.appendingPathComponent("lifesignal-keys-\(UUID())").path
         var script = "set -e\n"
         for person in people {
             script += """

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCLI
 import LifeSignalCore
+import TestSupport
 import Testing
 
 /// What one run of lifesignal showed: stdout, stderr and the exit code. Runs are in this process
@@ -37,7 +38,7 @@ final class TempHome {
     var path: String { url.path }
 
     init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-test-\(UUID().uuidString)")
+        url = Scratch.root.appendingPathComponent("lifesignal-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -126,7 +127,7 @@ func spawn(
     _ arguments: [String], environment: [String: String], stdin: String? = nil, executable: String = Binary.path,
     directory: String? = nil
 ) -> Run {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-run-\(UUID().uuidString)")
+    let scratch = Scratch.root.appendingPathComponent("lifesignal-run-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outURL = scratch.appendingPathComponent("stdout")

@@ -23,7 +23,7 @@ import Testing
 
     /// A fresh temporary directory, for the tests that write files (each removes its own).
     static func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let directory = Scratch.root.appendingPathComponent(
             "lifesignal-child-\(UUID().uuidString)"
         ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -81,7 +81,7 @@ enum PythonEd25519 {
 
     /// The answers to `requests`, one line each, from one run of `script`.
     static func run(_ requests: [String]) throws -> [Substring] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = Scratch.root.appendingPathComponent(
             "lifesignal-ed25519-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

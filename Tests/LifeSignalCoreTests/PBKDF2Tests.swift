@@ -159,7 +159,7 @@ import Testing
         """
 
     static func run(_ requests: [String]) throws -> [String] {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let input = Scratch.root.appendingPathComponent(
             "lifesignal-pbkdf2-\(UUID().uuidString)")
         try Data((requests.joined(separator: "\n") + "\n").utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }

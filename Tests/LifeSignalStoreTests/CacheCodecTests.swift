@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LifeSignalCore
@@ -193,7 +194,7 @@ import Testing
 
     /// A whole cache file, saved and loaded through the store.
     @Test func aSavedCacheLoads() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let root = Scratch.root.appendingPathComponent(
             "lifesignal-cachecodec-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: root) }

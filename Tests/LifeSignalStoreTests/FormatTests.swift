@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -7,7 +8,7 @@ import Testing
 /// The private files name their formats: the cache by an id derived from its schema, the trust
 /// memory by a format of its own that still reads what lifesignal wrote before it had one.
 @Suite struct FormatTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-format-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-format-\(UUID().uuidString)")
         .path
 
     /// A memory with a device verified.

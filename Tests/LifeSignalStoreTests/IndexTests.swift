@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -9,7 +10,7 @@ import Testing
 /// cache say something the files do not (a marker name, a planted id) so that using a cache it
 /// must not use shows up in what is read.
 @Suite struct IndexTests: SharedCircle {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-index-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-index-\(UUID().uuidString)")
         .path
 
     /// A delivery run's first half: what it noticed, and whether the feed's digest sufficed.

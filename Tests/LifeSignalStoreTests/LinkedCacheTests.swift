@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -8,7 +9,7 @@ import Testing
 /// found none it could use, used only while it covers whom the check-in looks at, and never in
 /// the way of a correct read when it does not.
 @Suite struct LinkedCacheTests: SharedCircle {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-linked-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-linked-\(UUID().uuidString)")
         .path
 
     var carl: String { root + "/carl" }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -9,7 +10,7 @@ import Testing
 /// device and the version that wrote them, skipped by the fold, and kept byte for byte when
 /// this device writes again — in the log's tail and in an archive segment alike.
 @Suite struct NewerVersionTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-newer-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-newer-\(UUID().uuidString)")
         .path
     var home: String { root + "/ana" }
     static let t0 = Timestamp(seconds: 1_772_355_600)

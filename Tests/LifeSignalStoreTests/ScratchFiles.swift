@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ extension ScratchFiles {
     /// A new, empty folder under the temporary directory, named for the test suite.
     static func makeDirectory(_ name: String) throws -> String {
         let directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-\(name)-\(UUID().uuidString)")
+            Scratch.root.appendingPathComponent("lifesignal-\(name)-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory

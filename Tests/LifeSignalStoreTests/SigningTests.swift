@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -12,7 +13,7 @@ import Testing
 
     init() {
         directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-signing-\(UUID().uuidString)")
+            Scratch.root.appendingPathComponent("lifesignal-signing-\(UUID().uuidString)")
             .path
     }
 

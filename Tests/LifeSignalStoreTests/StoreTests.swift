@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -11,7 +12,7 @@ import Testing
 
     init() {
         directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-store-\(UUID().uuidString)").path
+            Scratch.root.appendingPathComponent("lifesignal-store-\(UUID().uuidString)").path
     }
 
     static let profile = NewProfile(name: "Ana", interval: .hours(24), reminder: .minutes(30), circle: nil)
@@ -158,7 +159,7 @@ import Testing
 /// The private read cache: used while no file changed, dropped as soon as one did, and never
 /// able to break a command.
 @Suite struct CircleCacheTests: SharedCircle {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-cache-\(UUID().uuidString)")
         .path
 
     @Test func usedWhileNothingChangedAndDroppedWhenAPeerChanges() throws {
@@ -376,7 +377,7 @@ import Testing
 /// The unread count kept in the cache: used while the feed files are unchanged, recounted when
 /// one changes.
 @Suite struct UnreadCacheTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-unread-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-unread-\(UUID().uuidString)")
         .path
     static let t0 = Timestamp(seconds: 1_772_355_600)
 

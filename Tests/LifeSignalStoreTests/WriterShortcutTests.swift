@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -8,7 +9,7 @@ import Testing
 /// members linked with it (the rest carried over, for the next reader to check), and a writer
 /// appends to its own log as it lies while the cache holds that file's key.
 @Suite struct WriterShortcutTests: SharedCircle {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-writer-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("lifesignal-writer-\(UUID().uuidString)")
         .path
 
     var carl: String { root + "/carl" }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 @testable import LifeSignalStore
@@ -13,7 +14,7 @@ final class ZoneFilesTests {
 
     init() throws {
         directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-zones-\(UUID().uuidString)").path
+            Scratch.root.appendingPathComponent("lifesignal-zones-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
