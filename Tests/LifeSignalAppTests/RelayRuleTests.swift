@@ -1,0 +1,131 @@
+import Foundation
+import LifeSignalApp
+import LifeSignalCore
+import Testing
+
+/// Relays by a watcher, as the delivery use case decides them (issue #41): Bob's device tells
+/// Ana's responders when her own devices are dark, once, and leaves the telling to her own
+/// device when it is alive; her all-clear follows whoever told. SafetyNetTests' and
+/// BelievableAlarmTests' scenarios, in-process.
+@Suite struct RelayRuleTests {
+    static let sam = Told.sam
+
+    /// Her own devices get the first ten minutes; then Bob's relay tells Sam once, however
+    /// often his cron runs, and her device, waking, does not tell Sam again.
+    @Test func aWatcherRelaysOnceAfterHerDevicesHadTenMinutes() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:05:00Z"])
+        #expect(box.wire.sent(to: Self.sam).isEmpty, "her own devices get the first ten minutes")
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z", "2026-03-02T09:20:00Z", "2026-03-02T10:00:00Z"])
+        let told = Told.misses(box)
+        #expect(told.count == 1, "exactly once")
+        #expect(told.first?.message.relayedBy == "Bob" && told.first?.message.confirmed == true)
+        try Told.deliver(box, at: ["2026-03-02T10:05:00Z"])
+        #expect(Told.misses(box).count == 1, "her device, waking, sees Bob's delivery")
+    }
+
+    /// Bob himself is told of Ana's miss at once, on his own channel; Sam waits.
+    @Test func theWatcherIsToldAtOnceHisRelayWaits() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        let bobs = "ntfy:https://ntfy.example/bob-notes"
+        var change = App.PreferencesChange()
+        change.channels = [bobs]
+        _ = try box.app("bob", at: t0).preferences(change)
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:05:00Z"])
+        #expect(Told.misses(box, to: bobs).count == 1)
+        #expect(Told.misses(box, to: bobs).first?.message.title == "Ana missed the 09:00 check-in")
+        #expect(box.wire.sent(to: Self.sam).isEmpty)
+    }
+
+    /// A command on Ana's machine (an exec: channel) runs only there: Bob relays through the
+    /// channels that may run for others.
+    @Test func aRelayNeverRunsHerMachinesCommands() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        let exec = "exec:touch /nonexistent/ana-ran"
+        var edit = App.ContactEdit()
+        edit.notify = [Self.sam, exec]
+        _ = try box.app("ana", at: t0).editContact("Sam", edit)
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z"])
+        #expect(Told.misses(box).count == 1)
+        #expect(box.wire.sent(to: exec).isEmpty)
+        try Told.deliver(box, at: ["2026-03-02T09:20:00Z"])
+        #expect(Told.misses(box, to: exec).count == 1, "her own machine runs it")
+        #expect(Told.misses(box).count == 1)
+    }
+
+    /// Bob is Ana's dependent, not her watcher: her misses are not his machine's to relay.
+    @Test func someoneWhoDoesNotWatchOverHerRelaysNothing() throws {
+        let box = try DeliveryUseCaseTests.anaWithSam(sharing: ["bob"])
+        let code = try box.app("bob", at: t0).inviteCode(reset: false).code
+        _ = try box.app("ana", at: t0).addMember(invite: code, roles: Roles(responder: false, dependent: true))
+        try Told.deliver(box, "bob", at: ["2026-03-02T12:00:00Z"])
+        #expect(box.wire.sent.isEmpty, "\(box.wire.sent.map(\.message.title))")
+    }
+
+    /// While her own device is alive after the deadline (it recorded a delivery run), Bob
+    /// leaves the telling to it.
+    @Test func herOwnDeviceAliveTellsAndTheWatcherLeavesItToIt() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        try Told.deliver(box, at: ["2026-03-02T09:01:00Z"])
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:20:00Z"])
+        let told = Told.misses(box)
+        #expect(told.count == 1)
+        #expect(told.first?.message.relayedBy == nil, "sent by her own device")
+        #expect(told.first?.message.confirmed == true)
+    }
+
+    /// Bob told Sam of the miss, then went dark; Ana checks in: her own device sends the
+    /// all-clear, and Bob's, running again, does not send it a second time. The same when Ana
+    /// never confirmed Bob: his record of the relay is enough to follow it with the all-clear.
+    @Test(arguments: [true, false])
+    func herOwnDeviceClearsWhatAWatcherRelayed(confirmed: Bool) throws {
+        let box = try FirstMonthTests.anaBobAndSam(confirmed: confirmed)
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:05:00Z", "2026-03-02T09:15:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive])
+        _ = try box.app("ana", at: "2026-03-02T10:30:00Z").checkIn(note: nil)
+        try Told.deliver(box, at: ["2026-03-02T10:31:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
+        let clear = try #require(box.wire.sent(to: Self.sam).last?.message)
+        #expect(clear.relayedBy == nil)
+        #expect(
+            clear.text().contains(
+                "Ana has checked in again, at 2026-03-02 10:30 UTC, after missing the check-in due 2026-03-02 09:00 UTC"
+            ),
+            "\(clear.text())")
+        for now in ["2026-03-02T11:00:00Z", "2026-03-02T12:00:00Z"] {
+            try Told.deliver(box, "bob", at: [now])
+            try Told.deliver(box, at: [now])
+        }
+        #expect(box.wire.sent(to: Self.sam).count == 2, "once: \(Told.kinds(box))")
+    }
+
+    /// Ana checked in at 08:50 on a device whose records reached the circle only at 09:40:
+    /// Bob's device told of a miss; the late check-in is a correction, told once, and says so.
+    @Test func aCheckInMadeOnTimeThatSyncsLateCorrectsTheFalseAlarm() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        let members = box.circle + "/members"
+        func logs() -> [String: Data] {
+            let paths = (FileManager.default.enumerator(atPath: members)?.allObjects as? [String] ?? [])
+            return Dictionary(
+                uniqueKeysWithValues: paths.filter { $0.hasSuffix("log.json") }.compactMap { path in
+                    (try? Data(contentsOf: URL(fileURLWithPath: members + "/" + path))).map { (path, $0) }
+                })
+        }
+        let before = logs()
+        _ = try box.app("ana", at: "2026-03-02T08:50:00Z").checkIn(note: nil)
+        let after = logs()
+        let hers = try #require(after.keys.first { before[$0] != after[$0] })
+        let path = URL(fileURLWithPath: members + "/" + hers)
+        try before[hers]?.write(to: path)
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive])
+        try after[hers]?.write(to: path)
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:40:00Z", "2026-03-02T10:40:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
+        let correction = try #require(try Told.entry(box, "bob", at: "2026-03-02T10:41:00Z", .dependentCheckedIn))
+        #expect(
+            correction.message.hasPrefix(
+                "Correction: Ana did check in on time, at 2026-03-02 08:50 UTC, before the check-in due 2026-03-02 09:00 UTC"
+            ), "\(correction.message)")
+    }
+}
