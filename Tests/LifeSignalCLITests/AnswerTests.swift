@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-// Alarms that keep trying until a human answers: a missed check-in is told again, at the
-// interval the person chose, to those already told, each repeat a new message threaded to the
-// first, until someone acknowledges. Real processes, a real HTTP listener behind curl, two data
-// directories on one circle folder.
+// Alarms that keep trying until a human answers, end to end: the repeat and vouch commands, what
+// they print and refuse, and what a real HTTP listener behind curl receives. Real processes, two
+// data directories on one circle folder. The rules (numbering, threads, holds, an alert's
+// repeats) are App tests where they live: RepeatRuleTests, AnswerRuleTests.
 
 @Suite(.integration) struct AnswerTests {
     static func received(_ recorder: HTTPRecorder, _ path: String) -> [[String: Any]] {
@@ -14,65 +14,6 @@ import Testing
 
     static func misses(_ recorder: HTTPRecorder) -> [[String: Any]] {
         received(recorder, "/sis").filter { $0["type"] as? String == "receive_non_responsive_dependent_alert" }
-    }
-
-    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
-    func aMissIsToldAgainEveryHourUntilSomeoneAcknowledges() throws {
-        let recorder = try HTTPRecorder()
-        let root = TempHome()
-        let h = SafetyNetTests.aliceAndBob(recorder, marker: root.path + "/unused")
-        let env = ["PATH": DeliveryTests.path()]
-        // Alice's deadline is 2026-03-02 09:00 UTC; her laptop stays closed; Bob's cron runs.
-        for now in ["2026-03-02T09:15:00Z", "2026-03-02T09:45:00Z"] {
-            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
-        }
-        var told = Self.misses(recorder)
-        #expect(told.count == 1, "an hour has not passed: told once")
-        let first = try #require(told.first)
-        #expect(first["notice"] as? Int == 1)
-        // An hour after it went out (09:15).
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:10:00Z", environment: env).code == 0)
-        #expect(Self.misses(recorder).count == 1)
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T10:20:00Z", environment: env).code == 0)
-        told = Self.misses(recorder)
-        #expect(told.count == 2, "the second notice an hour after the first")
-        let second = try #require(told.last)
-        #expect(second["id"] as? String != first["id"] as? String, "its own id, so no receiver drops it")
-        #expect(second["follows"] as? String == first["id"] as? String)
-        #expect(second["dedupeKey"] as? String == first["dedupeKey"] as? String)
-        #expect(second["notice"] as? Int == 2)
-        #expect(second["title"] as? String == "Alice missed the 09:00 check-in (second notice)", "\(second)")
-        #expect(
-            second["causeAt"] as? String == first["causeAt"] as? String,
-            "the deadline she missed, not the repeat's time")
-        #expect((second["text"] as? String)?.contains("Due: Mon 2 Mar 2026, 09:00 UTC") == true, "\(second)")
-        #expect(
-            (second["summary"] as? String)?.hasPrefix("Second notice, 1h after the first: Alice missed") == true,
-            "\(second)")
-        // A run after a long gap sends the latest notice only, saying how long it has been.
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T12:25:00Z", environment: env).code == 0)
-        told = Self.misses(recorder)
-        #expect(told.count == 3)
-        #expect(told.last?["notice"] as? Int == 4, "\(told.last ?? [:])")
-        #expect((told.last?["summary"] as? String)?.hasPrefix("Fourth notice, 3h after the first") == true)
-        // Bob says he is on it: no more repeats, to anyone, for two hours.
-        let list = notifications(h.run("bob", ["notify", "list", "--json"], now: "2026-03-02T12:20:00Z"))
-        let mine = try #require(
-            list.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" }?["id"] as? String)
-        #expect(h.run("bob", ["notify", "ack", String(mine.prefix(8))], now: "2026-03-02T12:20:00Z").code == 0)
-        for now in ["2026-03-02T13:30:00Z", "2026-03-02T14:15:00Z"] {
-            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
-        }
-        #expect(Self.misses(recorder).count == 3, "an acknowledgement holds the repeats")
-        // Then, with nothing else answering the alarm, they go on, saying Bob was on it.
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T14:25:00Z", environment: env).code == 0)
-        told = Self.misses(recorder)
-        #expect(told.count == 4)
-        #expect(
-            (told.last?["summary"] as? String)?.hasPrefix(
-                "Bob said they were on it at Mon 2 Mar 2026, 12:20 UTC; in the 2h 5m since, no check-in, vouch or other answer has reached the sender of this message."
-            ) == true, "\(told.last ?? [:])")
-        #expect(duplicates(Self.received(recorder, "/sis").compactMap { $0["id"] as? String }).isEmpty)
     }
 
     @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
@@ -106,35 +47,6 @@ import Testing
             #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
         }
         #expect(Self.misses(recorder).map { $0["notice"] as? Int } == [1, 2, 1])
-    }
-
-    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
-    func anAlertIsToldAgainUntilItEnds() throws {
-        let recorder = try HTTPRecorder()
-        let root = TempHome()
-        let h = SafetyNetTests.aliceAndBob(recorder, marker: root.path + "/unused")
-        let env = ["PATH": DeliveryTests.path()]
-        let raised = h.run(
-            "alice", ["alert", "activate", "--message", "fell on the stairs", "--yes"], now: "2026-03-01T12:00:00Z",
-            environment: env)
-        #expect(raised.code == 0, "\(raised.stderr)")
-        func alerts() -> [[String: Any]] {
-            Self.received(recorder, "/sis").filter { $0["type"] as? String == "receive_dependent_manual_alert_active" }
-        }
-        #expect(alerts().count == 1)
-        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-01T12:30:00Z", environment: env).code == 0)
-        #expect(alerts().count == 1)
-        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-01T13:01:00Z", environment: env).code == 0)
-        #expect(alerts().map { $0["notice"] as? Int } == [1, 2])
-        #expect((alerts().last?["title"] as? String)?.hasSuffix("raised an emergency alert (second notice)") == true)
-        let ended = h.run("alice", ["alert", "deactivate", "--yes"], now: "2026-03-01T13:10:00Z", environment: env)
-        #expect(ended.code == 0, "\(ended.stderr)")
-        for now in ["2026-03-01T14:05:00Z", "2026-03-01T16:00:00Z"] {
-            #expect(h.run("alice", ["notify", "deliver"], now: now, environment: env).code == 0)
-            #expect(h.run("bob", ["notify", "deliver"], now: now, environment: env).code == 0)
-        }
-        #expect(alerts().count == 2, "the alert's end ends the repeats")
-        #expect(Self.received(recorder, "/sis").last?["type"] as? String == "receive_dependent_manual_alert_inactive")
     }
 
     @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))

@@ -112,21 +112,6 @@ import Testing
             "\(text)")
         #expect(text.contains("- Try to reach Alice first: this alarm is not confirmed."))
     }
-
-    /// While the person's own device is alive after the deadline (it recorded a delivery run),
-    /// watchers leave the telling to it; her device tells her sister itself.
-    @Test(.enabled(if: HTTPRecorder.isAvailable && DeliveryTools.curl != nil, DeliveryTools.missing("python3 or curl")))
-    func theirOwnDeviceKnowsBest() throws {
-        let recorder = try HTTPRecorder()
-        let h = Self.family(recorder)
-        // Alice's laptop runs cron but she does not check in: it tells her sister itself.
-        #expect(h.run("alice", ["notify", "deliver"], now: "2026-03-02T09:01:00Z", environment: Self.env).code == 0)
-        #expect(h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:20:00Z", environment: Self.env).code == 0)
-        let relays = Self.received(recorder)
-        #expect(relays.count == 1)
-        #expect(relays.first?["relayedBy"] is NSNull, "sent by Alice's own device, not Bob's")
-        #expect(relays.first?["confirmed"] as? Bool == true)
-    }
 }
 
 /// The scenario of the report, over git: Bob's remote becomes unreachable (his laptop is

@@ -672,29 +672,3 @@ func notifications(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation
         #expect(env["TZ"] == "UTC")
     }
 }
-
-/// A message says who was told and who is still being told; it never claims someone was told
-/// whose channel is failing.
-@Suite struct AlsoToldTests {
-    @Test func aFailingResponderIsBeingToldNotTold() throws {
-        let home = TempHome()
-        let tom = home.path + "/tom.log"
-        #expect(home.run(["init", "--name", "Bea", "--quiet"]).code == 0)
-        #expect(home.run(["contacts", "add", "Sam", "--responder", "--notify", "exec:false", "--quiet"]).code == 0)
-        #expect(
-            home.run(["contacts", "add", "Tom", "--responder", "--notify", "exec:cat >> '\(tom)'", "--quiet"]).code
-                == 0)
-        #expect(home.run(["checkin", "--quiet"]).code == 0)
-        #expect(home.run(["notify", "deliver"], now: "2026-03-02T09:20:00Z").code == 75)
-        let sent = try String(contentsOfFile: tom, encoding: .utf8).split(separator: "\n").map {
-            jsonObject(String($0))
-        }
-        let miss = try #require(sent.first { $0["type"] as? String == "receive_non_responsive_dependent_alert" })
-        #expect(miss["schema"] as? String == "lifesignal.notification/2")
-        #expect(miss["alsoTold"] as? [String] == [], "\(miss)")
-        #expect(miss["beingTold"] as? [String] == ["Sam"], "\(miss)")
-        let text = miss["text"] as? String ?? ""
-        #expect(text.contains("Also being told (not reached yet): Sam."), "\(text)")
-        #expect(!text.contains("Also told: Sam"), "\(text)")
-    }
-}
