@@ -128,4 +128,74 @@ import Testing
                 "Correction: Ana did check in on time, at 2026-03-02 08:50 UTC, before the check-in due 2026-03-02 09:00 UTC"
             ), "\(correction.message)")
     }
+
+    /// Ana (with Bob watching) has an inbox; her laptop's reminder handed out an "I'm OK"
+    /// button at 08:35, then went dark. Bob's cron ran the day before, so his device knows
+    /// her inbox to read (a run reads the inboxes the last one found).
+    static func anaWithAButtonOutThenDark() throws -> (Sandbox, Message.Button) {
+        let box = try FirstMonthTests.anaBobAndSam()
+        _ = try box.app("ana", at: t0).setInbox(DeliveryUseCaseTests.inbox, phone: DeliveryUseCaseTests.phone)
+        try Told.deliver(box, "bob", at: ["2026-03-01T12:00:00Z"])
+        try Told.deliver(box, at: ["2026-03-02T08:35:00Z"])
+        let button = try #require(
+            box.wire.sent(to: "ntfy:" + DeliveryUseCaseTests.phone).first?.message.buttons.first)
+        return (box, button)
+    }
+
+    /// An answer recorded by this very device, after it told Sam of the alarm, is known here
+    /// first: Bob's run that reads Ana's tap tells Sam the all-clear at once, without the ten
+    /// minutes left to her own device.
+    @Test func aTapReadHereAfterThisDeviceRelayedIsToldAtOnce() throws {
+        let (box, button) = try Self.anaWithAButtonOutThenDark()
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive])
+        box.wire.post(button.body, to: DeliveryUseCaseTests.inbox, at: Told.time("2026-03-02T09:30:00Z"))
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:31:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn], "not ten minutes later")
+    }
+
+    /// Her own device told Sam of the miss: a tap Bob's device reads is still hers to tell
+    /// first, so his all-clear waits the ten minutes.
+    @Test func aTapReadHereAfterHerDeviceToldWaitsForHerDevice() throws {
+        let (box, button) = try Self.anaWithAButtonOutThenDark()
+        try Told.deliver(box, at: ["2026-03-02T09:05:00Z"])
+        box.wire.post(button.body, to: DeliveryUseCaseTests.inbox, at: Told.time("2026-03-02T09:30:00Z"))
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:31:00Z", "2026-03-02T09:39:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive])
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:41:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
+    }
+
+    /// Ana's own device told Sam of the miss, then went dark; Bob, whose device had not run
+    /// since, goes round and vouches: the vouch's run tells Sam the all-clear, rather than
+    /// leaving her with "missed" until Ana's laptop runs again.
+    @Test func aVouchAfterHerDeviceToldIsClearedByTheVouchersRun() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        try Told.deliver(box, at: ["2026-03-02T09:05:00Z"])
+        let vouched = try box.app("bob", at: "2026-03-02T09:30:00Z").vouch(for: "Ana", note: "at the shop")
+        #expect(vouched.delivery?.delivered.map(\.channel) == [Self.sam])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
+        let clear = try #require(box.wire.sent(to: Self.sam).last)
+        #expect(clear.message.summary.hasPrefix("Vouched: Bob has seen Ana and says they are fine"))
+        #expect(clear.message.follows == nil || clear.message.thread == Told.misses(box).first?.message.thread)
+        // Ana's laptop, awake again, sees it delivered: told once.
+        try Told.deliver(box, at: ["2026-03-02T10:00:00Z"])
+        try Told.deliver(box, "bob", at: ["2026-03-02T10:05:00Z"])
+        #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
+    }
+
+    /// Bob's device cannot read Ana's inbox, and a button of hers is out: a tap may wait
+    /// there, so his copy confirms no miss. Sam is told after the hold, marked unconfirmed.
+    @Test func anUnreadPhoneInboxHoldsTheRelayAndMarksItUnconfirmed() throws {
+        let (box, _) = try Self.anaWithAButtonOutThenDark()
+        box.wire.fail(DeliveryUseCaseTests.inbox, saying: "HTTP 500")
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z", "2026-03-02T10:30:00Z"])
+        #expect(box.wire.sent(to: Self.sam).isEmpty, "held: the inbox was not read after the deadline")
+        try Told.deliver(box, "bob", at: ["2026-03-02T11:05:00Z"])
+        let told = try #require(Told.misses(box).first?.message)
+        #expect(Told.misses(box).count == 1)
+        #expect(!told.confirmed && told.relayedBy == "Bob")
+        #expect(told.title == "Ana may have missed the 09:00 check-in (unconfirmed)")
+        #expect(told.text().contains("Ana's phone inbox could not be read"), "\(told.text())")
+    }
 }

@@ -44,35 +44,54 @@ extension Notifications {
         return found
     }
 
-    /// All-clears for my external responders whom a watcher's device told of my last miss
-    /// while my own devices were dark: once I have checked in, this device tells them too,
-    /// under the id the watcher's all-clear has, so whichever device is first the other sees it
-    /// delivered. Without it they heard the all-clear only when that watcher's machine ran again.
+    /// All-clears for external responders whom another device told of a miss this device has
+    /// no record of telling: mine, told by a watcher's device while my own devices were dark
+    /// (once I have checked in, this device tells them too); and a dependent's whose alarms this
+    /// device relays, told by the dependent's own device or another watcher's before this one
+    /// ever noticed the miss (a vouch made here, or a check-in it heard of, answers it; without
+    /// this, they heard the all-clear only when the device that told them ran again). Each under
+    /// the id every device gives that all-clear, so whichever device is first the others see it
+    /// delivered.
     static func allClearsOfRelays(circle: CircleState, feed: Feed, me: String, now: Timestamp) -> [Notification] {
-        guard let state = circle.members[me], let last = state.lastCheckIn(asOf: now),
-            let deadline = CheckInStatus(member: state, before: last).deadline, deadline < last.at
-        else { return [] }
+        let dependents = circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
         var found: [Notification] = []
-        for contact in circle.externalContacts(of: me) {
-            let recipient = Notification.Recipient.external(owner: me, id: contact.id)
-            let miss = Notification(
-                kind: .dependentNonResponsive, cause: "\(deadline.seconds)", message: "", at: deadline, subject: me,
-                recipient: recipient)
-            // Told by someone else's device, and not by this one (whose own feed follows it up).
-            guard feed.notifications[miss.id] == nil,
-                contact.contact.notify.contains(where: {
-                    DeliveryRules.isDelivered(
-                        DeliveryKey(notification: miss.id, channel: $0), to: recipient, feed: feed, circle: circle,
-                        forAllClear: true)
-                })
-            else { continue }
-            found.append(
-                Notification(
-                    kind: .dependentCheckedIn, cause: "\(deadline.seconds)",
-                    message: checkedInAgain(name(me, in: circle), at: last.at, after: deadline),
-                    at: last.at, subject: me, recipient: recipient, thread: .deadline(member: me, at: deadline)))
+        for subject in [me] + dependents.sorted() {
+            guard let (deadline, at, message) = answer(of: subject, circle: circle, now: now) else { continue }
+            for contact in circle.externalContacts(of: subject) {
+                let recipient = Notification.Recipient.external(owner: subject, id: contact.id)
+                let miss = Notification(
+                    kind: .dependentNonResponsive, cause: "\(deadline.seconds)", message: "", at: deadline,
+                    subject: subject, recipient: recipient)
+                // Told by another device, and not by this one (whose own feed follows it up).
+                guard feed.notifications[miss.id] == nil,
+                    contact.contact.notify.contains(where: {
+                        DeliveryRules.isDelivered(
+                            DeliveryKey(notification: miss.id, channel: $0), to: recipient, feed: feed, circle: circle,
+                            forAllClear: true)
+                    })
+                else { continue }
+                found.append(
+                    Notification(
+                        kind: .dependentCheckedIn, cause: "\(deadline.seconds)", message: message, at: at,
+                        subject: subject, recipient: recipient, thread: .deadline(member: subject, at: deadline)))
+            }
         }
         return found
+    }
+
+    /// The last miss of `subject` that was answered, when, and the all-clear's words: a
+    /// check-in after it, or (for someone else) a vouch that ended it.
+    private static func answer(of subject: String, circle: CircleState, now: Timestamp) -> (
+        deadline: Timestamp, at: Timestamp, message: String
+    )? {
+        guard let state = circle.members[subject], let last = state.lastCheckIn(asOf: now) else { return nil }
+        let name = name(subject, in: circle)
+        if let deadline = CheckInStatus(member: state, before: last).deadline, deadline < last.at {
+            return (deadline, last.at, checkedInAgain(name, at: last.at, after: deadline))
+        }
+        guard let vouch = circle.status(of: subject, now: now).vouch, vouch.deadline > last.at, vouch.at <= now
+        else { return nil }
+        return (vouch.deadline, vouch.at, vouchAllClear(vouch, subject: subject, circle: circle))
     }
 
     /// When a told miss of `deadline` ended without a check-in because the member changed
