@@ -91,12 +91,38 @@ extension App {
     }
 
     /// Reads the inboxes the last run found, without the lock (one short request each; none at
-    /// all without an inbox). A dry run reads them too: reading records nothing, and a
-    /// dependent's miss is confirmed only by a read after it.
+    /// all without an inbox). A device's first delivery run has no run before it, and finds
+    /// them in the circle: else its first run after a deadline could confirm no miss. A dry run
+    /// reads them too: reading records nothing, and a dependent's miss is confirmed only by a
+    /// read after it.
     func readInboxes() -> [InboxRead] {
-        HealthFile.read(dataDirectory: dataDirectory).inboxes.sorted { $0.key < $1.key }.map { url, inbox in
+        let health = HealthFile.read(dataDirectory: dataDirectory)
+        var inboxes = health.inboxes
+        if health.lastDeliver == nil, inboxes.isEmpty, let store = try? openStore(),
+            let circle = try? store.snapshot().state
+        {
+            inboxes = Self.inboxes(readBy: store.identity.member, in: circle).inboxes
+        }
+        return inboxes.sorted { $0.key < $1.key }.map { url, inbox in
             InboxRead(url: url, before: inbox, result: channels.poll(url, inbox.lastSeen, environment))
         }
+    }
+
+    /// The inboxes `me`'s devices read: mine and my dependents', each once, whoever else names
+    /// it too (a tap is judged by whose token it carries, not by whose settings name the
+    /// topic); and the members they are read for.
+    static func inboxes(readBy me: String, in circle: CircleState) -> (
+        inboxes: [String: InboxHealth], readFor: [String]
+    ) {
+        var inboxes: [String: InboxHealth] = [:]
+        let readFor =
+            [me] + circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
+        for member in readFor.sorted() {
+            if let url = circle.members[member]?.inbox?.value ?? nil, inboxes[url] == nil {
+                inboxes[url] = InboxHealth(member: member)
+            }
+        }
+        return (inboxes, readFor)
     }
 
     /// Under the lock, before anything is noticed: records each tap whose token counts for the
@@ -106,17 +132,7 @@ extension App {
         inboxes: [String: InboxHealth], warnings: [Warning]
     ) {
         let circle = transaction.circle
-        let me = transaction.member
-        var inboxes: [String: InboxHealth] = [:]
-        let readFor =
-            [me] + circle.linkedMembers(of: me).filter { circle.roles(of: me, toward: $0)?.dependent ?? false }
-        for member in readFor.sorted() {
-            // One inbox read once, whoever else names it too: a tap is judged by whose token it
-            // carries, not by whose settings name the topic.
-            if let url = circle.members[member]?.inbox?.value ?? nil, inboxes[url] == nil {
-                inboxes[url] = InboxHealth(member: member)
-            }
-        }
+        var (inboxes, readFor) = Self.inboxes(readBy: transaction.member, in: circle)
         var warnings: [Warning] = []
         for read in reads where inboxes[read.url]?.member == read.before.member {
             var inbox = read.before

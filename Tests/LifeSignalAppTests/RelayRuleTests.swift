@@ -130,8 +130,8 @@ import Testing
     }
 
     /// Ana (with Bob watching) has an inbox; her laptop's reminder handed out an "I'm OK"
-    /// button at 08:35, then went dark. Bob's cron ran the day before, so his device knows
-    /// her inbox to read (a run reads the inboxes the last one found).
+    /// button at 08:35, then went dark. Bob's cron ran the day before (and read her inbox
+    /// then).
     static func anaWithAButtonOutThenDark() throws -> (Sandbox, Message.Button) {
         let box = try FirstMonthTests.anaBobAndSam()
         _ = try box.app("ana", at: t0).setInbox(DeliveryUseCaseTests.inbox, phone: DeliveryUseCaseTests.phone)
@@ -184,6 +184,19 @@ import Testing
         #expect(Told.kinds(box) == [.dependentNonResponsive, .dependentCheckedIn])
     }
 
+    /// Bob set up his device after Ana's laptop went dark with a button out: its very first
+    /// delivery run, after her deadline, reads her inbox too (no run before it had found it),
+    /// so the miss it relays is confirmed, not held as one it cannot confirm.
+    @Test func aDevicesFirstDeliveryRunReadsTheInboxesItWatches() throws {
+        let box = try FirstMonthTests.anaBobAndSam()
+        _ = try box.app("ana", at: t0).setInbox(DeliveryUseCaseTests.inbox, phone: DeliveryUseCaseTests.phone)
+        try Told.deliver(box, at: ["2026-03-02T08:35:00Z"])
+        try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z"])
+        let told = try #require(Told.misses(box).first?.message, "told at the first run, not held")
+        #expect(told.confirmed && told.relayedBy == "Bob")
+        #expect(told.title == "Ana missed the 09:00 check-in")
+    }
+
     /// Bob's device cannot read Ana's inbox, and a button of hers is out: a tap may wait
     /// there, so his copy confirms no miss. Sam is told after the hold, marked unconfirmed.
     @Test func anUnreadPhoneInboxHoldsTheRelayAndMarksItUnconfirmed() throws {
@@ -196,6 +209,6 @@ import Testing
         #expect(Told.misses(box).count == 1)
         #expect(!told.confirmed && told.relayedBy == "Bob")
         #expect(told.title == "Ana may have missed the 09:00 check-in (unconfirmed)")
-        #expect(told.text().contains("Ana's phone inbox could not be read"), "\(told.text())")
+        #expect(told.text().contains("Ana's phone inbox was last read Sun 1 Mar 2026, 12:00 UTC"), "\(told.text())")
     }
 }

@@ -79,7 +79,9 @@ import Testing
         let run = h.run("bob", ["notify", "deliver"], now: "2026-03-02T09:20:00Z", environment: Self.env)
         #expect(run.code == 0, "\(run.stderr)")
         let runs = ntfy.polls("alice-inbox-7f3k9q2m").filter { !$0.hasSuffix("since=latest") }  // not doctor's
-        #expect(runs.count == 2, "one poll per delivery run (hers at 08:35, his at 09:20): \(runs)")
+        #expect(
+            runs.count == 3,
+            "one poll per delivery run (his first, the day before; hers at 08:35; his at 09:20): \(runs)")
         let seen = jsonObject(h.run("bob", ["contacts", "list", "--json"], now: "2026-03-02T09:20:00Z").stdout)
         let checkIn = Self.aliceCheckIn(seen)
         #expect((checkIn?["lastCheckIn"] as? [String: Any])?["at"] as? String == "2026-03-02T08:50:00Z", "\(seen)")
