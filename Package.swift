@@ -40,8 +40,9 @@ let package = Package(
             dependencies: ["LifeSignalCore", "LifeSignalStore"],
             path: "Benchmarks/Seed"),
         // Vectors/ holds published test vectors (Wycheproof), read through #filePath.
-        // The integration trait, shared by the test targets (see Tests/TestSupport).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the test targets share (see Tests/TestSupport): the integration trait, scratch
+        // folders, a writer of signed logs.
+        .target(name: "TestSupport", dependencies: ["LifeSignalCore"], path: "Tests/TestSupport"),
         .testTarget(
             name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "TestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalCore", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalApp
 import LifeSignalCore
+import TestSupport
 import Testing
 
 /// A device Ana no longer holds: once revoked, what it writes counts for nobody, not even its
@@ -12,7 +13,7 @@ import Testing
     /// What the laptop's own lifesignal would not write: a revocation of `device`, appended to its
     /// published log and signed with its key (the thief holds it).
     static func laptopRevokes(_ box: Sandbox, _ device: String, through: Int, at time: String) throws {
-        let key = try SignedLog.key(in: box.directory("ana")).publicKeyText
+        let key = try SignedLogWriter.key(in: box.directory("ana")).publicKeyText
         try box.editLog(at: box.publishedLog("laptop"), signedBy: "laptop") { log in
             let seq = (log["lastSeq"] as? Int ?? 0) + 1
             let clock = (log["clock"] as? Int ?? 0) + 1

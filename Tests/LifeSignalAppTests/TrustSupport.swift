@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalApp
 import LifeSignalCore
+import TestSupport
 import Testing
 
 /// What the trust and circle tests need beside `Sandbox`: who a data directory is, where its
@@ -45,7 +46,7 @@ extension Sandbox {
         var log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         change(&log)
         if let signer {
-            try SignedLog.write(log, to: path, key: SignedLog.key(in: directory(signer)))
+            try SignedLogWriter.write(log, to: path, key: SignedLogWriter.key(in: directory(signer)))
         } else {
             try JSONSerialization.data(withJSONObject: log).write(to: URL(fileURLWithPath: path))
         }
@@ -106,41 +107,5 @@ enum Families {
         _ = try box.app("laptop", at: "2026-03-01T12:00:00Z").checkIn(note: nil)
         _ = try box.app("bea", at: "2026-03-01T12:10:00Z").dashboard()
         return (box, setUp.recoveryCode ?? "")
-    }
-}
-
-/// Writes a log as a member's own device would — laid out as lifesignal writes one and signed
-/// with the key in that device's data directory — whatever it holds: Mal can sign anything his
-/// own device writes; he cannot sign as Ana.
-enum SignedLog {
-    static func key(in directory: String) throws -> SigningKey {
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/device.key"))
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let seed = KeyText.bytes(object?["seed"] as? String ?? "", count: 32) ?? []
-        guard let key = SigningKey(seed: seed) else { throw CocoaError(.fileReadCorruptFile) }
-        return key
-    }
-
-    static func write(_ log: [String: Any], to path: String, key: SigningKey) throws {
-        func text(_ value: Any) throws -> String {
-            String(
-                decoding: try JSONSerialization.data(
-                    withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes, .sortedKeys]),
-                as: UTF8.self)
-        }
-        let events = log["events"] as? [Any] ?? []
-        var tail = ",\n\"events\": ["
-        for (i, event) in events.enumerated() { tail += (i == 0 ? "\n  " : ",\n  ") + (try text(event)) }
-        tail += events.isEmpty ? "]\n}\n" : "\n]\n}\n"
-        var head = "\n"
-        let skipped: Set<String> = ["signature", "state", "events", "key", "tail"]
-        var fields = log.filter { !skipped.contains($0.key) }.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }
-        fields.append(("key", key.publicKeyText))
-        fields.append(("tail", KeyText.hex(SHA512.hash(Array(tail.utf8)))))
-        for (name, value) in fields { head += "\(try text(name)): \(try text(value)),\n" }
-        head += "\"state\": " + (try text(log["state"] ?? [:]))
-        let signature = key.sign(Array("lifesignal log 1\n".utf8) + Array(head.utf8))
-        let file = "{\n\"signature\": \"\(KeyText.hex(signature))\"," + head + tail
-        try Data(file.utf8).write(to: URL(fileURLWithPath: path))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 /// Ana added Bea, so Bea never scanned Ana's code and has no key of Ana's to compare with: Mal,

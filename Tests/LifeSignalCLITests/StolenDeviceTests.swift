@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import TestSupport
 import Testing
 
 /// A stolen laptop, one of Ana's devices, in the hands of someone who wishes her harm: once Ana

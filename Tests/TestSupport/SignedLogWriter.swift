@@ -4,9 +4,9 @@ import LifeSignalCore
 /// Writes a log as a member's own device would — laid out as lifesignal writes one and signed
 /// with the key in that device's data directory — whatever it holds. What the tests of a
 /// malicious member need: Mal can sign anything his own device writes; he cannot sign as Ana.
-enum SignedLogWriter {
+public enum SignedLogWriter {
     /// The device key in the data directory `home`.
-    static func key(in home: String) throws -> SigningKey {
+    public static func key(in home: String) throws -> SigningKey {
         let data = try Data(contentsOf: URL(fileURLWithPath: home + "/device.key"))
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let seed = KeyText.bytes(object?["seed"] as? String ?? "", count: 32) ?? []
@@ -15,7 +15,7 @@ enum SignedLogWriter {
     }
 
     /// `log` (as JSON objects), written to `path`, signed by `key`.
-    static func write(_ log: [String: Any], to path: String, key: SigningKey) throws {
+    public static func write(_ log: [String: Any], to path: String, key: SigningKey) throws {
         func text(_ value: Any) throws -> String {
             String(
                 decoding: try JSONSerialization.data(
