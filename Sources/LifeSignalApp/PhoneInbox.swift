@@ -98,10 +98,8 @@ extension App {
     func readInboxes() -> [InboxRead] {
         let health = HealthFile.read(dataDirectory: dataDirectory)
         var inboxes = health.inboxes
-        if health.lastDeliver == nil, inboxes.isEmpty, let store = try? openStore(),
-            let circle = try? store.snapshot().state
-        {
-            inboxes = Self.inboxes(readBy: store.identity.member, in: circle).inboxes
+        if health.lastDeliver == nil, let store = try? openStore(), let circle = try? store.snapshot().state {
+            inboxes.merge(Self.inboxes(readBy: store.identity.member, in: circle).inboxes) { known, _ in known }
         }
         return inboxes.sorted { $0.key < $1.key }.map { url, inbox in
             InboxRead(url: url, before: inbox, result: channels.poll(url, inbox.lastSeen, environment))

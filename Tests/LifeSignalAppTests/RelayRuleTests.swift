@@ -186,10 +186,15 @@ import Testing
 
     /// Bob set up his device after Ana's laptop went dark with a button out: its very first
     /// delivery run, after her deadline, reads her inbox too (no run before it had found it),
-    /// so the miss it relays is confirmed, not held as one it cannot confirm.
-    @Test func aDevicesFirstDeliveryRunReadsTheInboxesItWatches() throws {
+    /// so the miss it relays is confirmed, not held as one it cannot confirm. The same when
+    /// Bob had set an inbox of his own first.
+    @Test(arguments: [false, true])
+    func aDevicesFirstDeliveryRunReadsTheInboxesItWatches(bobHasAnInbox: Bool) throws {
         let box = try FirstMonthTests.anaBobAndSam()
         _ = try box.app("ana", at: t0).setInbox(DeliveryUseCaseTests.inbox, phone: DeliveryUseCaseTests.phone)
+        if bobHasAnInbox {
+            _ = try box.app("bob", at: t0).setInbox("https://ntfy.example/bob-inbox-4k2j8x", phone: nil)
+        }
         try Told.deliver(box, at: ["2026-03-02T08:35:00Z"])
         try Told.deliver(box, "bob", at: ["2026-03-02T09:15:00Z"])
         let told = try #require(Told.misses(box).first?.message, "told at the first run, not held")
